@@ -1,0 +1,77 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a stable error code (CONTRACT §5). The UI and every --json output carry it.
+type Code string
+
+// The stable error codes.
+const (
+	ErrPathOutsideRoot     Code = "ERR_PATH_OUTSIDE_ROOT"
+	ErrProtectedPath       Code = "ERR_PROTECTED_PATH"
+	ErrBaseMismatch        Code = "ERR_BASE_MISMATCH"
+	ErrPatchApplyFailed    Code = "ERR_PATCH_APPLY_FAILED"
+	ErrActionConflict      Code = "ERR_ACTION_CONFLICT"
+	ErrBinaryContent       Code = "ERR_BINARY_CONTENT"
+	ErrNonUTF8File         Code = "ERR_NON_UTF8_FILE"
+	ErrUnseenFile          Code = "ERR_UNSEEN_FILE"
+	ErrAlreadyApplied      Code = "ERR_ALREADY_APPLIED"
+	ErrUndoEditedSince     Code = "ERR_UNDO_EDITED_SINCE"
+	ErrSchemaValidation    Code = "ERR_SCHEMA_VALIDATION"
+	ErrJSONExtract         Code = "ERR_JSON_EXTRACT"
+	ErrProviderAuth        Code = "ERR_PROVIDER_AUTH"
+	ErrProviderUnavailable Code = "ERR_PROVIDER_UNAVAILABLE"
+	// Codes beyond the contract's list, for conditions it implies.
+	ErrSecretPath      Code = "ERR_SECRET_PATH"
+	ErrNotFound        Code = "ERR_NOT_FOUND"
+	ErrAlreadyExists   Code = "ERR_ALREADY_EXISTS"
+	ErrDirNotEmpty     Code = "ERR_DIR_NOT_EMPTY"
+	ErrNothingToUndo   Code = "ERR_NOTHING_TO_UNDO"
+	ErrNoPlan          Code = "ERR_NO_PLAN"
+	ErrProviderRequest Code = "ERR_PROVIDER_REQUEST"
+	ErrProviderQuota   Code = "ERR_PROVIDER_QUOTA"
+	ErrConfig          Code = "ERR_CONFIG"
+	ErrCancelled       Code = "ERR_CANCELLED"
+	ErrInvalidInput    Code = "ERR_INVALID_INPUT"
+	ErrIO              Code = "ERR_IO"
+)
+
+// Error is an error with a stable code, a sentence for people (Msg) and what to do (Hint).
+// Paths lists the files concerned, when any.
+type Error struct {
+	Code  Code
+	Msg   string
+	Hint  string
+	Paths []string
+	Err   error
+}
+
+func (e *Error) Error() string {
+	s := string(e.Code) + ": " + e.Msg
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf builds an *Error with a formatted message.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// WithHint returns e with its hint set.
+func (e *Error) WithHint(h string) *Error { e.Hint = h; return e }
+
+// CodeOf returns the code of the first *Error in err's chain, or "" when there is none.
+func CodeOf(err error) Code {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}

@@ -1,0 +1,267 @@
+// Package plan holds fixplan's pure domain types: the model's fix plan (CONTRACT §2),
+// its context requests (§3), the previewed file changes (§5), the stored plan record,
+// and the stable error codes every layer reports. It imports only the standard library.
+package plan
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Mode is the plan's mode: ModeFixPlan proposes, ModeApply carries final changes.
+type Mode string
+
+// The two modes of a model response.
+const (
+	ModeFixPlan Mode = "fix-plan"
+	ModeApply   Mode = "apply"
+)
+
+// Plan is one model response, after parsing and normalisation. Slices are never nil
+// after Parse so that JSON output always carries arrays.
+type Plan struct {
+	Mode            Mode             `json:"mode"`
+	Summary         string           `json:"summary"`
+	Questions       []string         `json:"questions"`
+	ContextRequests []ContextRequest `json:"context_requests"`
+	Plan            []Step           `json:"plan"`
+	ProposedChanges *ProposedChanges `json:"proposed_changes"`
+	Patch           *string          `json:"patch"`
+	CommandsToRun   []string         `json:"commands_to_run"`
+	Verification    []string         `json:"verification"`
+	Risks           []string         `json:"risks"`
+	Rollback        []string         `json:"rollback"`
+	MemoryPatch     []MemoryEntry    `json:"memory_patch"`
+}
+
+// Step is one step of the plan: diagnosis, change or verification.
+type Step struct {
+	Step    string `json:"step"`
+	Details string `json:"details"`
+}
+
+// ProposedChanges groups the file changes and commands the model proposes.
+type ProposedChanges struct {
+	Patch         *string  `json:"patch"`
+	Actions       []Action `json:"actions"`
+	CommandsToRun []string `json:"commands_to_run"`
+}
+
+// ActionKind is the kind of a whole-file action.
+type ActionKind string
+
+// The action kinds of CONTRACT §2.
+const (
+	CreateFile ActionKind = "CREATE_FILE"
+	CreateDir  ActionKind = "CREATE_DIR"
+	UpdateFile ActionKind = "UPDATE_FILE"
+	DeleteFile ActionKind = "DELETE_FILE"
+	DeleteDir  ActionKind = "DELETE_DIR"
+)
+
+// ActionKinds lists every valid kind, in schema order.
+var ActionKinds = []ActionKind{CreateFile, CreateDir, UpdateFile, DeleteFile, DeleteDir}
+
+// Action is one whole-file change. Path is relative to the project root; Content is
+// the whole new content for CREATE_FILE and UPDATE_FILE and nil otherwise.
+type Action struct {
+	Kind    ActionKind `json:"kind"`
+	Path    string     `json:"path"`
+	Content *string    `json:"content"`
+}
+
+// Request types of CONTEXT requests (CONTRACT §3).
+const (
+	ReqReadFile = "read_file"
+	ReqSearch   = "search"
+	ReqLogs     = "logs"
+	ReqEnv      = "env"
+)
+
+// ContextRequest is one request of the model for more context. Which fields are
+// used depends on Type; unused fields are nil.
+type ContextRequest struct {
+	Type      string  `json:"type"`
+	Path      *string `json:"path"`
+	StartLine *int    `json:"start_line"`
+	EndLine   *int    `json:"end_line"`
+	Query     *string `json:"query"`
+	Glob      *string `json:"glob"`
+	Source    *string `json:"source"`
+	LastN     *int    `json:"last_n"`
+}
+
+// MemoryEntry is one memory_patch entry. A JSON null Value removes the key.
+type MemoryEntry struct {
+	Key   string          `json:"key"`
+	Value json.RawMessage `json:"value"`
+}
+
+// Memory keys of the whitelist (CONTRACT §6).
+const (
+	KeyDefaultTestCommand   = "project.default_test_command"
+	KeyDefaultLintCommand   = "project.default_lint_command"
+	KeyDefaultFormatCommand = "project.default_format_command"
+	KeyDefaultBuildCommand  = "project.default_build_command"
+	KeyLogPaths             = "project.log_paths"
+	KeyNotes                = "project.notes"
+	KeyLanguage             = "user.language"
+	KeyVerbosity            = "user.verbosity"
+)
+
+// MemoryKeys is the whitelist, in a stable order.
+var MemoryKeys = []string{
+	KeyDefaultTestCommand, KeyDefaultLintCommand, KeyDefaultFormatCommand, KeyDefaultBuildCommand,
+	KeyLogPaths, KeyNotes, KeyLanguage, KeyVerbosity,
+}
+
+// Actions returns the actions used for preview and apply: proposed_changes.actions
+// when present, else none (legacy root actions are normalised into ProposedChanges by Parse).
+func (p *Plan) Actions() []Action {
+	if p.ProposedChanges == nil {
+		return nil
+	}
+	return p.ProposedChanges.Actions
+}
+
+// EffectivePatch returns the unified diff to apply, if any: proposed_changes.patch
+// first, else the root patch. An empty string counts as no patch.
+func (p *Plan) EffectivePatch() string {
+	if p.ProposedChanges != nil && p.ProposedChanges.Patch != nil && *p.ProposedChanges.Patch != "" {
+		return *p.ProposedChanges.Patch
+	}
+	if p.Patch != nil {
+		return *p.Patch
+	}
+	return ""
+}
+
+// Commands returns the commands to run: the root list, then any from proposed_changes
+// not already in it.
+func (p *Plan) Commands() []string {
+	out := append([]string{}, p.CommandsToRun...)
+	if p.ProposedChanges != nil {
+		for _, c := range p.ProposedChanges.CommandsToRun {
+			dup := false
+			for _, o := range out {
+				if o == c {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// Op is the operation of one previewed file change.
+type Op string
+
+// The operations a FileChange can carry.
+const (
+	OpCreate Op = "create"
+	OpUpdate Op = "update"
+	OpDelete Op = "delete"
+	OpMkdir  Op = "mkdir"
+	OpRmdir  Op = "rmdir"
+)
+
+// FileChange is the preview of one change: what the user sees and ticks.
+// BaseSHA256 is the hex sha256 of the file's bytes when the preview was made
+// ("" when the file did not exist); Apply refuses when the disk no longer matches.
+type FileChange struct {
+	Path       string `json:"path"`
+	Op         Op     `json:"op"`
+	Diff       string `json:"diff"`
+	BaseSHA256 string `json:"base_sha256"`
+	// Placement describes how patch hunks were placed ("exact", "offset +5", ...); empty for actions.
+	Placement []string `json:"placement,omitempty"`
+	// Flags are risk notes for this file (lock file, large change).
+	Flags []string `json:"flags,omitempty"`
+}
+
+// LogSource is a log the user attached or the app captured. Exactly one of Path
+// (a file on disk the user chose; it may be outside the root) or Text is set.
+type LogSource struct {
+	Source string `json:"source"`
+	Path   string `json:"path,omitempty"`
+	Text   string `json:"text,omitempty"`
+}
+
+// ProblemInput is what the user gives for one Fix (plan).
+type ProblemInput struct {
+	Problem string      `json:"problem"`
+	Logs    []LogSource `json:"logs"`
+	// Answers to the previous plan's questions, in order (re-plan).
+	Answers []string `json:"answers,omitempty"`
+	// Previous is the id of the plan being re-planned, if any.
+	Previous string `json:"previous,omitempty"`
+}
+
+// SeenFile records that (part of) a file's content was sent to the model.
+type SeenFile struct {
+	Path  string `json:"path"`
+	Whole bool   `json:"whole"`
+}
+
+// Section is one titled part of the base context.
+type Section struct {
+	Title string `json:"title"`
+	Body  string `json:"body"`
+}
+
+// Gathered is the base context sent before the first call.
+type Gathered struct {
+	Sections   []Section  `json:"sections"`
+	Redactions int        `json:"redactions"`
+	Seen       []SeenFile `json:"seen"`
+	Warnings   []string   `json:"warnings"`
+}
+
+// ContextResult is the answer to one context request: the exact text the model
+// receives (OK) or the reason it could not be fulfilled.
+type ContextResult struct {
+	Request    ContextRequest `json:"request"`
+	OK         bool           `json:"ok"`
+	Text       string         `json:"text,omitempty"`
+	Error      string         `json:"error,omitempty"`
+	Redactions int            `json:"redactions,omitempty"`
+	Seen       []SeenFile     `json:"seen,omitempty"`
+}
+
+// Round is one round of context requests and their results.
+type Round struct {
+	Requests []ContextRequest `json:"requests"`
+	Results  []ContextResult  `json:"results"`
+}
+
+// State is the lifecycle state of a stored plan.
+type State string
+
+// Plan states: a plan goes draft → applied once, and applied → undone by Undo.
+const (
+	StateDraft   State = "draft"
+	StateApplied State = "applied"
+	StateUndone  State = "undone"
+)
+
+// Record is a plan as stored under .fixplan/plans/<id>.json.
+type Record struct {
+	ID          string        `json:"id"`
+	CreatedAt   time.Time     `json:"created_at"`
+	State       State         `json:"state"`
+	Input       ProblemInput  `json:"input"`
+	Plan        Plan          `json:"plan"`
+	Changes     []FileChange  `json:"changes"`
+	Base        Gathered      `json:"base"`
+	Rounds      []Round       `json:"rounds"`
+	Warnings    []string      `json:"warnings"`
+	Memory      []MemoryEntry `json:"memory"` // validated memory_patch entries offered on Apply
+	Transaction string        `json:"transaction,omitempty"`
+	AppliedAt   *time.Time    `json:"applied_at,omitempty"`
+	// Raw is the model's last raw reply, kept when parsing failed.
+	Raw string `json:"raw,omitempty"`
+}
