@@ -1,0 +1,101 @@
+// Command fixplan is the headless CLI over fixplan's core: it plans fixes with a model,
+// shows exactly what context the model gets, applies approved changes as one
+// transaction, undoes them and runs verification commands.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+)
+
+// env is everything a command needs from the process; tests build their own.
+type env struct {
+	Root   string // absolute project root (from --root, default ".")
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Getenv reads the environment (tests inject a map).
+	Getenv func(string) string
+	// StdinIsTTY reports whether stdin is an interactive terminal (apply's confirmation).
+	StdinIsTTY bool
+}
+
+// command runs one subcommand with its own arguments and returns the exit code:
+// 0 success, 1 failure (one-line reason on stderr), 2 usage error or refused confirmation.
+type command func(ctx context.Context, e *env, args []string) int
+
+func commands() map[string]command {
+	return map[string]command{
+		// Each subcommand registers here, one line each.
+	}
+}
+
+const usage = `usage: fixplan [--root DIR] COMMAND [ARGS]
+
+commands:
+  plan      ask the model for a fix plan (--problem TEXT | --problem-file FILE|-)
+  apply     apply a saved plan as one transaction
+  undo      undo the last applied transaction
+  patch     apply a unified diff as one undoable transaction
+  verify    run the plan's commands_to_run, each after approval
+  context   show exactly what context the model would get (trace|read|search|logs|env|base)
+
+Run 'fixplan COMMAND -h' for a command's flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	fi, _ := os.Stdin.Stat()
+	tty := fi != nil && fi.Mode()&os.ModeCharDevice != 0
+	e := &env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, StdinIsTTY: tty}
+	os.Exit(run(ctx, e, os.Args[1:]))
+}
+
+// run parses the global flags, resolves the root and dispatches to a subcommand.
+func run(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("fixplan", flag.ContinueOnError)
+	fs.SetOutput(e.Stderr)
+	root := fs.String("root", ".", "project root `DIR`")
+	fs.Usage = func() { fmt.Fprint(e.Stderr, usage) }
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		fmt.Fprint(e.Stderr, usage)
+		return 2
+	}
+	abs, err := filepath.Abs(*root)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "fixplan: bad --root %q: %v\n", *root, err)
+		return 1
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		fmt.Fprintf(e.Stderr, "fixplan: --root %s is not a directory: pass the project folder with --root DIR\n", abs)
+		return 1
+	}
+	e.Root = abs
+	cmd, ok := commands()[rest[0]]
+	if !ok {
+		fmt.Fprintf(e.Stderr, "fixplan: unknown command %q (known: %s)\n", rest[0], strings.Join(known(), ", "))
+		return 2
+	}
+	return cmd(ctx, e, rest[1:])
+}
+
+func known() []string {
+	var out []string
+	for _, n := range []string{"plan", "apply", "undo", "patch", "verify", "context"} {
+		if _, ok := commands()[n]; ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
