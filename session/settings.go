@@ -1,0 +1,194 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"fixplan/plan"
+)
+
+// Settings configure the provider and the context budget. The API key is NOT part
+// of Settings: it comes from the OS keychain (desktop) or the environment, so it is
+// never written to the settings file.
+type Settings struct {
+	Provider       string `json:"provider"` // preset id: openai, ollama, lmstudio, llamacpp, custom
+	BaseURL        string `json:"base_url"`
+	Model          string `json:"model"`
+	TimeoutSeconds int    `json:"timeout_seconds"`
+	MaxTokens      int    `json:"max_tokens"`
+	MaxRetries     int    `json:"max_retries"`
+	Stream         bool   `json:"stream"`
+	// ContextBudget caps the bytes of context sent in one request (base or one round).
+	ContextBudget int `json:"context_budget"`
+	// ResultBudget caps one context request's result.
+	ResultBudget int `json:"result_budget"`
+	// CommandTimeoutSeconds bounds each verification command.
+	CommandTimeoutSeconds int `json:"command_timeout_seconds"`
+}
+
+// Preset is a provider preset offered in the settings.
+type Preset struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	BaseURL  string `json:"base_url"`
+	Model    string `json:"model"`
+	NeedsKey bool   `json:"needs_key"`
+}
+
+// Presets lists the provider presets, OpenAI first.
+func Presets() []Preset {
+	return []Preset{
+		{ID: "openai", Name: "OpenAI", BaseURL: "https://api.openai.com/v1", Model: "gpt-4o-mini", NeedsKey: true},
+		{ID: "ollama", Name: "Ollama", BaseURL: "http://127.0.0.1:11434/v1", Model: "qwen2.5-coder"},
+		{ID: "lmstudio", Name: "LM Studio", BaseURL: "http://127.0.0.1:1234/v1", Model: "local-model"},
+		{ID: "llamacpp", Name: "llama.cpp server", BaseURL: "http://127.0.0.1:8080/v1", Model: "default"},
+		{ID: "custom", Name: "Custom OpenAI-compatible", BaseURL: "", Model: ""},
+	}
+}
+
+// DefaultSettings returns the settings used when no file exists: OpenAI's preset.
+func DefaultSettings() Settings {
+	return Settings{
+		Provider:              "openai",
+		BaseURL:               "https://api.openai.com/v1",
+		Model:                 "gpt-4o-mini",
+		TimeoutSeconds:        120,
+		MaxTokens:             8192,
+		MaxRetries:            3,
+		Stream:                true,
+		ContextBudget:         96 * 1024,
+		ResultBudget:          24 * 1024,
+		CommandTimeoutSeconds: 600,
+	}
+}
+
+// Timeout is the per-request timeout.
+func (s Settings) Timeout() time.Duration { return time.Duration(s.TimeoutSeconds) * time.Second }
+
+// DefaultSettingsPath is <user config dir>/fixplan/settings.json.
+func DefaultSettingsPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("find user config dir: %w", err)
+	}
+	return filepath.Join(dir, "fixplan", "settings.json"), nil
+}
+
+// LoadSettings reads the settings file at path over the defaults. A missing file
+// gives the defaults; a corrupt one is an ErrConfig error naming the file.
+func LoadSettings(path string) (Settings, error) {
+	s := DefaultSettings()
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("read settings: %w", err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return DefaultSettings(), &plan.Error{Code: plan.ErrConfig,
+			Msg:  fmt.Sprintf("settings file %s is not valid JSON", path),
+			Hint: "fix or delete the file; defaults are used until then", Err: err}
+	}
+	return s.normalised(), nil
+}
+
+func (s Settings) normalised() Settings {
+	d := DefaultSettings()
+	if s.TimeoutSeconds <= 0 {
+		s.TimeoutSeconds = d.TimeoutSeconds
+	}
+	if s.MaxRetries < 0 {
+		s.MaxRetries = 0
+	}
+	if s.ContextBudget <= 0 {
+		s.ContextBudget = d.ContextBudget
+	}
+	if s.ResultBudget <= 0 {
+		s.ResultBudget = d.ResultBudget
+	}
+	if s.CommandTimeoutSeconds <= 0 {
+		s.CommandTimeoutSeconds = d.CommandTimeoutSeconds
+	}
+	return s
+}
+
+// SaveSettings writes s to path atomically (temp file, fsync, rename), creating the folder.
+func SaveSettings(path string, s Settings) error {
+	b, err := json.MarshalIndent(s.normalised(), "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode settings: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("create settings dir: %w", err)
+	}
+	return writeFileAtomic(path, append(b, '\n'), 0o600)
+}
+
+// WithEnv overrides settings from FIXPLAN_BASE_URL, FIXPLAN_MODEL, FIXPLAN_TIMEOUT
+// (seconds) and FIXPLAN_MAX_TOKENS.
+func (s Settings) WithEnv(getenv func(string) string) Settings {
+	if v := getenv("FIXPLAN_BASE_URL"); v != "" {
+		s.BaseURL = v
+		s.Provider = "custom"
+	}
+	if v := getenv("FIXPLAN_MODEL"); v != "" {
+		s.Model = v
+	}
+	if n, err := strconv.Atoi(getenv("FIXPLAN_TIMEOUT")); err == nil && n > 0 {
+		s.TimeoutSeconds = n
+	}
+	if n, err := strconv.Atoi(getenv("FIXPLAN_MAX_TOKENS")); err == nil && n > 0 {
+		s.MaxTokens = n
+	}
+	return s
+}
+
+// APIKeyFromEnv returns FIXPLAN_API_KEY, else OPENAI_API_KEY, else "".
+func APIKeyFromEnv(getenv func(string) string) string {
+	if k := getenv("FIXPLAN_API_KEY"); k != "" {
+		return k
+	}
+	return getenv("OPENAI_API_KEY")
+}
+
+// writeFileAtomic writes data next to path in a temp file, syncs it and renames it
+// over path, then syncs the folder, so a crash leaves the old or the new file.
+func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("create temp file: %w", err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		return fmt.Errorf("chmod %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("rename into %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
