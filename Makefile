@@ -1,0 +1,75 @@
+# fixplan — build, run and test. `make run` builds and starts the desktop app;
+# `make test` runs every test (Go, fuzz smoke, frontend, end-to-end, real window).
+SHELL := /bin/bash
+GO ?= go
+TAGS_DESKTOP := desktop,production,webkit2_41
+APT_BUILD := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
+APT_TEST := xvfb xauth xdotool imagemagick chromium ripgrep git
+FUZZTIME ?= 5s
+
+.PHONY: run build cli frontend apt-build apt-test dist-placeholder test test-go test-fuzz \
+	test-frontend test-e2e test-window test-windows bench vet
+
+# Install missing Debian packages (as root, or with sudo).
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+endef
+
+apt-build:
+	$(call apt_install,$(APT_BUILD))
+
+apt-test:
+	$(call apt_install,$(APT_BUILD) $(APT_TEST))
+
+# go:embed all:frontend/dist needs at least one file on a fresh clone.
+dist-placeholder:
+	@mkdir -p frontend/dist && { [ -n "$$(ls -A frontend/dist)" ] || touch frontend/dist/.gitkeep; }
+
+frontend:
+	cd frontend && npm install --no-audit --no-fund --loglevel=error && npm run build
+
+build: apt-build frontend
+	$(GO) build -tags $(TAGS_DESKTOP) -ldflags "-w -s" -o build/bin/fixplan .
+
+cli: dist-placeholder
+	$(GO) build -o build/bin/fixplan-cli ./cmd/fixplan
+
+run: build
+	./build/bin/fixplan
+
+vet: dist-placeholder
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+
+test-go: vet
+	$(GO) test -count=1 ./...
+
+# A few seconds of each fuzz target (longer by hand: make test-fuzz FUZZTIME=5m).
+test-fuzz: dist-placeholder
+	@set -e; for t in $$(grep -rl --include='*_test.go' '^func Fuzz' . | grep -v node_modules); do \
+	  pkg=./$$(dirname $$t); \
+	  for f in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$t | sed 's/func //'); do \
+	    echo "fuzz $$pkg $$f ($(FUZZTIME))"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; done
+
+test-frontend:
+	@if [ -f frontend/package.json ]; then cd frontend && npm install --no-audit --no-fund --loglevel=error && npm test; fi
+
+test-e2e:
+	@if [ -x scripts/desktop/e2e.sh ]; then scripts/desktop/e2e.sh; fi
+
+test-window:
+	@if [ -x scripts/desktop/window-smoke.sh ]; then scripts/desktop/window-smoke.sh; fi
+
+test-windows:
+	@if [ -x scripts/desktop/cross-windows.sh ]; then scripts/desktop/cross-windows.sh; fi
+
+test: apt-test test-go test-fuzz test-frontend test-e2e test-window test-windows
+
+bench:
+	@for s in bench/*/run.sh; do [ -x "$$s" ] && "$$s"; done
