@@ -1,0 +1,337 @@
+package codectx
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"fixplan/plan"
+)
+
+const (
+	maxWindowFiles  = 8  // files shown around frames
+	maxFailingTests = 3  // failing tests looked up
+	maxFramesListed = 60 // frames listed in the "Stack frames" section
+	maxRecentFiles  = 20
+)
+
+// candidate is a section before the budget is applied, with the file it shows.
+type candidate struct {
+	sec   plan.Section
+	seen  *plan.SeenFile
+	lines int // lines of the file shown (to tell a whole file from a window)
+}
+
+// Base gathers the base context (CONTRACT §4) for one problem: env, project prefs
+// from memory, recent files, logs, resolved stack-trace windows and failing-test
+// heuristics. Sections are what the model receives, highest priority first (env,
+// prefs, frames, project code windows, failing tests, logs, recent files,
+// library windows); each is capped at MaxResultBytes and the whole at
+// MaxTotalBytes. Seen lists files whose content was included (Whole=false for
+// windows). A log that cannot be read becomes a warning. It fails only when ctx
+// is done.
+func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathered, error) {
+	var cands []candidate
+	var warnings []string
+	add := func(title, body string) { cands = append(cands, candidate{sec: plan.Section{Title: title, Body: body}}) }
+
+	add("Environment", g.Env(ctx))
+	if prefs, _ := g.projectMemory(); len(prefs) > 0 {
+		var b strings.Builder
+		for _, k := range []string{plan.KeyDefaultTestCommand, plan.KeyDefaultLintCommand, plan.KeyDefaultFormatCommand, plan.KeyDefaultBuildCommand, plan.KeyNotes} {
+			if v, ok := prefs[k]; ok {
+				fmt.Fprintf(&b, "%s: %s\n", k, v)
+			}
+		}
+		add("Project preferences", b.String())
+	}
+
+	// logs are read once: their text feeds the frames and failing tests too
+	var logSecs []candidate
+	traceText := in.Problem
+	for _, l := range g.allLogs(in) {
+		text, from, err := g.logText(l)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("log %s: %v", l.Source, err))
+			continue
+		}
+		lines, total := lastLines(text, g.opts.LogLastN)
+		body := strings.Join(lines, "\n") + "\n"
+		traceText += "\n" + body
+		logSecs = append(logSecs, candidate{sec: plan.Section{
+			Title: fmt.Sprintf("Log %s (%s, last %d of %d lines)", l.Source, from, len(lines), total), Body: body}})
+	}
+
+	frames := ParseFrames(traceText)
+	resolved := g.ResolveFrames(ctx, frames)
+	if len(resolved) > 0 {
+		add("Stack frames", framesList(resolved))
+	}
+	win, lib := g.frameWindows(resolved, &warnings)
+	cands = append(cands, win...)
+	cands = append(cands, g.failingTestSections(ctx, traceText, &warnings)...)
+	cands = append(cands, logSecs...)
+	if rf := g.recentFiles(ctx); rf != "" {
+		add("Recent files", rf)
+	}
+	cands = append(cands, lib...)
+	if err := ctx.Err(); err != nil {
+		return plan.Gathered{}, fmt.Errorf("gather base context: %w", err)
+	}
+	return g.budget(cands, warnings), nil
+}
+
+// budget caps each section, then the total, redacts, and records what was seen.
+func (g *Gatherer) budget(cands []candidate, warnings []string) plan.Gathered {
+	out := plan.Gathered{Sections: []plan.Section{}, Seen: []plan.SeenFile{}, Warnings: warnings}
+	if out.Warnings == nil {
+		out.Warnings = []string{}
+	}
+	left := g.opts.MaxTotalBytes
+	seenAt := map[string]int{}
+	for _, c := range cands {
+		body, n := Redact(c.sec.Body)
+		capped := capText(body, g.opts.MaxResultBytes)
+		if len(c.sec.Title)+len(capped) > left {
+			room := left - len(c.sec.Title)
+			if room < 256 {
+				out.Warnings = append(out.Warnings, fmt.Sprintf("context budget reached: section %q left out", c.sec.Title))
+				continue
+			}
+			capped = capText(capped, room)
+		}
+		left -= len(c.sec.Title) + len(capped)
+		out.Redactions += n
+		out.Sections = append(out.Sections, plan.Section{Title: c.sec.Title, Body: capped})
+		if c.seen != nil {
+			s := *c.seen
+			if capped != body {
+				s.Whole = false
+			}
+			if i, ok := seenAt[s.Path]; ok {
+				out.Seen[i].Whole = out.Seen[i].Whole || s.Whole
+				continue
+			}
+			seenAt[s.Path] = len(out.Seen)
+			out.Seen = append(out.Seen, s)
+		}
+	}
+	return out
+}
+
+// framesList renders the frames with what each resolved to.
+func framesList(rs []ResolvedFrame) string {
+	var b strings.Builder
+	for i, r := range rs {
+		if i == maxFramesListed {
+			fmt.Fprintf(&b, "…[%d more frames]\n", len(rs)-i)
+			break
+		}
+		loc := fmt.Sprintf("%s:%d", r.Path, r.Line)
+		if r.Column > 0 {
+			loc += fmt.Sprintf(":%d", r.Column)
+		}
+		switch {
+		case r.File != "":
+			fmt.Fprintf(&b, "%s → %s\n", loc, r.File)
+		case r.Library:
+			fmt.Fprintf(&b, "%s (library)\n", loc)
+		default:
+			fmt.Fprintf(&b, "%s (not found in the project)\n", loc)
+		}
+	}
+	return b.String()
+}
+
+// frameWindows builds the ±WindowLines windows around the resolved frames: one
+// section per file, files in order of first appearance, overlapping windows merged.
+// Project files come back in win; files of library frames inside the root in lib.
+func (g *Gatherer) frameWindows(rs []ResolvedFrame, warnings *[]string) (win, lib []candidate) {
+	var order []string
+	lines := map[string][]int{}
+	isLib := map[string]bool{}
+	for _, r := range rs {
+		if r.File == "" {
+			continue
+		}
+		if _, ok := lines[r.File]; !ok {
+			order = append(order, r.File)
+			isLib[r.File] = r.Library
+		}
+		lines[r.File] = append(lines[r.File], r.Line)
+	}
+	sort.SliceStable(order, func(i, j int) bool { return !isLib[order[i]] && isLib[order[j]] })
+	for i, f := range order {
+		if i == maxWindowFiles {
+			*warnings = append(*warnings, fmt.Sprintf("%d more files with frames were not shown", len(order)-i))
+			break
+		}
+		c, err := g.windowSection(f, lines[f], g.opts.WindowLines, g.opts.WindowLines, "around the stack frames")
+		if err != nil {
+			*warnings = append(*warnings, err.Error())
+			continue
+		}
+		if isLib[f] {
+			lib = append(lib, c)
+		} else {
+			win = append(win, c)
+		}
+	}
+	return win, lib
+}
+
+// windowSection reads file and shows the lines [c-before, c+after] around each
+// center, merged, with line numbers.
+func (g *Gatherer) windowSection(file string, centers []int, before, after int, why string) (candidate, error) {
+	rel, data, err := g.readFile(file)
+	if err != nil {
+		return candidate{}, err
+	}
+	all := splitLines(data)
+	var rs []lineRange
+	for _, c := range centers {
+		c = min(max(c, 1), len(all))
+		rs = append(rs, lineRange{max(1, c-before), min(len(all), c+after)})
+	}
+	rs = mergeRanges(rs)
+	var b strings.Builder
+	var spans []string
+	shown := 0
+	for i, r := range rs {
+		if i > 0 {
+			b.WriteString("…\n")
+		}
+		b.WriteString(numbered(all, r.from, r.to))
+		spans = append(spans, fmt.Sprintf("%d-%d", r.from, r.to))
+		shown += r.to - r.from + 1
+	}
+	whole := shown == len(all)
+	title := fmt.Sprintf("File %s lines %s of %d (%s)", rel, strings.Join(spans, ", "), len(all), why)
+	return candidate{sec: plan.Section{Title: title, Body: b.String()}, seen: &plan.SeenFile{Path: rel, Whole: whole}, lines: shown}, nil
+}
+
+func mergeRanges(rs []lineRange) []lineRange {
+	sort.Slice(rs, func(i, j int) bool { return rs[i].from < rs[j].from })
+	var out []lineRange
+	for _, r := range rs {
+		if k := len(out) - 1; k >= 0 && r.from <= out[k].to+1 {
+			out[k].to = max(out[k].to, r.to)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// failingTestSections finds the failing tests named in text, their definitions
+// and, by naming convention, the modules under test.
+func (g *Gatherer) failingTestSections(ctx context.Context, text string, warnings *[]string) []candidate {
+	tests := FailingTests(text)
+	if len(tests) > maxFailingTests {
+		tests = tests[:maxFailingTests]
+	}
+	var out []candidate
+	var idx fileIndex
+	shown := map[string]bool{}
+	for _, t := range tests {
+		def, ok := g.findDefinition(ctx, t)
+		if !ok {
+			*warnings = append(*warnings, fmt.Sprintf("failing test %s: definition not found in the project", t.Name))
+			continue
+		}
+		c, err := g.windowSection(def.file, []int{def.line}, 5, g.opts.WindowLines, "failing test "+t.Name)
+		if err == nil {
+			out = append(out, c)
+		}
+		if shown[def.file] {
+			continue
+		}
+		shown[def.file] = true
+		mod := ""
+		for _, cand := range ModuleUnderTest(def.file) {
+			if st, err := g.fsys.Stat(cand); err == nil && st.Mode().IsRegular() {
+				mod = cand
+				break
+			}
+		}
+		if mod == "" {
+			if cands := ModuleUnderTest(path.Base(def.file)); len(cands) > 0 {
+				if idx == nil {
+					idx = g.index(ctx)
+				}
+				mod = idx.bestSuffix(cands[0])
+			}
+		}
+		if mod == "" || shown[mod] {
+			continue
+		}
+		shown[mod] = true
+		c, err = g.windowSection(mod, []int{1}, 0, 1<<30, "module under test of "+def.file)
+		if err == nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// recentFiles lists the files changed according to git status, else the most
+// recently modified files.
+func (g *Gatherer) recentFiles(ctx context.Context) string {
+	if st, err := g.fsys.Stat(".git"); err == nil && st.IsDir() {
+		if _, err := g.lookPath("git"); err == nil {
+			ctx, cancel := context.WithTimeout(ctx, g.opts.ToolTimeout)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "git", "-C", g.root, "status", "--porcelain=v1", "--untracked-files=normal")
+			cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+			if out, err := cmd.Output(); err == nil {
+				lines, _ := lastLines(string(out), 1<<30)
+				if len(lines) == 0 {
+					return "git status: no changes\n"
+				}
+				if len(lines) > maxRecentFiles {
+					lines = append(lines[:maxRecentFiles], fmt.Sprintf("…[%d more]", len(lines)-maxRecentFiles))
+				}
+				return "git status --porcelain:\n" + strings.Join(lines, "\n") + "\n"
+			}
+		}
+	}
+	type fm struct {
+		rel string
+		t   time.Time
+	}
+	var (
+		mu sync.Mutex
+		fs []fm
+	)
+	_ = g.walk(ctx, func(dir *os.Root, rel, name string) {
+		if st, err := dir.Lstat(name); err == nil {
+			mu.Lock()
+			fs = append(fs, fm{rel, st.ModTime()})
+			mu.Unlock()
+		}
+	})
+	if len(fs) == 0 {
+		return ""
+	}
+	sort.Slice(fs, func(i, j int) bool {
+		if !fs[i].t.Equal(fs[j].t) {
+			return fs[i].t.After(fs[j].t)
+		}
+		return fs[i].rel < fs[j].rel
+	})
+	var b strings.Builder
+	b.WriteString("most recently modified:\n")
+	for i, f := range fs {
+		if i == maxRecentFiles {
+			break
+		}
+		fmt.Fprintf(&b, "%s (%s)\n", f.rel, f.t.UTC().Format(time.DateTime))
+	}
+	return b.String()
+}

@@ -1,0 +1,198 @@
+package codectx
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// CleanRel checks a path given by the model or the user and returns it as a clean,
+// slash-separated path relative to the root. It refuses (with a reason the model
+// can read) empty paths, NUL bytes, `~`, absolute paths, drive letters, UNC paths
+// and any `..` that climbs out of the root. Backslashes count as separators.
+func CleanRel(p string) (string, error) {
+	switch {
+	case p == "":
+		return "", refusal("empty path: give a path relative to the project root")
+	case strings.ContainsRune(p, 0):
+		return "", refusal("path %q contains a NUL byte", strings.ReplaceAll(p, "\x00", `\0`))
+	case strings.HasPrefix(p, "~"):
+		return "", refusal("path %q starts with ~: give a path relative to the project root", p)
+	case strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//"):
+		return "", refusal("path %q is a UNC/network path: only files inside the project root can be read", p)
+	case len(p) >= 2 && p[1] == ':' && isLetter(p[0]):
+		return "", refusal("path %q has a drive letter: give a path relative to the project root", p)
+	}
+	s := strings.ReplaceAll(p, `\`, "/")
+	if strings.HasPrefix(s, "/") {
+		return "", refusal("path %q is absolute: give a path relative to the project root", p)
+	}
+	for _, c := range strings.Split(s, "/") {
+		if c == ".." {
+			return "", refusal("path %q is outside the project root (contains ..)", p)
+		}
+	}
+	s = path.Clean(s)
+	if s == "." {
+		return "", refusal("path %q is the project root itself, not a file", p)
+	}
+	if !filepath.IsLocal(filepath.FromSlash(s)) {
+		return "", refusal("path %q is outside the project root", p)
+	}
+	return s, nil
+}
+
+func isLetter(b byte) bool { return b|0x20 >= 'a' && b|0x20 <= 'z' }
+
+// isProtected reports whether rel (clean, slash-separated) is inside a .git folder.
+func isProtected(rel string) bool {
+	for _, c := range strings.Split(rel, "/") {
+		if strings.EqualFold(c, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+var secretNameRe = regexp.MustCompile(`(?i)^(\.env(\..*)?|.*\.env|.*\.pem|.*\.key|.*\.p12|.*\.pfx|.*\.jks|.*\.keystore|id_(rsa|dsa|ecdsa|ed25519)(\..*)?|credentials(\..*)?|\.netrc|\.pgpass|\.htpasswd|secrets?\.(json|ya?ml|toml))$`)
+
+// IsSecretPath reports whether rel (slash-separated, relative to the root) names a
+// secret file: .env*, *.pem, *.key, *.p12, id_rsa*, credentials files, .netrc, or
+// anything under a secrets/ folder.
+func IsSecretPath(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, c := range parts[:len(parts)-1] {
+		if strings.EqualFold(c, "secrets") || strings.EqualFold(c, ".ssh") {
+			return true
+		}
+	}
+	return secretNameRe.MatchString(parts[len(parts)-1])
+}
+
+// resolve confines rel to the root: it resolves symlinks, refuses targets outside
+// the root, inside .git or (unless allowed) secret files, and returns the final
+// root-relative path.
+func (g *Gatherer) resolve(rel string) (string, error) {
+	if isProtected(rel) {
+		return "", refusal("path %q is inside .git/, which is never read", rel)
+	}
+	if !g.opts.AllowSecrets && IsSecretPath(rel) {
+		return "", refusal("path %q is a secret file (keys, credentials, .env); the user has not allowed reading secret files", rel)
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(g.root, filepath.FromSlash(rel)))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", refusal("file %q does not exist in the project", rel)
+		}
+		return "", refusal("cannot resolve %q: %s", rel, pathErrReason(err))
+	}
+	r, err := filepath.Rel(g.root, real)
+	if err != nil || !filepath.IsLocal(r) {
+		return "", refusal("path %q leads outside the project root (symlink)", rel)
+	}
+	r = filepath.ToSlash(r)
+	if r != rel {
+		if isProtected(r) {
+			return "", refusal("path %q leads into .git/, which is never read", rel)
+		}
+		if !g.opts.AllowSecrets && IsSecretPath(r) {
+			return "", refusal("path %q leads to a secret file; the user has not allowed reading secret files", rel)
+		}
+	}
+	return r, nil
+}
+
+// readFile reads a confined, non-binary text file of at most MaxFileBytes. The open
+// itself goes through os.Root, so a symlink swapped in after resolve still cannot
+// escape the root.
+func (g *Gatherer) readFile(rel string) (string, []byte, error) {
+	clean, err := CleanRel(rel)
+	if err != nil {
+		return "", nil, err
+	}
+	r, err := g.resolve(clean)
+	if err != nil {
+		return "", nil, err
+	}
+	f, err := g.fsys.Open(filepath.FromSlash(r))
+	if err != nil {
+		return "", nil, refusal("cannot open %q: %s", clean, pathErrReason(err))
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", nil, refusal("cannot stat %q: %s", clean, pathErrReason(err))
+	}
+	if st.IsDir() {
+		return "", nil, refusal("%q is a directory, not a file (use search with a glob to list its files)", clean)
+	}
+	if !st.Mode().IsRegular() {
+		return "", nil, refusal("%q is not a regular file", clean)
+	}
+	if st.Size() > g.opts.MaxFileBytes {
+		return "", nil, refusal("file %q is too big (%d bytes, limit %d): ask for a line range or search it", clean, st.Size(), g.opts.MaxFileBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, g.opts.MaxFileBytes+1))
+	if err != nil {
+		return "", nil, refusal("cannot read %q: %s", clean, pathErrReason(err))
+	}
+	if int64(len(data)) > g.opts.MaxFileBytes {
+		return "", nil, refusal("file %q is too big (limit %d bytes)", clean, g.opts.MaxFileBytes)
+	}
+	if IsBinary(data) {
+		return "", nil, refusal("file %q is binary, not text", clean)
+	}
+	return r, data, nil
+}
+
+// IsBinary reports whether data looks binary: a NUL byte in the first 8 KiB, or
+// more than 10% of invalid UTF-8 there.
+func IsBinary(data []byte) bool {
+	head := data
+	if len(head) > 8192 {
+		head = head[:8192]
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	if utf8.Valid(head) {
+		return false
+	}
+	bad := 0
+	for i := 0; i < len(head); {
+		r, n := utf8.DecodeRune(head[i:])
+		if r == utf8.RuneError && n == 1 && len(head)-i >= utf8.UTFMax {
+			bad++
+		}
+		i += n
+	}
+	return bad*10 > len(head)
+}
+
+// pathErrReason words a filesystem error without the absolute root path.
+func pathErrReason(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	case strings.Contains(err.Error(), "escapes"):
+		return "it leads outside the project root"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err.Error()
+	}
+	return "I/O error"
+}

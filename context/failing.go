@@ -1,0 +1,195 @@
+package codectx
+
+import (
+	"context"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// FailingTest is a test named as failing in the problem text or logs.
+type FailingTest struct {
+	Name string `json:"name"`
+	// File is the test file when the output names it (pytest node ids), else "".
+	File string `json:"file,omitempty"`
+}
+
+var (
+	pytestNodeRe = regexp.MustCompile(`([\w./\\\-]+\.py)::(?:[\w\[\]\-]+::)?(\w+)`)
+	goFailRe     = regexp.MustCompile(`(?m)--- FAIL: (\w+)`)
+	unitFailRe   = regexp.MustCompile(`(?m)^(?:FAIL|ERROR): (\w+) \(`)
+	gradleFailRe = regexp.MustCompile(`(\w+)\s*>\s*(\w+)\(\)\s+FAILED`)
+	junit4FailRe = regexp.MustCompile(`\b(test\w*)\((?:[\w$]+\.)*(\w+)\)`)
+	phraseFailRe = regexp.MustCompile(`(?i)\b((?:test_?|Test)\w*|\w+(?:_test|Test|Tests|Spec))\b\s+(?:fails|failed|is failing|keeps failing|failing|broke|breaks)\b|\bFAIL(?:ED)?:?\s+((?:test_?|Test)\w*|\w+(?:Test|Tests|_test))\b`)
+)
+
+// FailingTests finds the tests the text says fail, in order of appearance and
+// de-duplicated: `go test`'s "--- FAIL: TestX", pytest node ids
+// ("FAILED tests/test_x.py::test_y"), unittest's "FAIL: test_y (...)", Gradle's
+// "XTest > testY() FAILED", JUnit 4's "testY(com.x.XTest)", and phrases such as
+// "TestX fails" or "test_x failed".
+func FailingTests(text string) []FailingTest {
+	type hit struct {
+		pos int
+		t   FailingTest
+	}
+	var hits []hit
+	for _, m := range pytestNodeRe.FindAllStringSubmatchIndex(text, -1) {
+		hits = append(hits, hit{m[0], FailingTest{Name: text[m[4]:m[5]], File: strings.ReplaceAll(text[m[2]:m[3]], `\`, "/")}})
+	}
+	for _, re := range []*regexp.Regexp{goFailRe, unitFailRe} {
+		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+			hits = append(hits, hit{m[0], FailingTest{Name: text[m[2]:m[3]]}})
+		}
+	}
+	for _, m := range gradleFailRe.FindAllStringSubmatchIndex(text, -1) {
+		hits = append(hits, hit{m[0], FailingTest{Name: text[m[4]:m[5]], File: text[m[2]:m[3]] + ".java"}})
+	}
+	for _, m := range junit4FailRe.FindAllStringSubmatchIndex(text, -1) {
+		hits = append(hits, hit{m[0], FailingTest{Name: text[m[2]:m[3]], File: text[m[4]:m[5]] + ".java"}})
+	}
+	for _, m := range phraseFailRe.FindAllStringSubmatchIndex(text, -1) {
+		name := ""
+		if m[2] >= 0 {
+			name = text[m[2]:m[3]]
+		} else {
+			name = text[m[4]:m[5]]
+		}
+		hits = append(hits, hit{m[0], FailingTest{Name: name}})
+	}
+	// order of appearance; a hit with a file wins over the same name without one
+	for i := 1; i < len(hits); i++ {
+		for j := i; j > 0 && hits[j].pos < hits[j-1].pos; j-- {
+			hits[j], hits[j-1] = hits[j-1], hits[j]
+		}
+	}
+	var out []FailingTest
+	at := map[string]int{}
+	for _, h := range hits {
+		if i, ok := at[h.t.Name]; ok {
+			if out[i].File == "" {
+				out[i].File = h.t.File
+			}
+			continue
+		}
+		at[h.t.Name] = len(out)
+		out = append(out, h.t)
+	}
+	return out
+}
+
+// testDefinition is where a failing test is defined.
+type testDefinition struct {
+	file string
+	line int
+}
+
+// defPrefixes precede a test's name in its definition, per language.
+var defPrefixes = []string{"func ", "func (", "def ", "async def ", "void ", "fun ", "fn ", "function ", "async function ", "public void ", "it(", "test("}
+
+// findDefinition searches the project for the definition of test t and returns
+// where it is; ok is false when no definition is found.
+func (g *Gatherer) findDefinition(ctx context.Context, t FailingTest) (testDefinition, bool) {
+	res, err := g.Search(ctx, t.Name, SearchOptions{Max: 500})
+	if err != nil {
+		return testDefinition{}, false
+	}
+	var best testDefinition
+	bestScore := 0
+	for _, m := range res.Matches {
+		score := 0
+		line := strings.TrimSpace(m.Text)
+		for _, p := range defPrefixes {
+			if strings.Contains(line, p+t.Name+"(") || (strings.HasPrefix(p, "func (") && strings.Contains(line, ") "+t.Name+"(")) {
+				score = 2
+				break
+			}
+		}
+		if score == 0 && (strings.Contains(line, " "+t.Name+"()") && strings.HasSuffix(line, "{")) {
+			score = 2 // Java/Kotlin/C# methods with modifiers
+		}
+		if score == 0 {
+			continue
+		}
+		if t.File != "" && (strings.HasSuffix(m.Path, strings.TrimPrefix(t.File, "./")) || path.Base(m.Path) == path.Base(t.File)) {
+			score++
+		}
+		if looksLikeTestFile(m.Path) {
+			score++
+		}
+		if score > bestScore {
+			best, bestScore = testDefinition{m.Path, m.Line}, score
+		}
+	}
+	return best, bestScore > 0
+}
+
+// looksLikeTestFile reports whether a path follows a test naming convention.
+func looksLikeTestFile(p string) bool {
+	b := path.Base(p)
+	return strings.HasSuffix(strings.TrimSuffix(b, path.Ext(b)), "_test") || strings.HasPrefix(b, "test_") ||
+		strings.Contains(b, ".test.") || strings.Contains(b, ".spec.") || strings.Contains(b, "Test.") ||
+		strings.Contains(b, "Tests.") || strings.Contains(p, "/tests/") || strings.Contains(p, "/test/") ||
+		strings.HasPrefix(p, "tests/") || strings.HasPrefix(p, "test/")
+}
+
+// ModuleUnderTest maps a test file to the file it tests by naming convention:
+// x_test.go→x.go, test_x.py and x_test.py→x.py, x.test.ts and x.spec.ts→x.ts,
+// XTest.java/XTests.java→X.java (src/test/ → src/main/), x_spec.rb→x.rb. It
+// returns the candidate paths to try, most likely first, or nil when the name
+// follows no convention.
+func ModuleUnderTest(testFile string) []string {
+	dir, b := path.Split(testFile)
+	ext := path.Ext(b)
+	stem := strings.TrimSuffix(b, ext)
+	var names []string
+	switch {
+	case strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_spec"):
+		names = append(names, stem[:len(stem)-5]+ext)
+	case strings.HasPrefix(stem, "test_"):
+		names = append(names, stem[5:]+ext)
+	case strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec"):
+		base := stem[:len(stem)-5]
+		names = append(names, base+ext)
+		if ext == ".ts" || ext == ".tsx" {
+			names = append(names, base+".tsx", base+".ts")
+		}
+		if ext == ".js" || ext == ".jsx" {
+			names = append(names, base+".jsx", base+".js", base+".ts")
+		}
+	case strings.HasSuffix(stem, "Tests"):
+		names = append(names, stem[:len(stem)-5]+ext)
+	case strings.HasSuffix(stem, "Test"):
+		names = append(names, stem[:len(stem)-4]+ext)
+	default:
+		return nil
+	}
+	var out []string
+	dirs := []string{dir}
+	if alt := strings.Replace(dir, "src/test/", "src/main/", 1); alt != dir {
+		dirs = append([]string{alt}, dirs...)
+	}
+	if alt := strings.Replace(dir, "__tests__/", "", 1); alt != dir {
+		dirs = append(dirs, alt)
+	}
+	for _, d := range dirs {
+		for _, n := range names {
+			if n != b && n != ext {
+				out = append(out, d+n)
+			}
+		}
+	}
+	return dedupe(out)
+}
+
+func dedupe(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

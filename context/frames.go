@@ -1,0 +1,212 @@
+package codectx
+
+import (
+	"net/url"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Frame is one `path:line` reference found in error output, with the path exactly
+// as written (file:// URLs are turned into paths).
+type Frame struct {
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+	Column int    `json:"column,omitempty"`
+	// Class is the qualified class of a Java/Kotlin frame (com.example.Calc); it
+	// lets resolution prefer com/example/Calc.java among files of the same name.
+	Class string `json:"class,omitempty"`
+}
+
+var (
+	// Python tracebacks: File "x.py", line 12, in f
+	pyFrameRe = regexp.MustCompile(`File "([^"\n]+)", line (\d+)`)
+	// Java/Kotlin/Scala: at com.x.C.m(C.java:12), at java.base/java.lang.Thread.run(Thread.java:833)
+	javaFrameRe = regexp.MustCompile(`\bat\s+([\w$.<>/\-]+)\(([\w$.\-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)`)
+	// Node internals: node:internal/modules/cjs/loader:1105:14
+	nodeInternalRe = regexp.MustCompile(`\b(node:[\w/\-.]+):(\d+)(?::(\d+))?`)
+	// MSVC and tsc: file(12) : error, file(12,5): error TS2322 — at line start (msbuild may prefix "1>").
+	parenFrameRe = regexp.MustCompile(`^\s*(?:\d+>)?((?:[A-Za-z]:)?[^():"<>|*?\n]*?[^():"<>|*?\s./\\]\.[A-Za-z][A-Za-z0-9_+\-]{0,9})\((\d+)(?:,(\d+))?(?:,\d+,\d+)?\)\s*:`)
+	// Everything else: path.ext:line[:col] (gcc/clang, go, rustc, node, pytest, eslint unix).
+	colonFrameRe = regexp.MustCompile(`((?:/?[A-Za-z]:[\\/])?[^\s:"'()<>\[\]{}|*?,;=]*[^\s:"'()<>\[\]{}|*?,;=./\\]\.([A-Za-z][A-Za-z0-9_+\-]{0,9})):(\d+)(?::(\d+))?`)
+	// ESLint stylish: a path alone on a line, then indented "  12:5  error  message  rule" rows.
+	eslintHeaderRe = regexp.MustCompile(`^((?:[A-Za-z]:[\\/]|/)?[^\s:"<>|*?][^:"<>|*?\n]*\.[A-Za-z][A-Za-z0-9]{0,9})\s*$`)
+	eslintRowRe    = regexp.MustCompile(`^\s+(\d+):(\d+)\s+(?:error|warning|✖|⚠)\s`)
+)
+
+// sourceExts are the file extensions a generic path:line match must have; they keep
+// host:port and version strings out of the frames.
+var sourceExts = extSet(`py pyi pyx pxd go mod js mjs cjs jsx ts tsx mts cts vue svelte astro java kt kts scala groovy gradle clj cljs
+		rs c h cc cpp cxx c++ hpp hh hxx ipp inl m mm cs fs fsx vb rb erb rake php swift dart lua pl pm r jl ex exs erl hrl hs ml mli elm
+		html htm css scss sass less json jsonc yaml yml toml xml sql sh bash zsh ps1 psm1 bat cmd proto graphql gql tf hcl zig nim
+		cmake mk make txt ini cfg conf tpl tmpl j2 jinja ejs hbs pug sol asm s f f90 f95 lisp el scm rkt coffee cr nix bzl bazel star
+		d v sv vhd ipynb md rst cshtml razor xaml csproj sln plist properties`)
+
+func extSet(list string) map[string]bool {
+	m := map[string]bool{}
+	for _, e := range strings.Fields(list) {
+		m[e] = true
+	}
+	return m
+}
+
+// ParseFrames extracts every `path:line[:column]` frame of text, in order of
+// appearance and de-duplicated, from Python tracebacks (chained ones too), pytest
+// reports, Go panics (every goroutine) and `go test` output, Node/TypeScript stacks
+// (incl. file:// URLs and node: internals), Java/Kotlin stacks (incl. Caused by),
+// Rust panics (old and new format) and rustc, gcc/clang, MSVC and tsc
+// (`file(L,C)`), and ESLint's stylish format. It never fails; text without frames
+// gives nil.
+func ParseFrames(text string) []Frame {
+	var out []Frame
+	seen := map[Frame]bool{}
+	add := func(f Frame) {
+		if f.Path == "" || f.Line <= 0 {
+			return
+		}
+		k := f
+		k.Class = ""
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	eslintFile := ""
+	for line := range strings.SplitSeq(text, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if len(line) > 4096 { // minified code or binary noise: no frames worth a window
+			line = line[:4096]
+		}
+		if eslintFile != "" {
+			if m := eslintRowRe.FindStringSubmatch(line); m != nil {
+				add(Frame{Path: eslintFile, Line: atoi(m[1]), Column: atoi(m[2])})
+				continue
+			}
+		}
+		if m := eslintHeaderRe.FindStringSubmatch(line); m != nil && knownExt(m[1]) {
+			eslintFile = m[1]
+			continue
+		}
+		if strings.TrimSpace(line) != "" {
+			eslintFile = ""
+		}
+		for _, f := range lineFrames(line) {
+			add(f)
+		}
+	}
+	return out
+}
+
+type span struct {
+	start, end int
+	f          Frame
+}
+
+// lineFrames returns the frames of one line, ordered by position.
+func lineFrames(line string) []Frame {
+	var spans []span
+	overlaps := func(s, e int) bool {
+		for _, sp := range spans {
+			if s < sp.end && e > sp.start {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range pyFrameRe.FindAllStringSubmatchIndex(line, -1) {
+		p := line[m[2]:m[3]]
+		if strings.HasPrefix(p, "<") { // <frozen importlib._bootstrap>, <stdin>
+			spans = append(spans, span{m[0], m[1], Frame{}})
+			continue
+		}
+		spans = append(spans, span{m[0], m[1], Frame{Path: p, Line: atoi(line[m[4]:m[5]])}})
+	}
+	for _, m := range javaFrameRe.FindAllStringSubmatchIndex(line, -1) {
+		spans = append(spans, span{m[0], m[1], Frame{Path: line[m[4]:m[5]], Line: atoi(line[m[6]:m[7]]), Class: javaClass(line[m[2]:m[3]])}})
+	}
+	for _, m := range nodeInternalRe.FindAllStringSubmatchIndex(line, -1) {
+		if overlaps(m[0], m[1]) {
+			continue
+		}
+		f := Frame{Path: line[m[2]:m[3]], Line: atoi(line[m[4]:m[5]])}
+		if m[6] >= 0 {
+			f.Column = atoi(line[m[6]:m[7]])
+		}
+		spans = append(spans, span{m[0], m[1], f})
+	}
+	if m := parenFrameRe.FindStringSubmatchIndex(line); m != nil && knownExt(line[m[2]:m[3]]) && !overlaps(m[2], m[1]) {
+		f := Frame{Path: strings.TrimSpace(line[m[2]:m[3]]), Line: atoi(line[m[4]:m[5]])}
+		if m[6] >= 0 {
+			f.Column = atoi(line[m[6]:m[7]])
+		}
+		spans = append(spans, span{m[2], m[1], f})
+	}
+	for _, m := range colonFrameRe.FindAllStringSubmatchIndex(line, -1) {
+		if overlaps(m[0], m[1]) || !sourceExts[strings.ToLower(line[m[4]:m[5]])] {
+			continue
+		}
+		p := line[m[2]:m[3]]
+		if m[2] >= 5 && line[m[2]-5:m[2]] == "file:" {
+			p = fileURLPath(p)
+		} else if strings.HasPrefix(p, "//") { // a URL's host, not a file
+			continue
+		}
+		if p == "" {
+			continue
+		}
+		f := Frame{Path: p, Line: atoi(line[m[6]:m[7]])}
+		if m[8] >= 0 {
+			f.Column = atoi(line[m[8]:m[9]])
+		}
+		spans = append(spans, span{m[0], m[1], f})
+	}
+	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	out := make([]Frame, 0, len(spans))
+	for _, s := range spans {
+		if s.f.Path != "" {
+			out = append(out, s.f)
+		}
+	}
+	return out
+}
+
+// fileURLPath turns the path part of a file:// URL ("///home/x.js", "///C:/x.js")
+// into a path ("/home/x.js", "C:/x.js").
+func fileURLPath(p string) string {
+	p = "/" + strings.TrimLeft(p, "/")
+	if len(p) >= 3 && p[2] == ':' && isLetter(p[1]) {
+		p = p[1:]
+	}
+	if u, err := url.PathUnescape(p); err == nil {
+		p = u
+	}
+	return p
+}
+
+// javaClass strips the module/class-loader prefix and the method from a Java
+// frame's qualified method: java.base/java.lang.Thread.run → java.lang.Thread.
+func javaClass(qual string) string {
+	if i := strings.LastIndexByte(qual, '/'); i >= 0 {
+		qual = qual[i+1:]
+	}
+	if i := strings.LastIndexByte(qual, '.'); i >= 0 {
+		qual = qual[:i]
+	}
+	return qual
+}
+
+func knownExt(p string) bool {
+	ext := strings.TrimPrefix(path.Ext(strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")), ".")
+	return sourceExts[strings.ToLower(ext)]
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n > 1e8 {
+		return 0
+	}
+	return n
+}

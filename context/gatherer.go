@@ -1,0 +1,182 @@
+// Package codectx gathers the code context fixplan sends to the model (CONTRACT §3
+// and §4): the base context of a problem (environment, project preferences, recent
+// files, logs, code windows around the frames of pasted stack traces, the failing
+// test and its module under test) and the answers to the model's context requests
+// (read_file, search, logs, env).
+//
+// Every path is confined to the project root: relative paths only, symlinks
+// resolved through os.Root, `.git/` never read, secret files refused unless the
+// user allowed them. Every text that leaves the package has secret-looking values
+// replaced by [REDACTED], and every result is capped by the byte budget of Options.
+package codectx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"fixplan/plan"
+)
+
+// Options tune a Gatherer. Zero fields take the value of DefaultOptions.
+type Options struct {
+	// WindowLines is the number of lines shown on each side of a stack-frame line.
+	WindowLines int
+	// MaxResultBytes caps one context result or one base-context section.
+	MaxResultBytes int
+	// MaxTotalBytes caps the whole base context.
+	MaxTotalBytes int
+	// MaxSearchResults bounds the matches a search request returns to the model.
+	MaxSearchResults int
+	// LogLastN is the number of log lines sent when a request does not say.
+	LogLastN int
+	// AllowSecrets lets secret files (.env*, *.pem, id_rsa*, ...) be read; their
+	// secret-looking values are still redacted.
+	AllowSecrets bool
+	// ToolTimeout bounds each `tool --version` probe of the env section.
+	ToolTimeout time.Duration
+	// MaxFileBytes is the size above which a file is refused (read_file, windows)
+	// and skipped (search).
+	MaxFileBytes int64
+}
+
+// DefaultOptions returns the defaults: ±80-line windows, 24 KiB per result,
+// 96 KiB in total, 50 search matches, the last 200 log lines, 3 s per tool probe
+// and files up to 4 MiB.
+func DefaultOptions() Options {
+	return Options{
+		WindowLines:      80,
+		MaxResultBytes:   24 * 1024,
+		MaxTotalBytes:    96 * 1024,
+		MaxSearchResults: 50,
+		LogLastN:         200,
+		ToolTimeout:      3 * time.Second,
+		MaxFileBytes:     4 << 20,
+	}
+}
+
+func (o Options) normalised() Options {
+	d := DefaultOptions()
+	if o.WindowLines <= 0 {
+		o.WindowLines = d.WindowLines
+	}
+	if o.MaxResultBytes <= 0 {
+		o.MaxResultBytes = d.MaxResultBytes
+	}
+	if o.MaxTotalBytes <= 0 {
+		o.MaxTotalBytes = d.MaxTotalBytes
+	}
+	if o.MaxSearchResults <= 0 {
+		o.MaxSearchResults = d.MaxSearchResults
+	}
+	if o.LogLastN <= 0 {
+		o.LogLastN = d.LogLastN
+	}
+	if o.ToolTimeout <= 0 {
+		o.ToolTimeout = d.ToolTimeout
+	}
+	if o.MaxFileBytes <= 0 {
+		o.MaxFileBytes = d.MaxFileBytes
+	}
+	return o
+}
+
+// Gatherer gathers context for one project root. It is safe for concurrent use.
+type Gatherer struct {
+	root     string // absolute, symlinks resolved
+	opts     Options
+	fsys     *os.Root
+	envMu    sync.Mutex
+	envText  string
+	lookPath func(string) (string, error)
+}
+
+// New opens a Gatherer on root. It fails when root does not exist or is not a
+// directory (a *plan.Error with code ERR_INVALID_INPUT).
+func New(root string, opts Options) (*Gatherer, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("resolve root: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, &plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("the project folder %s does not exist", abs),
+			Hint: "open an existing project folder", Err: err}
+	}
+	st, err := os.Stat(real)
+	if err != nil || !st.IsDir() {
+		return nil, &plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("the project folder %s is not a folder", abs),
+			Hint: "open an existing project folder", Err: err}
+	}
+	r, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("open root: %w", err)
+	}
+	return &Gatherer{root: real, opts: opts.normalised(), fsys: r, lookPath: lookPathFunc}, nil
+}
+
+// Root returns the absolute project root (symlinks resolved).
+func (g *Gatherer) Root() string { return g.root }
+
+// Options returns the effective options.
+func (g *Gatherer) Options() Options { return g.opts }
+
+// Close releases the root handle. The Gatherer must not be used afterwards.
+func (g *Gatherer) Close() error { return g.fsys.Close() }
+
+// Fulfil answers one context request; it never returns an error: a request that
+// cannot be fulfilled gets OK=false and Error = a reason the model can read (path
+// outside root, missing file, binary, too big, secret file, unknown type, ...).
+// OK results carry the exact text the model receives, starting with a label line
+// that repeats the request.
+func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.ContextRequest) plan.ContextResult {
+	res := plan.ContextResult{Request: req}
+	var (
+		text string
+		seen []plan.SeenFile
+		err  error
+	)
+	switch req.Type {
+	case plan.ReqReadFile:
+		text, seen, err = g.fulfilRead(req)
+	case plan.ReqSearch:
+		text, err = g.fulfilSearch(ctx, req)
+	case plan.ReqLogs:
+		text, err = g.fulfilLogs(in, req)
+	case plan.ReqEnv:
+		text = "env\n" + g.Env(ctx)
+	default:
+		err = refusal("unknown request type %q (use read_file, search, logs or env)", req.Type)
+	}
+	if err == nil && ctx.Err() != nil {
+		err = refusal("the request was cancelled")
+	}
+	if err != nil {
+		var r *refusalError
+		if errors.As(err, &r) {
+			res.Error = r.msg
+		} else {
+			res.Error = "could not fulfil the request: " + err.Error()
+		}
+		return res
+	}
+	text, n := Redact(text)
+	res.OK = true
+	res.Text = capText(text, g.opts.MaxResultBytes)
+	res.Redactions = n
+	res.Seen = seen
+	return res
+}
+
+// refusalError is a reason a request cannot be fulfilled, worded for the model.
+type refusalError struct{ msg string }
+
+func (e *refusalError) Error() string { return e.msg }
+
+func refusal(format string, args ...any) error {
+	return &refusalError{msg: fmt.Sprintf(format, args...)}
+}

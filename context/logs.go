@@ -1,0 +1,189 @@
+package codectx
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"fixplan/plan"
+)
+
+// maxLogTail is how many bytes from the end of a log file are read for its last lines.
+const maxLogTail = 1 << 20
+
+// allLogs returns the logs of in, then the log paths configured in the project
+// memory (.fixplan/project.json, project.log_paths) whose source in does not name.
+func (g *Gatherer) allLogs(in plan.ProblemInput) []plan.LogSource {
+	out := append([]plan.LogSource(nil), in.Logs...)
+	have := map[string]bool{}
+	for _, l := range in.Logs {
+		have[l.Source] = true
+	}
+	_, paths := g.projectMemory()
+	keys := make([]string, 0, len(paths))
+	for k := range paths {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !have[k] {
+			out = append(out, plan.LogSource{Source: k, Path: paths[k]})
+		}
+	}
+	return out
+}
+
+// Logs returns the last n lines of every log of the given source, each under a
+// label line: text the app captured (e.g. "verification"), a file the user
+// attached (an absolute path, which may be outside the root), or a configured log
+// path (a relative path, confined to the root). It fails with a reason the model
+// can read when no log has that source or a log cannot be read.
+func (g *Gatherer) Logs(in plan.ProblemInput, source string, n int) (string, error) {
+	if n <= 0 {
+		n = g.opts.LogLastN
+	}
+	var b strings.Builder
+	found := false
+	for _, l := range g.allLogs(in) {
+		if !strings.EqualFold(l.Source, source) {
+			continue
+		}
+		found = true
+		text, from, err := g.logText(l)
+		if err != nil {
+			return "", err
+		}
+		lines, total := lastLines(text, n)
+		fmt.Fprintf(&b, "logs %s (%s): last %d of %d lines\n", l.Source, from, len(lines), total)
+		for _, ln := range lines {
+			b.WriteString(ln)
+			b.WriteByte('\n')
+		}
+	}
+	if !found {
+		return "", refusal("no log source %q; available: %s", source, strings.Join(g.logSources(in), ", "))
+	}
+	return b.String(), nil
+}
+
+// logText returns a log's text (for files: at most its last maxLogTail bytes)
+// and a description of where it came from.
+func (g *Gatherer) logText(l plan.LogSource) (string, string, error) {
+	switch {
+	case l.Path == "":
+		return l.Text, "captured output", nil
+	case filepath.IsAbs(l.Path):
+		f, err := os.Open(l.Path)
+		if err != nil {
+			return "", "", refusal("cannot open the attached log %s: %s", filepath.Base(l.Path), pathErrReason(err))
+		}
+		defer f.Close()
+		return tailText(f, "attached log "+filepath.Base(l.Path), filepath.Base(l.Path))
+	default:
+		rel, err := CleanRel(l.Path)
+		if err != nil {
+			return "", "", err
+		}
+		if rel, err = g.resolve(rel); err != nil {
+			return "", "", err
+		}
+		f, err := g.fsys.Open(filepath.FromSlash(rel))
+		if err != nil {
+			return "", "", refusal("cannot open the configured log %q: %s", rel, pathErrReason(err))
+		}
+		defer f.Close()
+		return tailText(f, "configured log "+rel, rel)
+	}
+}
+
+func tailText(f *os.File, from, name string) (string, string, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return "", "", refusal("cannot stat the log %s: %s", name, pathErrReason(err))
+	}
+	if !st.Mode().IsRegular() {
+		return "", "", refusal("the log %s is not a regular file", name)
+	}
+	off := int64(0)
+	if st.Size() > maxLogTail {
+		off = st.Size() - maxLogTail
+	}
+	data, err := io.ReadAll(io.NewSectionReader(f, off, maxLogTail))
+	if err != nil {
+		return "", "", refusal("cannot read the log %s: %s", name, pathErrReason(err))
+	}
+	if IsBinary(data) {
+		return "", "", refusal("the log %s is binary, not text", name)
+	}
+	if off > 0 { // drop the partial first line
+		if i := strings.IndexByte(string(data), '\n'); i >= 0 {
+			data = data[i+1:]
+		}
+	}
+	return string(data), from, nil
+}
+
+// lastLines returns the last n lines of text and the number of lines it has.
+func lastLines(text string, n int) ([]string, int) {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return nil, 0
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	if len(lines) > n {
+		return lines[len(lines)-n:], len(lines)
+	}
+	return lines, len(lines)
+}
+
+// projectMemory reads the project's engineering memory (.fixplan/project.json)
+// and returns its project preferences (default test/lint/format/build commands)
+// and configured log paths. A missing or unreadable file gives empty maps. Both
+// flat ("project.default_test_command": ...) and nested ("project": {...}) forms
+// are understood.
+func (g *Gatherer) projectMemory() (prefs, logPaths map[string]string) {
+	prefs, logPaths = map[string]string{}, map[string]string{}
+	f, err := g.fsys.Open(filepath.Join(".fixplan", "project.json"))
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	var raw map[string]json.RawMessage
+	if err := json.NewDecoder(io.LimitReader(f, 1<<20)).Decode(&raw); err != nil {
+		return
+	}
+	flat := map[string]json.RawMessage{}
+	var walk func(prefix string, m map[string]json.RawMessage)
+	walk = func(prefix string, m map[string]json.RawMessage) {
+		for k, v := range m {
+			key := k
+			if prefix != "" {
+				key = prefix + "." + k
+			}
+			var sub map[string]json.RawMessage
+			if key != plan.KeyLogPaths && json.Unmarshal(v, &sub) == nil && strings.Count(key, ".") < 2 {
+				walk(key, sub)
+				continue
+			}
+			flat[key] = v
+		}
+	}
+	walk("", raw)
+	for _, k := range []string{plan.KeyDefaultTestCommand, plan.KeyDefaultLintCommand, plan.KeyDefaultFormatCommand, plan.KeyDefaultBuildCommand, plan.KeyNotes} {
+		var s string
+		if v, ok := flat[k]; ok && json.Unmarshal(v, &s) == nil && s != "" {
+			prefs[k] = s
+		}
+	}
+	if v, ok := flat[plan.KeyLogPaths]; ok {
+		_ = json.Unmarshal(v, &logPaths)
+	}
+	return
+}
