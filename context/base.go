@@ -39,7 +39,9 @@ type candidate struct {
 func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathered, error) {
 	var cands []candidate
 	var warnings []string
-	add := func(title, body string) { cands = append(cands, candidate{sec: plan.Section{Title: title, Body: body}}) }
+	add := func(title, body string) {
+		cands = append(cands, candidate{sec: plan.Section{Title: title, Body: body}})
+	}
 
 	add("Environment", g.Env(ctx))
 	if prefs, _ := g.projectMemory(); len(prefs) > 0 {
@@ -309,10 +311,10 @@ func (g *Gatherer) recentFiles(ctx context.Context) string {
 		mu sync.Mutex
 		fs []fm
 	)
-	_ = g.walk(ctx, func(dir *os.Root, rel, name string) {
-		if st, err := dir.Lstat(name); err == nil {
+	_ = g.walk(ctx, func(dir dirHandle, rel, name string) {
+		if t, ok := dir.modTime(name); ok {
 			mu.Lock()
-			fs = append(fs, fm{rel, st.ModTime()})
+			fs = append(fs, fm{rel, t})
 			mu.Unlock()
 		}
 	})

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -61,7 +60,34 @@ func isProtected(rel string) bool {
 	return false
 }
 
-var secretNameRe = regexp.MustCompile(`(?i)^(\.env(\..*)?|.*\.env|.*\.pem|.*\.key|.*\.p12|.*\.pfx|.*\.jks|.*\.keystore|id_(rsa|dsa|ecdsa|ed25519)(\..*)?|credentials(\..*)?|\.netrc|\.pgpass|\.htpasswd|secrets?\.(json|ya?ml|toml))$`)
+// secretSuffixes and secretPrefixes classify secret file names (lower-cased).
+var (
+	secretSuffixes = []string{".env", ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"}
+	secretPrefixes = []string{".env.", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "credentials."}
+	secretNames    = []string{".env", "credentials", ".netrc", ".pgpass", ".htpasswd",
+		"secret.json", "secrets.json", "secret.yaml", "secrets.yaml", "secret.yml", "secrets.yml", "secret.toml", "secrets.toml"}
+)
+
+// isSecretName reports whether a base name is a secret file's.
+func isSecretName(b string) bool {
+	b = strings.ToLower(b)
+	for _, n := range secretNames {
+		if b == n {
+			return true
+		}
+	}
+	for _, s := range secretSuffixes {
+		if strings.HasSuffix(b, s) {
+			return true
+		}
+	}
+	for _, p := range secretPrefixes {
+		if strings.HasPrefix(b, p) {
+			return true
+		}
+	}
+	return false
+}
 
 // IsSecretPath reports whether rel (slash-separated, relative to the root) names a
 // secret file: .env*, *.pem, *.key, *.p12, id_rsa*, credentials files, .netrc, or
@@ -73,7 +99,7 @@ func IsSecretPath(rel string) bool {
 			return true
 		}
 	}
-	return secretNameRe.MatchString(parts[len(parts)-1])
+	return isSecretName(parts[len(parts)-1])
 }
 
 // resolve confines rel to the root: it resolves symlinks, refuses targets outside

@@ -93,6 +93,8 @@ type Gatherer struct {
 	envMu    sync.Mutex
 	envText  string
 	lookPath func(string) (string, error)
+	// openTop opens the root for a walk (tests swap in the portable os.Root walker).
+	openTop func(root string) (dirHandle, error)
 }
 
 // New opens a Gatherer on root. It fails when root does not exist or is not a
@@ -116,7 +118,7 @@ func New(root string, opts Options) (*Gatherer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open root: %w", err)
 	}
-	return &Gatherer{root: real, opts: opts.normalised(), fsys: r, lookPath: lookPathFunc}, nil
+	return &Gatherer{root: real, opts: opts.normalised(), fsys: r, lookPath: lookPathFunc, openTop: openTopFunc}, nil
 }
 
 // Root returns the absolute project root (symlinks resolved).

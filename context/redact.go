@@ -1,6 +1,7 @@
 package codectx
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 )
@@ -15,6 +16,47 @@ var (
 	// that follows is judged by secretValueEnd.
 	assignRe = regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:password|passwd|pwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)[A-Za-z0-9_.\-]*)(["']?)(\s*(?::=|=|:)\s*)`)
 )
+
+// tokenMarkers and assignMarkers are cheap pre-checks: text without any of them
+// cannot match tokenRe / assignRe (the latter compared case-insensitively).
+var (
+	tokenMarkers  = []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "sk-", "xox", "glpat-", "AIza"}
+	assignMarkers = []string{"pass", "pwd", "secret", "token", "api", "access", "private", "auth", "credential"}
+)
+
+func containsAny(s string, subs []string) bool {
+	for _, m := range subs {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFoldAny reports whether s contains any of the lower-case ASCII subs,
+// ignoring ASCII case.
+func containsFoldAny(s string, subs []string) bool {
+	var buf [512]byte
+	var low []byte
+	if len(s) <= len(buf) {
+		low = buf[:len(s)]
+	} else {
+		low = make([]byte, len(s))
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	for _, m := range subs {
+		if bytes.Contains(low, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}
 
 // Redact replaces secret-looking values in text with [REDACTED] and returns the new
 // text and the number of replacements: private key blocks (each line of the block,
@@ -31,7 +73,12 @@ func Redact(text string) (string, int) {
 			return Redacted + strings.Repeat("\n"+Redacted, lines)
 		})
 	}
-	text = tokenRe.ReplaceAllStringFunc(text, func(string) string { n++; return Redacted })
+	if containsAny(text, tokenMarkers) {
+		text = tokenRe.ReplaceAllStringFunc(text, func(string) string { n++; return Redacted })
+	}
+	if !containsFoldAny(text, assignMarkers) {
+		return text, n
+	}
 	locs := assignRe.FindAllStringSubmatchIndex(text, -1)
 	if len(locs) == 0 {
 		return text, n

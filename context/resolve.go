@@ -2,7 +2,6 @@ package codectx
 
 import (
 	"context"
-	"os"
 	"path"
 	"regexp"
 	"sort"
@@ -28,7 +27,7 @@ type fileIndex map[string][]string
 func (g *Gatherer) index(ctx context.Context) fileIndex {
 	var mu sync.Mutex
 	idx := fileIndex{}
-	_ = g.walk(ctx, func(_ *os.Root, rel, name string) {
+	_ = g.walk(ctx, func(_ dirHandle, rel, name string) {
 		mu.Lock()
 		idx[name] = append(idx[name], rel)
 		mu.Unlock()
@@ -118,7 +117,7 @@ func normFramePath(p string) string {
 }
 
 var (
-	libPathRe = regexp.MustCompile(`(?i)(^|/)(site-packages|dist-packages|node_modules|bower_components|\.cargo/registry|\.cargo/git|rustlib|\.rustup|\.m2/repository|\.gradle/caches|pkg/mod|jdk[^/]*|\.nuget/packages|gems)/|^node:|^internal/|^/rustc/|/lib/python\d[^/]*/|^/usr/(local/)?(include|lib)/|(^|/)(go|goroot|libexec)/src/(runtime|testing|reflect|internal|sync|net|os|syscall|fmt|encoding|io|context|crypto|database)/|^<`)
+	libPathRe  = regexp.MustCompile(`(?i)(^|/)(site-packages|dist-packages|node_modules|bower_components|\.cargo/registry|\.cargo/git|rustlib|\.rustup|\.m2/repository|\.gradle/caches|pkg/mod|jdk[^/]*|\.nuget/packages|gems)/|^node:|^internal/|^/rustc/|/lib/python\d[^/]*/|^/usr/(local/)?(include|lib)/|(^|/)(go|goroot|libexec)/src/(runtime|testing|reflect|internal|sync|net|os|syscall|fmt|encoding|io|context|crypto|database)/|^<`)
 	libClassRe = regexp.MustCompile(`^(java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|org\.junit|junit|org\.gradle|org\.apache\.maven|org\.springframework|worker\.org\.gradle)\.`)
 )
 

@@ -5,8 +5,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -52,20 +50,20 @@ func (g *Gatherer) Search(ctx context.Context, query string, o SearchOptions) (S
 	if err != nil {
 		return SearchResult{}, err
 	}
-	q := []byte(query)
+	q := newFinder([]byte(query))
 	pool := sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
 	var (
 		mu    sync.Mutex
 		all   []Match
 		files int
 	)
-	err = g.walk(ctx, func(dir *os.Root, rel, name string) {
+	err = g.walk(ctx, func(dir dirHandle, rel, name string) {
 		if !match(rel, name) {
 			return
 		}
 		bp := pool.Get().(*[]byte)
 		defer pool.Put(bp)
-		data, ok := readPooled(dir, name, bp, g.opts.MaxFileBytes)
+		data, ok := dir.readFile(name, bp, g.opts.MaxFileBytes)
 		if !ok || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
@@ -94,52 +92,72 @@ func (g *Gatherer) Search(ctx context.Context, query string, o SearchOptions) (S
 	return res, nil
 }
 
-// readPooled reads a whole file into *bp (grown when needed). It reports false
-// for files it cannot open or that exceed limit.
-func readPooled(dir *os.Root, name string, bp *[]byte, limit int64) ([]byte, bool) {
-	f, err := dir.Open(name)
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() > limit {
-		return nil, false
-	}
-	need := int(st.Size()) + 1 // +1 so that EOF is seen without growing
-	if cap(*bp) < need {
-		*bp = make([]byte, 0, need+need/4)
-	}
-	buf := (*bp)[:cap(*bp)]
-	n := 0
-	for {
-		m, err := f.Read(buf[n:])
-		n += m
-		if err == io.EOF || m == 0 && err == nil {
-			break
-		}
-		if err != nil {
-			return nil, false
-		}
-		if n == len(buf) { // the file grew since Stat
-			if int64(n) > limit {
-				return nil, false
-			}
-			nb := make([]byte, 2*len(buf))
-			copy(nb, buf[:n])
-			buf = nb
-			*bp = nb[:0]
+// finder finds a literal by scanning (memchr-style, SIMD) for its rarest byte,
+// then comparing the whole literal; for common first bytes that is several times
+// faster than bytes.Index.
+type finder struct {
+	q    []byte
+	rare int  // offset of the rarest byte in q
+	rb   byte // q[rare]
+}
+
+func newFinder(q []byte) finder {
+	f := finder{q: q}
+	best := 256
+	for i, c := range q {
+		if r := byteRank(c); r < best {
+			best, f.rare = r, i
 		}
 	}
-	return buf[:n], true
+	f.rb = q[f.rare]
+	return f
+}
+
+// index returns the offset of the first occurrence of f.q in data, or -1.
+func (f finder) index(data []byte) int {
+	n := len(f.q)
+	if n == 1 {
+		return bytes.IndexByte(data, f.rb)
+	}
+	pos := 0
+	for pos+n <= len(data) {
+		i := bytes.IndexByte(data[pos+f.rare:len(data)-n+f.rare+1], f.rb)
+		if i < 0 {
+			return -1
+		}
+		start := pos + i
+		if bytes.Equal(data[start:start+n], f.q) {
+			return start
+		}
+		pos = start + 1
+	}
+	return -1
+}
+
+// byteRank ranks how common a byte is in source code and logs (higher = more
+// common), roughly; the finder scans for the lowest-ranked byte of the query.
+func byteRank(c byte) int {
+	const common = " etaoinsrlcdhupmfgbywv.,()_=;:\"\n\t/-0123456789{}[]'*"
+	if i := strings.IndexByte(common, c); i >= 0 {
+		return 255 - i
+	}
+	switch {
+	case c >= 'A' && c <= 'Z':
+		return 150 - int(c-'A')%10
+	case c == 'k' || c == 'x' || c == 'j' || c == 'q' || c == 'z':
+		return 160
+	case c >= 0x80:
+		return 100
+	}
+	return 50 // other punctuation: ! # $ % & + < > ? @ ^ ` | ~ ...
 }
 
 // scanFile returns one Match per line of data that contains q.
-func scanFile(data, q []byte, rel string) []Match {
+func scanFile(data []byte, q finder, rel string) []Match {
 	var out []Match
 	line, counted, pos := 1, 0, 0
 	for pos <= len(data) {
-		i := bytes.Index(data[pos:], q)
+		i := q.index(data[pos:])
 		if i < 0 {
 			break
 		}

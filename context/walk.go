@@ -1,12 +1,13 @@
 package codectx
 
 import (
-	"bufio"
 	"context"
-	"os"
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -20,22 +21,62 @@ var DefaultExcludes = []string{
 	".next", ".nuxt", ".cache", ".terraform", "bower_components", ".fixplan",
 }
 
-// walkDir is one directory to list: its root-relative path ("" for the root), a
-// handle confined to it, and the .gitignore patterns in force.
+// dirent is one directory entry: its name and whether it is a directory or a
+// regular file (anything else is never followed or read).
+type dirent struct {
+	name string
+	dir  bool
+	file bool
+}
+
+// dirHandle is an open directory the walker lists and reads files from. Opening a
+// child goes one path component at a time without following symlinks, so a walk
+// never leaves the root even if the tree changes meanwhile.
+type dirHandle interface {
+	list() ([]dirent, error)
+	sub(name string) (dirHandle, error)
+	// readFile reads the regular file name into *bp (grown when needed); false
+	// when it cannot be read or exceeds limit bytes.
+	readFile(name string, bp *[]byte, limit int64) ([]byte, bool)
+	modTime(name string) (time.Time, bool)
+	close()
+}
+
+// walkDir is one directory to list: its root-relative path ("" for the root),
+// its parent (open until all its queued children are opened) and the .gitignore
+// patterns in force.
 type walkDir struct {
 	rel      string
+	name     string
+	parent   *sharedDir
 	patterns []gitignore.Pattern
 }
 
+// sharedDir is a directory handle shared by its queued children.
+type sharedDir struct {
+	h    dirHandle
+	refs atomic.Int32
+}
+
+func (s *sharedDir) release() {
+	if s.refs.Add(-1) == 0 {
+		s.h.close()
+	}
+}
+
 // visitFunc is called for every regular file that is not excluded, ignored or
-// (unless allowed) secret; dir is a handle on its folder, name its base name.
-// It runs on several goroutines at once.
-type visitFunc func(dir *os.Root, rel, name string)
+// (unless allowed) secret; dir is its folder, name its base name. It runs on
+// several goroutines at once.
+type visitFunc func(dir dirHandle, rel, name string)
 
 // walk visits every regular file of the root in parallel, skipping DefaultExcludes,
 // files ignored by .gitignore files (nested ones too), symlinks and secret files.
 // It stops early when ctx is done.
 func (g *Gatherer) walk(ctx context.Context, visit visitFunc) error {
+	top, err := g.openTop(g.root)
+	if err != nil {
+		return fmt.Errorf("open root: %w", err)
+	}
 	excl := make(map[string]bool, len(DefaultExcludes))
 	for _, e := range DefaultExcludes {
 		excl[e] = true
@@ -61,20 +102,28 @@ func (g *Gatherer) walk(ctx context.Context, visit visitFunc) error {
 			mu.Unlock()
 
 			var subs []walkDir
-			if ctx.Err() == nil {
-				subs = g.listDir(d, excl, visit)
+			var h dirHandle
+			if d.parent == nil {
+				h = top
+			} else {
+				h, _ = d.parent.h.sub(d.name)
+				d.parent.release()
+			}
+			if h != nil && ctx.Err() == nil {
+				subs = g.listDir(h, d, excl, visit)
+			} else if h != nil {
+				h.close()
 			}
 			mu.Lock()
 			queue = append(queue, subs...)
 			pending += len(subs) - 1
-			cond.Broadcast()
+			if len(subs) > 0 || pending == 0 {
+				cond.Broadcast()
+			}
 			mu.Unlock()
 		}
 	}
-	n := runtime.GOMAXPROCS(0) * 2
-	if n < 4 {
-		n = 4
-	}
+	n := max(runtime.GOMAXPROCS(0), 2)
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(worker)
@@ -83,30 +132,18 @@ func (g *Gatherer) walk(ctx context.Context, visit visitFunc) error {
 	return ctx.Err()
 }
 
-// listDir lists one directory, visits its files and returns its subdirectories.
-func (g *Gatherer) listDir(d walkDir, excl map[string]bool, visit visitFunc) []walkDir {
-	name := d.rel
-	if name == "" {
-		name = "."
-	}
-	dir, err := g.fsys.OpenRoot(name)
-	if err != nil {
-		return nil
-	}
-	defer dir.Close()
-	f, err := dir.Open(".")
-	if err != nil {
-		return nil
-	}
-	ents, err := f.ReadDir(-1)
-	f.Close()
+// listDir lists one directory, visits its files and returns its subdirectories,
+// which keep h open until they are opened themselves.
+func (g *Gatherer) listDir(h dirHandle, d walkDir, excl map[string]bool, visit visitFunc) []walkDir {
+	ents, err := h.list()
 	if err != nil && len(ents) == 0 {
+		h.close()
 		return nil
 	}
 	patterns := d.patterns
 	for _, e := range ents {
-		if e.Name() == ".gitignore" && e.Type().IsRegular() {
-			patterns = appendIgnore(dir, d.rel, patterns)
+		if e.name == ".gitignore" && e.file {
+			patterns = appendIgnore(h, d.rel, patterns)
 			break
 		}
 	}
@@ -115,48 +152,49 @@ func (g *Gatherer) listDir(d walkDir, excl map[string]bool, visit visitFunc) []w
 	if d.rel != "" {
 		comps = strings.Split(d.rel, "/")
 	}
+	shared := &sharedDir{h: h}
+	shared.refs.Store(1)
 	for _, e := range ents {
-		n := e.Name()
-		t := e.Type()
+		n := e.name
 		rel := n
 		if d.rel != "" {
 			rel = d.rel + "/" + n
 		}
 		switch {
-		case t.IsDir():
-			if excl[n] || (len(patterns) > 0 && ignored(patterns, append(comps, n), true)) {
+		case e.dir:
+			if excl[n] || (len(patterns) > 0 && ignored(patterns, append(comps[:len(comps):len(comps)], n), true)) {
 				continue
 			}
-			subs = append(subs, walkDir{rel: rel, patterns: patterns})
-		case t.IsRegular():
-			if len(patterns) > 0 && ignored(patterns, append(comps, n), false) {
+			subs = append(subs, walkDir{rel: rel, name: n, parent: shared, patterns: patterns})
+		case e.file:
+			if len(patterns) > 0 && ignored(patterns, append(comps[:len(comps):len(comps)], n), false) {
 				continue
 			}
 			if !g.opts.AllowSecrets && IsSecretPath(rel) {
 				continue
 			}
-			visit(dir, rel, n)
+			visit(h, rel, n)
 		}
-		// symlinks, devices, sockets: never followed or read
 	}
+	shared.refs.Add(int32(len(subs)))
+	shared.release()
 	return subs
 }
 
 // appendIgnore reads dir's .gitignore and appends its patterns (domain = rel).
-func appendIgnore(dir *os.Root, rel string, ps []gitignore.Pattern) []gitignore.Pattern {
-	f, err := dir.Open(".gitignore")
-	if err != nil {
+func appendIgnore(dir dirHandle, rel string, ps []gitignore.Pattern) []gitignore.Pattern {
+	var buf []byte
+	data, ok := dir.readFile(".gitignore", &buf, 1<<20)
+	if !ok {
 		return ps
 	}
-	defer f.Close()
 	var domain []string
 	if rel != "" {
 		domain = strings.Split(rel, "/")
 	}
 	out := append([]gitignore.Pattern(nil), ps...)
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
+	for line := range strings.SplitSeq(string(data), "\n") {
+		line = strings.TrimRight(line, "\r")
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 			continue
 		}

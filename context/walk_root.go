@@ -1,0 +1,102 @@
+package codectx
+
+import (
+	"io"
+	"os"
+	"time"
+)
+
+// rootDir is the portable dirHandle, built on os.Root: every open is confined to
+// the directory and symlinks that leave it are refused.
+type rootDir struct{ r *os.Root }
+
+func openRootTop(root string) (dirHandle, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	return rootDir{r}, nil
+}
+
+func (d rootDir) list() ([]dirent, error) {
+	f, err := d.r.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	out := make([]dirent, 0, len(ents))
+	for _, e := range ents {
+		t := e.Type()
+		out = append(out, dirent{name: e.Name(), dir: t.IsDir(), file: t.IsRegular()})
+	}
+	return out, err
+}
+
+func (d rootDir) sub(name string) (dirHandle, error) {
+	st, err := d.r.Lstat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() { // replaced by a symlink or a file since the listing
+		return nil, os.ErrNotExist
+	}
+	r, err := d.r.OpenRoot(name)
+	if err != nil {
+		return nil, err
+	}
+	return rootDir{r}, nil
+}
+
+func (d rootDir) readFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
+	st, err := d.r.Lstat(name)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > limit {
+		return nil, false
+	}
+	f, err := d.r.Open(name)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	return readAllLimit(f, bp, limit)
+}
+
+func (d rootDir) modTime(name string) (time.Time, bool) {
+	st, err := d.r.Lstat(name)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return st.ModTime(), true
+}
+
+func (d rootDir) close() { d.r.Close() }
+
+// readAllLimit reads r to the end into *bp (grown when needed); false when
+// reading fails or more than limit bytes come.
+func readAllLimit(r io.Reader, bp *[]byte, limit int64) ([]byte, bool) {
+	if cap(*bp) < 64<<10 {
+		*bp = make([]byte, 0, 64<<10)
+	}
+	buf := (*bp)[:cap(*bp)]
+	n := 0
+	for {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, false
+		}
+		if int64(n) > limit {
+			return nil, false
+		}
+		if n == len(buf) {
+			nb := make([]byte, 2*len(buf))
+			copy(nb, buf[:n])
+			buf = nb
+			*bp = nb[:0]
+		}
+	}
+	return buf[:n], true
+}
