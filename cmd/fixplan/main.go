@@ -33,6 +33,7 @@ type command func(ctx context.Context, e *env, args []string) int
 func commands() map[string]command {
 	return map[string]command{
 		// Each subcommand registers here, one line each.
+		"context": runContext,
 	}
 }
 
