@@ -24,8 +24,8 @@ const (
 // candidate is a section before the budget is applied, with the file it shows.
 type candidate struct {
 	sec   plan.Section
-	seen  *plan.SeenFile
-	lines int // lines of the file shown (to tell a whole file from a window)
+	seen   *plan.SeenFile
+	ranges []lineRange // the file's lines shown
 }
 
 // Base gathers the base context (CONTRACT §4) for one problem: env, project prefs
@@ -86,7 +86,37 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	if err := ctx.Err(); err != nil {
 		return plan.Gathered{}, fmt.Errorf("gather base context: %w", err)
 	}
-	return g.budget(cands, warnings), nil
+	return g.budget(dropCovered(cands), warnings), nil
+}
+
+// dropCovered drops file sections whose lines an earlier section already shows.
+func dropCovered(cands []candidate) []candidate {
+	shown := map[string][]lineRange{}
+	out := cands[:0:0]
+	for _, c := range cands {
+		if c.seen == nil {
+			out = append(out, c)
+			continue
+		}
+		prev := shown[c.seen.Path]
+		covered := true
+		for _, r := range c.ranges {
+			in := false
+			for _, p := range prev {
+				if p.from <= r.from && r.to <= p.to {
+					in = true
+					break
+				}
+			}
+			covered = covered && in
+		}
+		if covered && len(prev) > 0 {
+			continue
+		}
+		shown[c.seen.Path] = mergeRanges(append(prev, c.ranges...))
+		out = append(out, c)
+	}
+	return out
 }
 
 // budget caps each section, then the total, redacts, and records what was seen.
@@ -215,7 +245,7 @@ func (g *Gatherer) windowSection(file string, centers []int, before, after int, 
 	}
 	whole := shown == len(all)
 	title := fmt.Sprintf("File %s lines %s of %d (%s)", rel, strings.Join(spans, ", "), len(all), why)
-	return candidate{sec: plan.Section{Title: title, Body: b.String()}, seen: &plan.SeenFile{Path: rel, Whole: whole}, lines: shown}, nil
+	return candidate{sec: plan.Section{Title: title, Body: b.String()}, seen: &plan.SeenFile{Path: rel, Whole: whole}, ranges: rs}, nil
 }
 
 func mergeRanges(rs []lineRange) []lineRange {

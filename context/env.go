@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -52,6 +53,9 @@ var lockFiles = [][2]string{
 	{"pom.xml", "maven"}, {"build.gradle", "gradle"}, {"build.gradle.kts", "gradle"},
 	{"CMakeLists.txt", "cmake"}, {"Makefile", "make"}, {"packages.lock.json", "nuget"},
 }
+
+// ansiRe matches terminal colour/escape sequences some tools print even to a pipe.
+var ansiRe = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
 
 func lookPathFunc(name string) (string, error) { return exec.LookPath(name) }
 
@@ -125,7 +129,7 @@ func (g *Gatherer) probe(ctx context.Context, path string, args []string) string
 	if err != nil && len(out) == 0 {
 		return ""
 	}
-	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	sc := bufio.NewScanner(strings.NewReader(ansiRe.ReplaceAllString(string(out), "")))
 	for sc.Scan() {
 		if l := strings.TrimSpace(sc.Text()); l != "" {
 			if len(l) > 160 {

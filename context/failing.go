@@ -20,7 +20,7 @@ var (
 	unitFailRe   = regexp.MustCompile(`(?m)^(?:FAIL|ERROR): (\w+) \(`)
 	gradleFailRe = regexp.MustCompile(`(\w+)\s*>\s*(\w+)\(\)\s+FAILED`)
 	junit4FailRe = regexp.MustCompile(`\b(test\w*)\((?:[\w$]+\.)*(\w+)\)`)
-	phraseFailRe = regexp.MustCompile(`(?i)\b((?:test_?|Test)\w*|\w+(?:_test|Test|Tests|Spec))\b\s+(?:fails|failed|is failing|keeps failing|failing|broke|breaks)\b|\bFAIL(?:ED)?:?\s+((?:test_?|Test)\w*|\w+(?:Test|Tests|_test))\b`)
+	phraseFailRe = regexp.MustCompile(`\b(test_\w+|Test[A-Z0-9_]\w*|\w+(?:_test|Test|Tests|Spec))\s+(?:(?:still |now |keeps? |is )?(?:fails|failed|failing)|broke|breaks)\b|\bFAIL(?:ED)?:?\s+(test_\w+|Test[A-Z0-9_]\w*|\w+(?:Test|Tests|_test))\b`)
 )
 
 // FailingTests finds the tests the text says fail, in order of appearance and

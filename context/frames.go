@@ -25,6 +25,8 @@ var (
 	pyFrameRe = regexp.MustCompile(`File "([^"\n]+)", line (\d+)`)
 	// Java/Kotlin/Scala: at com.x.C.m(C.java:12), at java.base/java.lang.Thread.run(Thread.java:833)
 	javaFrameRe = regexp.MustCompile(`\bat\s+([\w$.<>/\-]+)\(([\w$.\-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)`)
+	// file:// URLs (Node ESM, browsers): file:///home/x.mjs:3:9, file:///C:/x.js:3:9
+	fileURLRe = regexp.MustCompile(`file://((?:/[A-Za-z]:)?/[^\s:()'"<>]*[^\s:()'"<>./]\.[A-Za-z][A-Za-z0-9_+\-]{0,9}):(\d+)(?::(\d+))?`)
 	// Node internals: node:internal/modules/cjs/loader:1105:14
 	nodeInternalRe = regexp.MustCompile(`\b(node:[\w/\-.]+):(\d+)(?::(\d+))?`)
 	// MSVC and tsc: file(12) : error, file(12,5): error TS2322 — at line start (msbuild may prefix "1>").
@@ -52,6 +54,13 @@ func extSet(list string) map[string]bool {
 	return m
 }
 
+// frameKey identifies a frame for de-duplication: the same path and line count
+// once (the first column seen is kept).
+type frameKey struct {
+	path string
+	line int
+}
+
 // ParseFrames extracts every `path:line[:column]` frame of text, in order of
 // appearance and de-duplicated, from Python tracebacks (chained ones too), pytest
 // reports, Go panics (every goroutine) and `go test` output, Node/TypeScript stacks
@@ -61,17 +70,19 @@ func extSet(list string) map[string]bool {
 // gives nil.
 func ParseFrames(text string) []Frame {
 	var out []Frame
-	seen := map[Frame]bool{}
+	seen := map[frameKey]int{}
 	add := func(f Frame) {
 		if f.Path == "" || f.Line <= 0 {
 			return
 		}
-		k := f
-		k.Class = ""
-		if seen[k] {
+		k := frameKey{f.Path, f.Line}
+		if i, ok := seen[k]; ok {
+			if out[i].Column == 0 {
+				out[i].Column = f.Column
+			}
 			return
 		}
-		seen[k] = true
+		seen[k] = len(out)
 		out = append(out, f)
 	}
 	eslintFile := ""
@@ -127,6 +138,13 @@ func lineFrames(line string) []Frame {
 	for _, m := range javaFrameRe.FindAllStringSubmatchIndex(line, -1) {
 		spans = append(spans, span{m[0], m[1], Frame{Path: line[m[4]:m[5]], Line: atoi(line[m[6]:m[7]]), Class: javaClass(line[m[2]:m[3]])}})
 	}
+	for _, m := range fileURLRe.FindAllStringSubmatchIndex(line, -1) {
+		f := Frame{Path: fileURLPath(line[m[2]:m[3]]), Line: atoi(line[m[4]:m[5]])}
+		if m[6] >= 0 {
+			f.Column = atoi(line[m[6]:m[7]])
+		}
+		spans = append(spans, span{m[0], m[1], f})
+	}
 	for _, m := range nodeInternalRe.FindAllStringSubmatchIndex(line, -1) {
 		if overlaps(m[0], m[1]) {
 			continue
@@ -149,13 +167,8 @@ func lineFrames(line string) []Frame {
 			continue
 		}
 		p := line[m[2]:m[3]]
-		if m[2] >= 5 && line[m[2]-5:m[2]] == "file:" {
-			p = fileURLPath(p)
-		} else if strings.HasPrefix(p, "//") { // a URL's host, not a file
-			continue
-		}
-		if p == "" {
-			continue
+		if strings.HasPrefix(p, "//") || (m[2] > 0 && isWordByte(line[m[2]-1])) {
+			continue // a URL (scheme://host...) or a word glued to the path, not a file
 		}
 		f := Frame{Path: p, Line: atoi(line[m[6]:m[7]])}
 		if m[8] >= 0 {
@@ -196,6 +209,10 @@ func javaClass(qual string) string {
 		qual = qual[:i]
 	}
 	return qual
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || isLetter(c)
 }
 
 func knownExt(p string) bool {
