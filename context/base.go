@@ -23,7 +23,7 @@ const (
 
 // candidate is a section before the budget is applied, with the file it shows.
 type candidate struct {
-	sec   plan.Section
+	sec    plan.Section
 	seen   *plan.SeenFile
 	ranges []lineRange // the file's lines shown
 }

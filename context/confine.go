@@ -63,8 +63,9 @@ func isProtected(rel string) bool {
 // secretSuffixes and secretPrefixes classify secret file names (lower-cased).
 var (
 	secretSuffixes = []string{".env", ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"}
-	secretPrefixes = []string{".env.", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "credentials."}
-	secretNames    = []string{".env", "credentials", ".netrc", ".pgpass", ".htpasswd",
+	secretPrefixes = []string{".env.", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}
+	secretNames    = []string{".env", "credentials", "credentials.json", "credentials.yaml", "credentials.yml",
+		"credentials.toml", "credentials.ini", "credentials.xml", "credentials.csv", ".netrc", ".pgpass", ".htpasswd",
 		"secret.json", "secrets.json", "secret.yaml", "secrets.yaml", "secret.yml", "secrets.yml", "secret.toml", "secrets.toml"}
 )
 
