@@ -111,8 +111,12 @@ func (g *Gatherer) findDefinition(ctx context.Context, t FailingTest) (testDefin
 		if score == 0 {
 			continue
 		}
-		if t.File != "" && (strings.HasSuffix(m.Path, strings.TrimPrefix(t.File, "./")) || path.Base(m.Path) == path.Base(t.File)) {
-			score++
+		if f := strings.TrimPrefix(t.File, "./"); f != "" {
+			if m.Path == f || strings.HasSuffix(m.Path, "/"+f) {
+				score += 2
+			} else if path.Base(m.Path) == path.Base(f) {
+				score++
+			}
 		}
 		if looksLikeTestFile(m.Path) {
 			score++

@@ -1,0 +1,100 @@
+package codectx
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+func TestFailingTests(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []FailingTest
+	}{
+		{"go test", "--- FAIL: TestAdd (0.00s)\n    calc_test.go:12: bad\n--- FAIL: TestSub (0.00s)", []FailingTest{{Name: "TestAdd"}, {Name: "TestSub"}}},
+		{"pytest node id", "FAILED tests/test_cart.py::test_discount - assert 100 == 90", []FailingTest{{Name: "test_discount", File: "tests/test_cart.py"}}},
+		{"pytest class node id", "FAILED tests/test_parser.py::TestParser::test_nested - E", []FailingTest{{Name: "test_nested", File: "tests/test_parser.py"}}},
+		{"unittest", "FAIL: test_upper (test_strings.StringTests)\n", []FailingTest{{Name: "test_upper"}}},
+		{"gradle", "CalculatorTest > dividesByZero() FAILED", []FailingTest{{Name: "dividesByZero", File: "CalculatorTest.java"}}},
+		{"junit4", "testDivide(com.acme.CalcTest)  Time elapsed: 0.01 sec  <<< FAILURE!", []FailingTest{{Name: "testDivide", File: "CalcTest.java"}}},
+		{"phrase go", "TestParse fails since yesterday", []FailingTest{{Name: "TestParse"}}},
+		{"phrase python", "test_login failed on CI but passes locally", []FailingTest{{Name: "test_login"}}},
+		{"phrase still failing", "test_checkout is failing again", []FailingTest{{Name: "test_checkout"}}},
+		{"FAIL colon", "FAIL: TestServer_Get", []FailingTest{{Name: "TestServer_Get"}}},
+		{"plain words are not tests", "the tests failed and testing fails", nil},
+		{"duplicates merged, file kept", "test_a failed\nFAILED t/test_x.py::test_a", []FailingTest{{Name: "test_a", File: "t/test_x.py"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := FailingTests(tt.in)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("FailingTests = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestModuleUnderTest(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // first candidate
+	}{
+		{"calc/calc_test.go", "calc/calc.go"},
+		{"tests/test_calc.py", "tests/calc.py"},
+		{"pkg/calc_test.py", "pkg/calc.py"},
+		{"src/cart.test.ts", "src/cart.ts"},
+		{"src/cart.spec.js", "src/cart.js"},
+		{"src/test/java/com/a/CalcTest.java", "src/main/java/com/a/Calc.java"},
+		{"src/test/kotlin/ParserTests.kt", "src/main/kotlin/Parser.kt"},
+		{"spec/user_spec.rb", "spec/user.rb"},
+		{"README.md", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got := ModuleUnderTest(tt.in)
+			first := ""
+			if len(got) > 0 {
+				first = got[0]
+			}
+			if first != tt.want {
+				t.Errorf("ModuleUnderTest(%q) = %v, want first %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFindDefinition(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"calc/calc.go":          "package calc\n\nfunc Add(a, b int) int { return a - b }\n",
+		"calc/calc_test.go":     "package calc\n\nimport \"testing\"\n\n// TestAdd checks Add.\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"bad\")\n\t}\n}\n",
+		"docs/notes.md":         "TestAdd fails sometimes\n",
+		"tests/test_cart.py":    "def helper():\n    pass\n\ndef test_discount():\n    assert False\n",
+		"other/test_cart.py":    "def test_discount():\n    pass\n",
+		"app/CalcTest.java":     "class CalcTest {\n  @Test\n  public void dividesByZero() {\n  }\n}\n",
+		"web/cart.test.ts":      "test('x', () => {})\nfunction testTotals() {}\n",
+		"unrelated/TestAdd.txt": "TestAdd\n",
+	})
+	g := newGatherer(t, root, Options{})
+	tests := []struct {
+		t        FailingTest
+		file     string
+		line     int
+		notFound bool
+	}{
+		{FailingTest{Name: "TestAdd"}, "calc/calc_test.go", 6, false},
+		{FailingTest{Name: "test_discount", File: "tests/test_cart.py"}, "tests/test_cart.py", 4, false},
+		{FailingTest{Name: "dividesByZero", File: "CalcTest.java"}, "app/CalcTest.java", 3, false},
+		{FailingTest{Name: "testTotals"}, "web/cart.test.ts", 2, false},
+		{FailingTest{Name: "TestMissing"}, "", 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.t.Name, func(t *testing.T) {
+			d, ok := g.findDefinition(context.Background(), tt.t)
+			if ok == tt.notFound || d.file != tt.file || d.line != tt.line {
+				t.Errorf("findDefinition(%+v) = %+v, %v; want %s:%d", tt.t, d, ok, tt.file, tt.line)
+			}
+		})
+	}
+}

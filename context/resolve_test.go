@@ -1,0 +1,111 @@
+package codectx
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func resolveFixture(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"app/calc.py":        "x\n",
+		"tests/test_calc.py": "x\n",
+		"orders/models.py":   "x\n",
+		"billing/models.py":  "x\n",
+		"src/main/java/com/acme/greeter/Greeter.java": "x\n",
+		"src/test/java/com/acme/greeter/Greeter.java": "x\n",
+		"src/main/java/com/other/Greeter.java":        "x\n",
+		"internal/hub/hub.go":                         "x\n",
+		"cmd/relay/main.go":                           "x\n",
+		"tools/main.go":                               "x\n",
+		"calc/calc_test.go":                           "x\n",
+		"src/server.js":                               "x\n",
+		"node_modules/express/lib/router/layer.js":    "x\n",
+		"src/components/Button.tsx":                   "x\n",
+		"lib/util.c":                                  "x\n",
+		".env":                                        "SECRET=1\n",
+		"ignored/gen.py":                              "x\n",
+		".gitignore":                                  "ignored/\n",
+	})
+	return root
+}
+
+func TestResolveFrames(t *testing.T) {
+	root := resolveFixture(t)
+	g := newGatherer(t, root, Options{})
+	tests := []struct {
+		name    string
+		frame   Frame
+		file    string
+		library bool
+	}{
+		{"relative exists", Frame{Path: "app/calc.py", Line: 1}, "app/calc.py", false},
+		{"dot slash", Frame{Path: "./app/calc.py", Line: 1}, "app/calc.py", false},
+		{"absolute from another machine", Frame{Path: "/home/alice/work/proj/tests/test_calc.py", Line: 4}, "tests/test_calc.py", false},
+		{"windows absolute", Frame{Path: `C:\Users\bob\proj\app\calc.py`, Line: 2}, "app/calc.py", false},
+		{"windows relative", Frame{Path: `lib\util.c`, Line: 9}, "lib/util.c", false},
+		{"longest suffix wins", Frame{Path: "/srv/x/orders/models.py", Line: 57}, "orders/models.py", false},
+		{"bare name ambiguous", Frame{Path: "models.py", Line: 1}, "", false},
+		{"bare name unique", Frame{Path: "calc_test.go", Line: 12}, "calc/calc_test.go", false},
+		{"go main ambiguous by base, resolved by dir", Frame{Path: "/build/relay/cmd/relay/main.go", Line: 30}, "cmd/relay/main.go", false},
+		{"java class picks package", Frame{Path: "Greeter.java", Line: 14, Class: "com.other.Greeter"}, "src/main/java/com/other/Greeter.java", false},
+		{"java same package in main and test is a tie", Frame{Path: "Greeter.java", Line: 14, Class: "com.acme.greeter.Greeter"}, "", false},
+		{"jdk frame", Frame{Path: "Thread.java", Line: 833, Class: "java.lang.Thread"}, "", true},
+		{"site-packages", Frame{Path: "/usr/lib/python3.11/site-packages/pluggy/_hooks.py", Line: 1}, "", true},
+		{"node_modules", Frame{Path: "/Users/jo/api/node_modules/express/lib/router/layer.js", Line: 95}, "", true},
+		{"node internal", Frame{Path: "node:internal/modules/cjs/loader", Line: 1376}, "", true},
+		{"goroot", Frame{Path: "/usr/local/go/src/net/http/server.go", Line: 2220}, "", true},
+		{"module cache", Frame{Path: "/home/runner/go/pkg/mod/gopkg.in/yaml.v3@v3.0.1/yaml.go", Line: 294}, "", true},
+		{"rustlib", Frame{Path: "/rustc/90b35a/library/core/src/panicking.rs", Line: 208}, "", true},
+		{"cargo registry", Frame{Path: "/home/li/.cargo/registry/src/x/rayon/src/registry.rs", Line: 1}, "", true},
+		{"system header", Frame{Path: "/usr/include/c++/12/bits/stl_vector.h", Line: 1}, "", true},
+		{"not in project", Frame{Path: "/elsewhere/unknown.py", Line: 3}, "", false},
+		{"secret never resolved", Frame{Path: ".env", Line: 1}, "", false},
+		{"gitignored file not found by suffix", Frame{Path: "/x/ignored/gen.py", Line: 1}, "", false},
+		{"gitignored file found by exact path", Frame{Path: "ignored/gen.py", Line: 1}, "ignored/gen.py", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := g.ResolveFrames(context.Background(), []Frame{tt.frame})[0]
+			if got.File != tt.file || got.Library != tt.library {
+				t.Errorf("resolve %+v = file %q library %v; want %q %v", tt.frame, got.File, got.Library, tt.file, tt.library)
+			}
+		})
+	}
+}
+
+// TestResolveTraceGoldens resolves a few golden traces against a project laid
+// out like the machine that produced them.
+func TestResolveTraceGoldens(t *testing.T) {
+	root := resolveFixture(t)
+	g := newGatherer(t, root, Options{})
+	tests := []struct {
+		trace string
+		want  []string // resolved files in frame order ("" = unresolved)
+	}{
+		{"gopanic_2_goroutines", []string{"internal/hub/hub.go", "internal/hub/hub.go", "cmd/relay/main.go", "", ""}},
+		{"node_2_esm", []string{"", "", ""}},
+		{"tsc_1", []string{"src/components/Button.tsx", "src/components/Button.tsx"}},
+		{"msvc_4_spaces", []string{"", "lib/util.c"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.trace, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", "traces", tt.trace+".txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs := g.ResolveFrames(context.Background(), ParseFrames(string(b)))
+			var got []string
+			for _, r := range rs {
+				got = append(got, r.File)
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
