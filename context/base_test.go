@@ -1,0 +1,219 @@
+package codectx
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fixplan/plan"
+)
+
+// baseFixture is a small Python project with a configured log, project prefs and
+// a log attached from outside the root.
+func baseFixture(t *testing.T) (root, attached string) {
+	t.Helper()
+	root = t.TempDir()
+	var calc strings.Builder
+	for i := 1; i <= 200; i++ {
+		switch i {
+		case 1:
+			calc.WriteString("def add(a, b):\n")
+		case 100:
+			calc.WriteString("    return a - b  # line 100\n")
+		default:
+			fmt.Fprintf(&calc, "    x%d = %d\n", i, i)
+		}
+	}
+	writeTree(t, root, map[string]string{
+		"app/calc.py":           calc.String(),
+		"app/settings.py":       "password = 'hunter22'\n",
+		"tests/test_calc.py":    "from app.calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+		"logs/app.log":          "boot\n  File \"/srv/proj/app/calc.py\", line 150, in add\nValueError\n",
+		".fixplan/project.json": `{"project.default_test_command": "pytest -q", "project.log_paths": {"runtime": "logs/app.log"}}`,
+	})
+	attached = filepath.Join(t.TempDir(), "ci-output.txt")
+	if err := os.WriteFile(attached, []byte("line1\nline2\ntoken=zzz999yyy\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root, attached
+}
+
+const baseProblem = `pytest fails:
+Traceback (most recent call last):
+  File "/home/alice/proj/tests/test_calc.py", line 5, in test_add
+  File "/home/alice/proj/app/calc.py", line 100, in add
+  File "/home/alice/proj/app/calc.py", line 105, in add
+  File "/usr/lib/python3.11/site-packages/_pytest/python.py", line 1, in x
+FAILED tests/test_calc.py::test_add - assert -1 == 5
+`
+
+func TestBase(t *testing.T) {
+	root, attached := baseFixture(t)
+	g := newGatherer(t, root, Options{WindowLines: 10})
+	in := plan.ProblemInput{Problem: baseProblem, Logs: []plan.LogSource{
+		{Source: "verification", Text: "ran pytest -q\npassword=hunter22\n"},
+		{Source: "test", Path: attached},
+	}}
+	got, err := g.Base(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	all := ""
+	for _, s := range got.Sections {
+		titles = append(titles, s.Title)
+		all += s.Title + "\n" + s.Body
+	}
+	wantTitles := []string{
+		"Environment",
+		"Project preferences",
+		"Stack frames",
+		"File tests/test_calc.py lines 1-5 of 5 (around the stack frames)",
+		"File app/calc.py lines 90-115, 140-160 of 200 (around the stack frames)",
+		"File app/calc.py lines 1-200 of 200 (module under test of tests/test_calc.py)",
+		"Log verification (captured output, last 2 of 2 lines)",
+		"Log test (attached log ci-output.txt, last 3 of 3 lines)",
+		"Log runtime (configured log logs/app.log, last 3 of 3 lines)",
+		"Recent files",
+	}
+	if strings.Join(titles, "\n") != strings.Join(wantTitles, "\n") {
+		t.Errorf("sections:\n%s\nwant:\n%s", strings.Join(titles, "\n"), strings.Join(wantTitles, "\n"))
+	}
+	for _, want := range []string{
+		"project.default_test_command: pytest -q",
+		"/home/alice/proj/app/calc.py:100 → app/calc.py",
+		"/usr/lib/python3.11/site-packages/_pytest/python.py:1 (library)",
+		"/srv/proj/app/calc.py:150 → app/calc.py", // frames from the configured log too
+		"100 |     return a - b  # line 100\n",
+		" 90 |     x90 = 90\n",
+		"115 |     x115 = 115\n…\n140 |     x140 = 140\n",
+		"password=[REDACTED]",
+		"token=[REDACTED]",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("base context lacks %q", want)
+		}
+	}
+	if strings.Contains(all, "hunter22") || strings.Contains(all, "zzz999yyy") {
+		t.Error("a secret value reached the base context")
+	}
+	if got.Redactions != 2 {
+		t.Errorf("Redactions = %d, want 2", got.Redactions)
+	}
+	wantSeen := []plan.SeenFile{{Path: "tests/test_calc.py", Whole: true}, {Path: "app/calc.py", Whole: true}}
+	if fmt.Sprint(got.Seen) != fmt.Sprint(wantSeen) {
+		t.Errorf("Seen = %+v, want %+v", got.Seen, wantSeen)
+	}
+}
+
+func TestBaseBudget(t *testing.T) {
+	root, _ := baseFixture(t)
+	g := newGatherer(t, root, Options{WindowLines: 80, MaxResultBytes: 1500, MaxTotalBytes: 2600})
+	got, err := g.Base(context.Background(), plan.ProblemInput{Problem: baseProblem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	truncated := false
+	for _, s := range got.Sections {
+		total += len(s.Title) + len(s.Body)
+		if len(s.Body) > 1500 {
+			t.Errorf("section %q has %d bytes, over the per-result cap", s.Title, len(s.Body))
+		}
+		if strings.Contains(s.Body, "…[truncated ") {
+			truncated = true
+		}
+	}
+	if total > 2600 {
+		t.Errorf("base context has %d bytes, over the total cap", total)
+	}
+	if !truncated {
+		t.Error("no section marked as truncated")
+	}
+	left := false
+	for _, w := range got.Warnings {
+		left = left || strings.Contains(w, "left out")
+	}
+	if !left {
+		t.Errorf("no warning about sections left out: %v", got.Warnings)
+	}
+	for _, s := range got.Seen {
+		if s.Path == "app/calc.py" && s.Whole {
+			t.Errorf("%s marked whole although truncated", s.Path)
+		}
+	}
+}
+
+func TestBaseWarnsOnUnreadableLogs(t *testing.T) {
+	root, _ := baseFixture(t)
+	g := newGatherer(t, root, Options{})
+	got, err := g.Base(context.Background(), plan.ProblemInput{Problem: "it broke", Logs: []plan.LogSource{
+		{Source: "build", Path: "../outside.log"},
+		{Source: "gone", Path: filepath.Join(t.TempDir(), "missing.log")},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Warnings) != 2 || !strings.Contains(got.Warnings[0], "outside the project root") || !strings.Contains(got.Warnings[1], "no such file") {
+		t.Errorf("warnings = %q", got.Warnings)
+	}
+}
+
+func TestBaseCancelled(t *testing.T) {
+	root, _ := baseFixture(t)
+	g := newGatherer(t, root, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := g.Base(ctx, plan.ProblemInput{Problem: baseProblem}); err == nil {
+		t.Error("Base with a cancelled context succeeded")
+	}
+}
+
+func TestCapText(t *testing.T) {
+	text := strings.Repeat("0123456789\n", 10) // 10 lines, 110 bytes
+	tests := []struct {
+		name string
+		max  int
+		want string
+	}{
+		{"fits", 110, text},
+		{"cut", 60, strings.Repeat("0123456789\n", 3) + "…[truncated 7 lines]"},
+		{"no room", 5, "…[truncated 10 lines]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := capText(text, tt.max); got != tt.want {
+				t.Errorf("capText = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestWindows(t *testing.T) {
+	tests := []struct {
+		name    string
+		centers []int
+		n, tot  int
+		want    string
+	}{
+		{"one", []int{50}, 10, 100, "[{40 60}]"},
+		{"clamped", []int{3, 98}, 10, 100, "[{1 13} {88 100}]"},
+		{"overlap merged", []int{50, 60}, 10, 100, "[{40 70}]"},
+		{"touching merged", []int{10, 31}, 10, 100, "[{1 41}]"},
+		{"out of file ignored", []int{0, 500}, 10, 100, "[]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := fmt.Sprint(windows(tt.centers, tt.n, tt.tot))
+			if tt.want == "[]" && got == "[]" {
+				return
+			}
+			if got != tt.want {
+				t.Errorf("windows = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
