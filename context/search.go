@@ -99,6 +99,9 @@ type finder struct {
 	q    []byte
 	rare int  // offset of the rarest byte in q
 	rb   byte // q[rare]
+	// common is set when even the rarest byte is a frequent letter or space;
+	// bytes.Index then beats scanning for it.
+	common bool
 }
 
 func newFinder(q []byte) finder {
@@ -110,6 +113,7 @@ func newFinder(q []byte) finder {
 		}
 	}
 	f.rb = q[f.rare]
+	f.common = best > commonRank
 	return f
 }
 
@@ -119,7 +123,10 @@ func (f finder) index(data []byte) int {
 	if n == 1 {
 		return bytes.IndexByte(data, f.rb)
 	}
-	pos := 0
+	if f.common {
+		return bytes.Index(data, f.q)
+	}
+	pos, fails := 0, 0
 	for pos+n <= len(data) {
 		i := bytes.IndexByte(data[pos+f.rare:len(data)-n+f.rare+1], f.rb)
 		if i < 0 {
@@ -130,9 +137,20 @@ func (f finder) index(data []byte) int {
 			return start
 		}
 		pos = start + 1
+		// the "rare" byte is common here (over one false candidate per 32
+		// bytes): bytes.Index's own algorithm does better on such data
+		if fails++; fails > 8 && fails*32 > pos {
+			if j := bytes.Index(data[pos:], f.q); j >= 0 {
+				return pos + j
+			}
+			return -1
+		}
 	}
 	return -1
 }
+
+// commonRank is the rank above which a byte is too common to scan for.
+const commonRank = 235
 
 // byteRank ranks how common a byte is in source code and logs (higher = more
 // common), roughly; the finder scans for the lowest-ranked byte of the query.

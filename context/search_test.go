@@ -247,7 +247,7 @@ func BenchmarkSearchGoroot(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer g.Close()
-	for _, q := range []string{"sigprofNonGoPC", "err != nil"} {
+	for _, q := range []string{"sigprofNonGoPC", "return nil", "err != nil"} {
 		b.Run(q, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := g.Search(context.Background(), q, SearchOptions{}); err != nil {
