@@ -28,8 +28,9 @@ func baseFixture(t *testing.T) (root, attached string) {
 		}
 	}
 	writeTree(t, root, map[string]string{
-		"app/calc.py":           calc.String(),
-		"app/settings.py":       "password = 'hunter22'\n",
+		"app/calc.py":     calc.String(),
+		"app/settings.py": "password = 'hunter22'\n",
+		"venv/lib/python3.11/site-packages/pluggy/hooks.py": "a\nb\nc\n",
 		"tests/test_calc.py":    "from app.calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
 		"logs/app.log":          "boot\n  File \"/srv/proj/app/calc.py\", line 150, in add\nValueError\n",
 		".fixplan/project.json": `{"project.default_test_command": "pytest -q", "project.log_paths": {"runtime": "logs/app.log"}}`,
@@ -47,6 +48,7 @@ Traceback (most recent call last):
   File "/home/alice/proj/app/calc.py", line 100, in add
   File "/home/alice/proj/app/calc.py", line 105, in add
   File "/usr/lib/python3.11/site-packages/_pytest/python.py", line 1, in x
+  File "venv/lib/python3.11/site-packages/pluggy/hooks.py", line 3, in call
 FAILED tests/test_calc.py::test_add - assert -1 == 5
 `
 
@@ -78,6 +80,7 @@ func TestBase(t *testing.T) {
 		"Log test (attached log ci-output.txt, last 3 of 3 lines)",
 		"Log runtime (configured log logs/app.log, last 3 of 3 lines)",
 		"Recent files",
+		"File venv/lib/python3.11/site-packages/pluggy/hooks.py lines 1-3 of 3 (around the stack frames)",
 	}
 	if strings.Join(titles, "\n") != strings.Join(wantTitles, "\n") {
 		t.Errorf("sections:\n%s\nwant:\n%s", strings.Join(titles, "\n"), strings.Join(wantTitles, "\n"))
@@ -103,7 +106,8 @@ func TestBase(t *testing.T) {
 	if got.Redactions != 2 {
 		t.Errorf("Redactions = %d, want 2", got.Redactions)
 	}
-	wantSeen := []plan.SeenFile{{Path: "tests/test_calc.py", Whole: true}, {Path: "app/calc.py", Whole: true}}
+	wantSeen := []plan.SeenFile{{Path: "tests/test_calc.py", Whole: true}, {Path: "app/calc.py", Whole: true},
+		{Path: "venv/lib/python3.11/site-packages/pluggy/hooks.py", Whole: true}}
 	if fmt.Sprint(got.Seen) != fmt.Sprint(wantSeen) {
 		t.Errorf("Seen = %+v, want %+v", got.Seen, wantSeen)
 	}

@@ -169,6 +169,11 @@ func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.Co
 	text, n := Redact(text)
 	res.OK = true
 	res.Text = capText(text, g.opts.MaxResultBytes)
+	if res.Text != text { // the model sees only part of the file
+		for i := range seen {
+			seen[i].Whole = false
+		}
+	}
 	res.Redactions = n
 	res.Seen = seen
 	return res

@@ -62,6 +62,9 @@ func TestFulfilReadFile(t *testing.T) {
 				if len(res.Text) > 300 || !strings.HasSuffix(res.Text, "lines]") {
 					t.Errorf("not capped: %d bytes, ends %q", len(res.Text), res.Text[len(res.Text)-20:])
 				}
+				if len(res.Seen) != 1 || res.Seen[0].Whole {
+					t.Errorf("Seen = %+v, want the file marked as partly seen", res.Seen)
+				}
 				return
 			}
 			if res.Text != tt.want {

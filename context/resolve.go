@@ -42,15 +42,13 @@ func (g *Gatherer) index(ctx context.Context) fileIndex {
 // that exists under the root, else the longest path-suffix match among the
 // project's files (absolute paths from another machine, Windows paths, bare file
 // names, Java classes by package); ties leave the frame unresolved rather than
-// guess. Library frames are marked and not resolved. The order is kept.
+// guess. Library frames are marked and resolve only when their relative path
+// exists under the root (a virtualenv inside the project). The order is kept.
 func (g *Gatherer) ResolveFrames(ctx context.Context, frames []Frame) []ResolvedFrame {
 	out := make([]ResolvedFrame, len(frames))
 	var idx fileIndex
 	for i, f := range frames {
 		out[i] = ResolvedFrame{Frame: f, Library: isLibraryFrame(f)}
-		if out[i].Library {
-			continue
-		}
 		p := normFramePath(f.Path)
 		if p == "" {
 			continue
@@ -64,6 +62,9 @@ func (g *Gatherer) ResolveFrames(ctx context.Context, frames []Frame) []Resolved
 					}
 				}
 			}
+		}
+		if out[i].Library { // only a library copy inside the root (e.g. venv/) resolves
+			continue
 		}
 		if idx == nil {
 			idx = g.index(ctx)

@@ -30,6 +30,7 @@ func resolveFixture(t *testing.T) string {
 		".env":                                        "SECRET=1\n",
 		"ignored/gen.py":                              "x\n",
 		".gitignore":                                  "ignored/\n",
+		"venv/lib/python3.12/site-packages/_pytest/python.py": "x\n",
 	})
 	return root
 }
@@ -63,6 +64,8 @@ func TestResolveFrames(t *testing.T) {
 		{"rustlib", Frame{Path: "/rustc/90b35a/library/core/src/panicking.rs", Line: 208}, "", true},
 		{"cargo registry", Frame{Path: "/home/li/.cargo/registry/src/x/rayon/src/registry.rs", Line: 1}, "", true},
 		{"system header", Frame{Path: "/usr/include/c++/12/bits/stl_vector.h", Line: 1}, "", true},
+		{"library copy inside the root", Frame{Path: "venv/lib/python3.12/site-packages/_pytest/python.py", Line: 1}, "venv/lib/python3.12/site-packages/_pytest/python.py", true},
+		{"library never matched by suffix", Frame{Path: "/opt/venv/lib/python3.12/site-packages/_pytest/python.py", Line: 1}, "", true},
 		{"not in project", Frame{Path: "/elsewhere/unknown.py", Line: 3}, "", false},
 		{"secret never resolved", Frame{Path: ".env", Line: 1}, "", false},
 		{"gitignored file not found by suffix", Frame{Path: "/x/ignored/gen.py", Line: 1}, "", false},

@@ -13,12 +13,15 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
-// DefaultExcludes are the folder names never walked (search, file index, recent
-// files): VCS data, dependencies, build output, caches and fixplan's own folder.
-var DefaultExcludes = []string{
-	".git", ".hg", ".svn", "node_modules", "vendor", "dist", "build", "target", "__pycache__",
-	".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".gradle", ".idea",
-	".next", ".nuxt", ".cache", ".terraform", "bower_components", ".fixplan",
+// DefaultExcludes returns the folder names never walked (search, file index,
+// recent files): VCS data, dependencies, build output, caches and fixplan's own
+// folder.
+func DefaultExcludes() []string {
+	return []string{
+		".git", ".hg", ".svn", "node_modules", "vendor", "dist", "build", "target", "__pycache__",
+		".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".gradle", ".idea",
+		".next", ".nuxt", ".cache", ".terraform", "bower_components", ".fixplan",
+	}
 }
 
 // dirent is one directory entry: its name and whether it is a directory or a
@@ -77,8 +80,8 @@ func (g *Gatherer) walk(ctx context.Context, visit visitFunc) error {
 	if err != nil {
 		return fmt.Errorf("open root: %w", err)
 	}
-	excl := make(map[string]bool, len(DefaultExcludes))
-	for _, e := range DefaultExcludes {
+	excl := map[string]bool{}
+	for _, e := range DefaultExcludes() {
 		excl[e] = true
 	}
 	var (
