@@ -3,13 +3,9 @@ package codectx
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"path"
 	"sort"
 	"strings"
-	"sync"
-	"time"
 
 	"fixplan/plan"
 )
@@ -310,60 +306,4 @@ func (g *Gatherer) failingTestSections(ctx context.Context, text string, warning
 		}
 	}
 	return out
-}
-
-// recentFiles lists the files changed according to git status, else the most
-// recently modified files.
-func (g *Gatherer) recentFiles(ctx context.Context) string {
-	if st, err := g.fsys.Stat(".git"); err == nil && st.IsDir() {
-		if _, err := g.lookPath("git"); err == nil {
-			ctx, cancel := context.WithTimeout(ctx, g.opts.ToolTimeout)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, "git", "-C", g.root, "status", "--porcelain=v1", "--untracked-files=normal")
-			cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-			if out, err := cmd.Output(); err == nil {
-				lines, _ := lastLines(string(out), 1<<30)
-				if len(lines) == 0 {
-					return "git status: no changes\n"
-				}
-				if len(lines) > maxRecentFiles {
-					lines = append(lines[:maxRecentFiles], fmt.Sprintf("…[%d more]", len(lines)-maxRecentFiles))
-				}
-				return "git status --porcelain:\n" + strings.Join(lines, "\n") + "\n"
-			}
-		}
-	}
-	type fm struct {
-		rel string
-		t   time.Time
-	}
-	var (
-		mu sync.Mutex
-		fs []fm
-	)
-	_ = g.walk(ctx, func(dir dirHandle, rel, name string) {
-		if t, ok := dir.modTime(name); ok {
-			mu.Lock()
-			fs = append(fs, fm{rel, t})
-			mu.Unlock()
-		}
-	})
-	if len(fs) == 0 {
-		return ""
-	}
-	sort.Slice(fs, func(i, j int) bool {
-		if !fs[i].t.Equal(fs[j].t) {
-			return fs[i].t.After(fs[j].t)
-		}
-		return fs[i].rel < fs[j].rel
-	})
-	var b strings.Builder
-	b.WriteString("most recently modified:\n")
-	for i, f := range fs {
-		if i == maxRecentFiles {
-			break
-		}
-		fmt.Fprintf(&b, "%s (%s)\n", f.rel, f.t.UTC().Format(time.DateTime))
-	}
-	return b.String()
 }
