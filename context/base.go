@@ -66,8 +66,7 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 			Title: fmt.Sprintf("Log %s (%s, last %d of %d lines)", l.Source, from, len(lines), total), Body: body}})
 	}
 
-	frames := ParseFrames(traceText)
-	resolved := g.ResolveFrames(ctx, frames)
+	resolved := g.ResolveTrace(ctx, traceText)
 	if len(resolved) > 0 {
 		add("Stack frames", framesList(resolved))
 	}

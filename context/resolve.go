@@ -38,6 +38,49 @@ func (g *Gatherer) index(ctx context.Context) fileIndex {
 	return idx
 }
 
+// goPkgRe finds Go package import paths in `go test`/`go build` output
+// ("FAIL\tgithub.com/acme/calc\t0.01s", "ok  \texample.com/x", "# example.com/x").
+var goPkgRe = regexp.MustCompile(`(?m)^(?:(?:FAIL|ok)\s+([\w.\-~]+(?:/[\w.\-~]+)+)\s|# ([\w.\-~]+(?:/[\w.\-~]+)+))`)
+
+// ResolveTrace parses the frames of text (ParseFrames) and resolves them
+// (ResolveFrames). A bare file name that several project files share is settled
+// by the Go packages the output names (`FAIL\texample.com/x/calc`): the file
+// whose folders best match one of them wins.
+func (g *Gatherer) ResolveTrace(ctx context.Context, text string) []ResolvedFrame {
+	rs := g.ResolveFrames(ctx, ParseFrames(text))
+	var pkgs []string
+	for _, m := range goPkgRe.FindAllStringSubmatch(text, -1) {
+		pkgs = append(pkgs, m[1]+m[2])
+	}
+	if len(pkgs) == 0 {
+		return rs
+	}
+	var idx fileIndex
+	for i, r := range rs {
+		if r.File != "" || r.Library || strings.ContainsAny(r.Path, `/\`) || !strings.HasSuffix(r.Path, ".go") {
+			continue
+		}
+		if idx == nil {
+			idx = g.index(ctx)
+		}
+		found := ""
+		for _, p := range pkgs {
+			// the bare name alone ties, so a unique best here matched a folder too
+			f := idx.bestSuffix(p + "/" + r.Path)
+			if f == "" || f == found {
+				continue
+			}
+			if found != "" { // two packages point at different files
+				found = ""
+				break
+			}
+			found = f
+		}
+		rs[i].File = found
+	}
+	return rs
+}
+
 // ResolveFrames resolves each frame to a file of the project: a relative path
 // that exists under the root, else the longest path-suffix match among the
 // project's files (absolute paths from another machine, Windows paths, bare file

@@ -81,6 +81,28 @@ func TestResolveFrames(t *testing.T) {
 	}
 }
 
+func TestResolveTraceGoPackages(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"calc/calc_test.go": "x", "other/calc_test.go": "x", "util_test.go": "x"})
+	g := newGatherer(t, root, Options{})
+	tests := []struct {
+		name, text, want string
+	}{
+		{"failing package picks the folder", "--- FAIL: TestAdd\n    calc_test.go:12: bad\nFAIL\tgithub.com/acme/proj/calc\t0.01s\n", "calc/calc_test.go"},
+		{"build header", "# example.com/proj/other [example.com/proj/other.test]\ncalc_test.go:3:2: undefined: x\n", "other/calc_test.go"},
+		{"no package named stays unresolved", "calc_test.go:12: bad\n", ""},
+		{"two packages disagree", "calc_test.go:12: bad\nFAIL\tx.com/p/calc\t0.1s\nFAIL\tx.com/p/other\t0.1s\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs := g.ResolveTrace(context.Background(), tt.text)
+			if len(rs) != 1 || rs[0].File != tt.want {
+				t.Errorf("ResolveTrace = %+v, want file %q", rs, tt.want)
+			}
+		})
+	}
+}
+
 // TestResolveTraceGoldens resolves a few golden traces against a project laid
 // out like the machine that produced them.
 func TestResolveTraceGoldens(t *testing.T) {

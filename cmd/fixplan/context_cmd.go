@@ -116,7 +116,7 @@ func ctxTrace(ctx context.Context, e *env, g *codectx.Gatherer, args []string) i
 	if err != nil {
 		return ctxFail(e, "trace", fmt.Errorf("read stdin: %w", err))
 	}
-	rs := g.ResolveFrames(ctx, codectx.ParseFrames(string(in)))
+	rs := g.ResolveTrace(ctx, string(in))
 	if *asJSON {
 		out := make([]traceJSON, 0, len(rs))
 		for _, r := range rs {
