@@ -3,6 +3,7 @@ package codectx
 import (
 	"bytes"
 	"errors"
+	"fixplan/plan"
 	"io"
 	"io/fs"
 	"os"
@@ -19,31 +20,31 @@ import (
 func CleanRel(p string) (string, error) {
 	switch {
 	case p == "":
-		return "", refusal("empty path: give a path relative to the project root")
+		return "", refusal(plan.ErrInvalidInput, "empty path: give a path relative to the project root")
 	case strings.ContainsRune(p, 0):
-		return "", refusal("path %q contains a NUL byte", strings.ReplaceAll(p, "\x00", `\0`))
+		return "", refusal(plan.ErrInvalidInput, "path %q contains a NUL byte", strings.ReplaceAll(p, "\x00", `\0`))
 	case strings.HasPrefix(p, "~"):
-		return "", refusal("path %q starts with ~: give a path relative to the project root", p)
+		return "", refusal(plan.ErrPathOutsideRoot, "path %q starts with ~: give a path relative to the project root", p)
 	case strings.HasPrefix(p, `\\`) || strings.HasPrefix(p, "//"):
-		return "", refusal("path %q is a UNC/network path: only files inside the project root can be read", p)
+		return "", refusal(plan.ErrPathOutsideRoot, "path %q is a UNC/network path: only files inside the project root can be read", p)
 	case len(p) >= 2 && p[1] == ':' && isLetter(p[0]):
-		return "", refusal("path %q has a drive letter: give a path relative to the project root", p)
+		return "", refusal(plan.ErrPathOutsideRoot, "path %q has a drive letter: give a path relative to the project root", p)
 	}
 	s := strings.ReplaceAll(p, `\`, "/")
 	if strings.HasPrefix(s, "/") {
-		return "", refusal("path %q is absolute: give a path relative to the project root", p)
+		return "", refusal(plan.ErrPathOutsideRoot, "path %q is absolute: give a path relative to the project root", p)
 	}
 	for _, c := range strings.Split(s, "/") {
 		if c == ".." {
-			return "", refusal("path %q is outside the project root (contains ..)", p)
+			return "", refusal(plan.ErrPathOutsideRoot, "path %q is outside the project root (contains ..)", p)
 		}
 	}
 	s = path.Clean(s)
 	if s == "." {
-		return "", refusal("path %q is the project root itself, not a file", p)
+		return "", refusal(plan.ErrInvalidInput, "path %q is the project root itself, not a file", p)
 	}
 	if !filepath.IsLocal(filepath.FromSlash(s)) {
-		return "", refusal("path %q is outside the project root", p)
+		return "", refusal(plan.ErrPathOutsideRoot, "path %q is outside the project root", p)
 	}
 	return s, nil
 }
@@ -108,29 +109,29 @@ func IsSecretPath(rel string) bool {
 // root-relative path.
 func (g *Gatherer) resolve(rel string) (string, error) {
 	if isProtected(rel) {
-		return "", refusal("path %q is inside .git/, which is never read", rel)
+		return "", refusal(plan.ErrProtectedPath, "path %q is inside .git/, which is never read", rel)
 	}
 	if !g.opts.AllowSecrets && IsSecretPath(rel) {
-		return "", refusal("path %q is a secret file (keys, credentials, .env); the user has not allowed reading secret files", rel)
+		return "", refusal(plan.ErrSecretPath, "path %q is a secret file (keys, credentials, .env); the user has not allowed reading secret files", rel)
 	}
 	real, err := filepath.EvalSymlinks(filepath.Join(g.root, filepath.FromSlash(rel)))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", refusal("file %q does not exist in the project", rel)
+			return "", refusal(plan.ErrNotFound, "file %q does not exist in the project", rel)
 		}
-		return "", refusal("cannot resolve %q: %s", rel, pathErrReason(err))
+		return "", refusal(ioCode(err), "cannot resolve %q: %s", rel, pathErrReason(err))
 	}
 	r, err := filepath.Rel(g.root, real)
 	if err != nil || !filepath.IsLocal(r) {
-		return "", refusal("path %q leads outside the project root (symlink)", rel)
+		return "", refusal(plan.ErrPathOutsideRoot, "path %q leads outside the project root (symlink)", rel)
 	}
 	r = filepath.ToSlash(r)
 	if r != rel {
 		if isProtected(r) {
-			return "", refusal("path %q leads into .git/, which is never read", rel)
+			return "", refusal(plan.ErrProtectedPath, "path %q leads into .git/, which is never read", rel)
 		}
 		if !g.opts.AllowSecrets && IsSecretPath(r) {
-			return "", refusal("path %q leads to a secret file; the user has not allowed reading secret files", rel)
+			return "", refusal(plan.ErrSecretPath, "path %q leads to a secret file; the user has not allowed reading secret files", rel)
 		}
 	}
 	return r, nil
@@ -150,31 +151,31 @@ func (g *Gatherer) readFile(rel string) (string, []byte, error) {
 	}
 	f, err := g.fsys.Open(filepath.FromSlash(r))
 	if err != nil {
-		return "", nil, refusal("cannot open %q: %s", clean, pathErrReason(err))
+		return "", nil, refusal(ioCode(err), "cannot open %q: %s", clean, pathErrReason(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return "", nil, refusal("cannot stat %q: %s", clean, pathErrReason(err))
+		return "", nil, refusal(plan.ErrIO, "cannot stat %q: %s", clean, pathErrReason(err))
 	}
 	if st.IsDir() {
-		return "", nil, refusal("%q is a directory, not a file (use search with a glob to list its files)", clean)
+		return "", nil, refusal(plan.ErrInvalidInput, "%q is a directory, not a file (use search with a glob to list its files)", clean)
 	}
 	if !st.Mode().IsRegular() {
-		return "", nil, refusal("%q is not a regular file", clean)
+		return "", nil, refusal(plan.ErrInvalidInput, "%q is not a regular file", clean)
 	}
 	if st.Size() > g.opts.MaxFileBytes {
-		return "", nil, refusal("file %q is too big (%d bytes, limit %d): ask for a line range or search it", clean, st.Size(), g.opts.MaxFileBytes)
+		return "", nil, refusal(plan.ErrInvalidInput, "file %q is too big (%d bytes, limit %d): ask for a line range or search it", clean, st.Size(), g.opts.MaxFileBytes)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, g.opts.MaxFileBytes+1))
 	if err != nil {
-		return "", nil, refusal("cannot read %q: %s", clean, pathErrReason(err))
+		return "", nil, refusal(plan.ErrIO, "cannot read %q: %s", clean, pathErrReason(err))
 	}
 	if int64(len(data)) > g.opts.MaxFileBytes {
-		return "", nil, refusal("file %q is too big (limit %d bytes)", clean, g.opts.MaxFileBytes)
+		return "", nil, refusal(plan.ErrInvalidInput, "file %q is too big (limit %d bytes)", clean, g.opts.MaxFileBytes)
 	}
 	if IsBinary(data) {
-		return "", nil, refusal("file %q is binary, not text", clean)
+		return "", nil, refusal(plan.ErrBinaryContent, "file %q is binary, not text", clean)
 	}
 	return r, data, nil
 }
@@ -201,6 +202,14 @@ func IsBinary(data []byte) bool {
 		i += n
 	}
 	return bad*10 > len(head)
+}
+
+// ioCode is the code of a failed open: ERR_NOT_FOUND for a missing file, else ERR_IO.
+func ioCode(err error) plan.Code {
+	if errors.Is(err, fs.ErrNotExist) {
+		return plan.ErrNotFound
+	}
+	return plan.ErrIO
 }
 
 // pathErrReason words a filesystem error without the absolute root path.

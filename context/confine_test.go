@@ -2,6 +2,7 @@ package codectx
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -211,6 +212,35 @@ func TestIsSecretPath(t *testing.T) {
 		t.Run(tt.path, func(t *testing.T) {
 			if got := IsSecretPath(tt.path); got != tt.want {
 				t.Errorf("IsSecretPath(%q) = %v, want %v", tt.path, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRefusalCodes checks the stable code each kind of refusal carries.
+func TestRefusalCodes(t *testing.T) {
+	root, _ := confineFixture(t)
+	g := newGatherer(t, root, Options{MaxFileBytes: 1024})
+	tests := []struct {
+		path string
+		code plan.Code
+	}{
+		{"../outside/secret.txt", plan.ErrPathOutsideRoot},
+		{"/etc/passwd", plan.ErrPathOutsideRoot},
+		{"link_out", plan.ErrPathOutsideRoot},
+		{".git/config", plan.ErrProtectedPath},
+		{"gitlink", plan.ErrProtectedPath},
+		{".env", plan.ErrSecretPath},
+		{"nope.txt", plan.ErrNotFound},
+		{"bin.dat", plan.ErrBinaryContent},
+		{"big.txt", plan.ErrInvalidInput},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			_, _, err := g.ReadRange(tt.path, 0, 0)
+			var pe *plan.Error
+			if !errors.As(err, &pe) || pe.Code != tt.code || pe.Hint == "" {
+				t.Errorf("ReadRange(%q) error = %#v, want code %s with a hint", tt.path, err, tt.code)
 			}
 		})
 	}

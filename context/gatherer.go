@@ -152,15 +152,15 @@ func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.Co
 	case plan.ReqEnv:
 		text = "env\n" + g.Env(ctx)
 	default:
-		err = refusal("unknown request type %q (use read_file, search, logs or env)", req.Type)
+		err = refusal(plan.ErrInvalidInput, "unknown request type %q (use read_file, search, logs or env)", req.Type)
 	}
 	if err == nil && ctx.Err() != nil {
-		err = refusal("the request was cancelled")
+		err = refusal(plan.ErrCancelled, "the request was cancelled")
 	}
 	if err != nil {
-		var r *refusalError
-		if errors.As(err, &r) {
-			res.Error = r.msg
+		var pe *plan.Error
+		if errors.As(err, &pe) {
+			res.Error = pe.Msg
 		} else {
 			res.Error = "could not fulfil the request: " + err.Error()
 		}
@@ -179,11 +179,28 @@ func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.Co
 	return res
 }
 
-// refusalError is a reason a request cannot be fulfilled, worded for the model.
-type refusalError struct{ msg string }
+// refusal builds the error of a request that cannot be fulfilled: a *plan.Error
+// whose Msg is the reason the model reads and whose Hint says what to do.
+func refusal(code plan.Code, format string, args ...any) error {
+	return &plan.Error{Code: code, Msg: fmt.Sprintf(format, args...), Hint: hintFor(code)}
+}
 
-func (e *refusalError) Error() string { return e.msg }
-
-func refusal(format string, args ...any) error {
-	return &refusalError{msg: fmt.Sprintf(format, args...)}
+func hintFor(code plan.Code) string {
+	switch code {
+	case plan.ErrPathOutsideRoot:
+		return "give a path relative to the project root, inside it"
+	case plan.ErrProtectedPath:
+		return ".git/ is never read; ask for the project's files instead"
+	case plan.ErrSecretPath:
+		return "secret files are read only when the user allows them in the settings"
+	case plan.ErrNotFound:
+		return "check the name: search for it or list the folder with a glob"
+	case plan.ErrBinaryContent:
+		return "only text files can be read"
+	case plan.ErrCancelled:
+		return "run it again"
+	case plan.ErrIO:
+		return "check the file's permissions"
+	}
+	return "fix the request and try again"
 }

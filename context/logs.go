@@ -65,7 +65,7 @@ func (g *Gatherer) Logs(in plan.ProblemInput, source string, n int) (string, err
 		}
 	}
 	if !found {
-		return "", refusal("no log source %q; available: %s", source, strings.Join(g.logSources(in), ", "))
+		return "", refusal(plan.ErrNotFound, "no log source %q; available: %s", source, strings.Join(g.logSources(in), ", "))
 	}
 	return b.String(), nil
 }
@@ -79,7 +79,7 @@ func (g *Gatherer) logText(l plan.LogSource) (string, string, error) {
 	case filepath.IsAbs(l.Path):
 		f, err := os.Open(l.Path)
 		if err != nil {
-			return "", "", refusal("cannot open the attached log %s: %s", filepath.Base(l.Path), pathErrReason(err))
+			return "", "", refusal(ioCode(err), "cannot open the attached log %s: %s", filepath.Base(l.Path), pathErrReason(err))
 		}
 		defer f.Close()
 		return tailText(f, "attached log "+filepath.Base(l.Path), filepath.Base(l.Path))
@@ -93,7 +93,7 @@ func (g *Gatherer) logText(l plan.LogSource) (string, string, error) {
 		}
 		f, err := g.fsys.Open(filepath.FromSlash(rel))
 		if err != nil {
-			return "", "", refusal("cannot open the configured log %q: %s", rel, pathErrReason(err))
+			return "", "", refusal(ioCode(err), "cannot open the configured log %q: %s", rel, pathErrReason(err))
 		}
 		defer f.Close()
 		return tailText(f, "configured log "+rel, rel)
@@ -103,10 +103,10 @@ func (g *Gatherer) logText(l plan.LogSource) (string, string, error) {
 func tailText(f *os.File, from, name string) (string, string, error) {
 	st, err := f.Stat()
 	if err != nil {
-		return "", "", refusal("cannot stat the log %s: %s", name, pathErrReason(err))
+		return "", "", refusal(plan.ErrIO, "cannot stat the log %s: %s", name, pathErrReason(err))
 	}
 	if !st.Mode().IsRegular() {
-		return "", "", refusal("the log %s is not a regular file", name)
+		return "", "", refusal(plan.ErrInvalidInput, "the log %s is not a regular file", name)
 	}
 	off := int64(0)
 	if st.Size() > maxLogTail {
@@ -114,10 +114,10 @@ func tailText(f *os.File, from, name string) (string, string, error) {
 	}
 	data, err := io.ReadAll(io.NewSectionReader(f, off, maxLogTail))
 	if err != nil {
-		return "", "", refusal("cannot read the log %s: %s", name, pathErrReason(err))
+		return "", "", refusal(plan.ErrIO, "cannot read the log %s: %s", name, pathErrReason(err))
 	}
 	if IsBinary(data) {
-		return "", "", refusal("the log %s is binary, not text", name)
+		return "", "", refusal(plan.ErrBinaryContent, "the log %s is binary, not text", name)
 	}
 	if off > 0 { // drop the partial first line
 		if i := strings.IndexByte(string(data), '\n'); i >= 0 {

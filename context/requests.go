@@ -31,10 +31,10 @@ func (g *Gatherer) ReadRange(path string, start, end int) (string, plan.SeenFile
 		end = total
 	}
 	if start > total {
-		return "", plan.SeenFile{}, refusal("file %q has only %d lines; start_line %d is past its end", rel, total, start)
+		return "", plan.SeenFile{}, refusal(plan.ErrInvalidInput, "file %q has only %d lines; start_line %d is past its end", rel, total, start)
 	}
 	if start > end {
-		return "", plan.SeenFile{}, refusal("start_line %d is after end_line %d", start, end)
+		return "", plan.SeenFile{}, refusal(plan.ErrInvalidInput, "start_line %d is after end_line %d", start, end)
 	}
 	label := fmt.Sprintf("read_file %s lines %d-%d of %d\n", rel, start, end, total)
 	return label + numbered(lines, start, end), plan.SeenFile{Path: rel, Whole: start == 1 && end == total}, nil
@@ -42,7 +42,7 @@ func (g *Gatherer) ReadRange(path string, start, end int) (string, plan.SeenFile
 
 func (g *Gatherer) fulfilRead(req plan.ContextRequest) (string, []plan.SeenFile, error) {
 	if req.Path == nil || *req.Path == "" {
-		return "", nil, refusal("read_file needs a path relative to the project root")
+		return "", nil, refusal(plan.ErrInvalidInput, "read_file needs a path relative to the project root")
 	}
 	start, end := 0, 0
 	if req.StartLine != nil {
@@ -60,7 +60,7 @@ func (g *Gatherer) fulfilRead(req plan.ContextRequest) (string, []plan.SeenFile,
 
 func (g *Gatherer) fulfilSearch(ctx context.Context, req plan.ContextRequest) (string, error) {
 	if req.Query == nil || *req.Query == "" {
-		return "", refusal("search needs a non-empty query")
+		return "", refusal(plan.ErrInvalidInput, "search needs a non-empty query")
 	}
 	glob := ""
 	if req.Glob != nil {
@@ -137,7 +137,7 @@ func (g *Gatherer) FormatSearch(query, glob string, res SearchResult) string {
 
 func (g *Gatherer) fulfilLogs(in plan.ProblemInput, req plan.ContextRequest) (string, error) {
 	if req.Source == nil || strings.TrimSpace(*req.Source) == "" {
-		return "", refusal("logs needs a source (%s)", strings.Join(g.logSources(in), ", "))
+		return "", refusal(plan.ErrInvalidInput, "logs needs a source (%s)", strings.Join(g.logSources(in), ", "))
 	}
 	n := g.opts.LogLastN
 	if req.LastN != nil && *req.LastN > 0 {

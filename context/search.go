@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"fixplan/plan"
 	"fmt"
 	"slices"
 	"strings"
@@ -41,10 +42,10 @@ type SearchResult struct {
 // multi-line query, an invalid glob, or when ctx is done.
 func (g *Gatherer) Search(ctx context.Context, query string, o SearchOptions) (SearchResult, error) {
 	if query == "" {
-		return SearchResult{}, refusal("empty search query")
+		return SearchResult{}, refusal(plan.ErrInvalidInput, "empty search query")
 	}
 	if strings.ContainsAny(query, "\r\n") {
-		return SearchResult{}, refusal("the search query spans lines: search for one line at a time")
+		return SearchResult{}, refusal(plan.ErrInvalidInput, "the search query spans lines: search for one line at a time")
 	}
 	match, err := globMatcher(o.Glob)
 	if err != nil {

@@ -2,6 +2,7 @@ package codectx
 
 import (
 	"context"
+	"fixplan/plan"
 	"fmt"
 	"runtime"
 	"strings"
@@ -228,7 +229,7 @@ func globMatcher(glob string) (func(rel, name string) bool, error) {
 		return func(string, string) bool { return true }, nil
 	}
 	if !validGlob(glob) {
-		return nil, refusal("invalid glob %q", glob)
+		return nil, refusal(plan.ErrInvalidInput, "invalid glob %q", glob)
 	}
 	if !strings.Contains(glob, "/") {
 		return func(_, name string) bool { return matchDS(glob, name) }, nil
