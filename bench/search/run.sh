@@ -34,6 +34,10 @@ QUERIES=("sigprofNonGoPC" "func (t *T) Run(" "ErrUnexpectedEOF" "return nil" "er
 now() { date +%s%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
+# warm-up: page cache for the tree and both binaries
+"$BIN" --root "$TREE" context search warmup --max 0 --json >/dev/null
+(cd "$TREE" && "${RG[@]}" -- warmup >/dev/null || true)
+
 rows=()
 for q in "${QUERIES[@]}"; do
   ft=(); rt=()
