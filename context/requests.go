@@ -17,11 +17,15 @@ const searchContextLines = 2
 // line. Ranges are clamped to the file. It fails (with a reason the model can
 // read) on paths outside the root, .git/, secret files, missing, binary or
 // oversized files and a start beyond the end of the file.
+//
+// The label and the SeenFile carry the path as asked (cleaned), also when it is a
+// symlink to another file of the project: that is the path the model will edit.
 func (g *Gatherer) ReadRange(path string, start, end int) (string, plan.SeenFile, error) {
-	rel, data, err := g.readFile(path)
+	_, data, err := g.readFile(path)
 	if err != nil {
 		return "", plan.SeenFile{}, err
 	}
+	rel, _ := CleanRel(path) // readFile succeeded, so it is clean
 	lines := splitLines(data)
 	total := len(lines)
 	if start < 1 {

@@ -15,10 +15,11 @@ import (
 func TestFulfilReadFile(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
-		"f.txt":    "one\ntwo\r\nthree\nfour\nfive\n",
-		"cfg.yaml": "db:\n  password: s3cretvalue\n",
-		"empty.go": "",
-		"long.txt": strings.Repeat("abcdefghij\n", 100),
+		"f.txt":     "one\ntwo\r\nthree\nfour\nfive\n",
+		"cfg.yaml":  "db:\n  password: s3cretvalue\n",
+		"empty.go":  "",
+		"long.txt":  strings.Repeat("abcdefghij\n", 100),
+		"alias.txt": "->f.txt",
 	})
 	g := newGatherer(t, root, Options{MaxResultBytes: 300})
 	tests := []struct {
@@ -36,6 +37,7 @@ func TestFulfilReadFile(t *testing.T) {
 		{"start only", "f.txt", ptr(5), nil, "read_file f.txt lines 5-5 of 5\n5 | five\n", "", false},
 		{"start past end", "f.txt", ptr(9), nil, "", "only 5 lines", false},
 		{"start after end", "f.txt", ptr(4), ptr(2), "", "after end_line", false},
+		{"symlink inside the root keeps the asked path", "alias.txt", ptr(1), ptr(1), "read_file alias.txt lines 1-1 of 5\n1 | one\n", "", false},
 		{"backslash path", `.\f.txt`, ptr(1), ptr(1), "read_file f.txt lines 1-1 of 5\n1 | one\n", "", false},
 		{"redacted", "cfg.yaml", nil, nil, "read_file cfg.yaml lines 1-2 of 2\n1 | db:\n2 |   password: [REDACTED]\n", "", true},
 		{"empty file", "empty.go", nil, nil, "read_file empty.go lines 1-1 of 1\n1 | \n", "", true},
