@@ -20,13 +20,18 @@ var (
 	unitFailRe   = regexp.MustCompile(`(?m)^(?:FAIL|ERROR): (\w+) \(`)
 	gradleFailRe = regexp.MustCompile(`(\w+)\s*>\s*(\w+)\(\)\s+FAILED`)
 	junit4FailRe = regexp.MustCompile(`\b(test\w*)\((?:[\w$]+\.)*(\w+)\)`)
+	rustFailRe   = regexp.MustCompile(`(?m)^test (?:[\w]+::)*(\w+) \.\.\. FAILED`)
+	setupErrRe   = regexp.MustCompile(`ERROR at (?:setup|teardown) of (\w+)`)
+	jestFailRe   = regexp.MustCompile(`(?m)^\s*● (?:[^›\n]+ › )*([^›\n]+?)\s*$`)
 	phraseFailRe = regexp.MustCompile(`\b(test_\w+|Test[A-Z0-9_]\w*|\w+(?:_test|Test|Tests|Spec))\s+(?:(?:still |now |keeps? |is )?(?:fails|failed|failing)|broke|breaks)\b|\bFAIL(?:ED)?:?\s+(test_\w+|Test[A-Z0-9_]\w*|\w+(?:Test|Tests|_test))\b`)
 )
 
 // FailingTests finds the tests the text says fail, in order of appearance and
 // de-duplicated: `go test`'s "--- FAIL: TestX", pytest node ids
 // ("FAILED tests/test_x.py::test_y"), unittest's "FAIL: test_y (...)", Gradle's
-// "XTest > testY() FAILED", JUnit 4's "testY(com.x.XTest)", and phrases such as
+// "XTest > testY() FAILED", JUnit 4's "testY(com.x.XTest)", cargo test's
+// "test m::t ... FAILED", pytest's "ERROR at setup of test_x", Jest's
+// "● Suite › title" (the name is then the test's title), and phrases such as
 // "TestX fails" or "test_x failed".
 func FailingTests(text string) []FailingTest {
 	type hit struct {
@@ -37,7 +42,7 @@ func FailingTests(text string) []FailingTest {
 	for _, m := range pytestNodeRe.FindAllStringSubmatchIndex(text, -1) {
 		hits = append(hits, hit{m[0], FailingTest{Name: text[m[4]:m[5]], File: strings.ReplaceAll(text[m[2]:m[3]], `\`, "/")}})
 	}
-	for _, re := range []*regexp.Regexp{goFailRe, unitFailRe} {
+	for _, re := range []*regexp.Regexp{goFailRe, unitFailRe, rustFailRe, setupErrRe, jestFailRe} {
 		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
 			hits = append(hits, hit{m[0], FailingTest{Name: text[m[2]:m[3]]}})
 		}
@@ -84,6 +89,9 @@ type testDefinition struct {
 	line int
 }
 
+// jsTitleRe finds the test functions of JS test runners that take a title.
+var jsTitleRe = regexp.MustCompile(`\b(?:it|test|describe)(?:\.(?:only|each|skip|concurrent))?\(`)
+
 // defPrefixes precede a test's name in its definition, per language.
 var defPrefixes = []string{"func ", "func (", "def ", "async def ", "void ", "fun ", "fn ", "function ", "async function ", "public void ", "it(", "test("}
 
@@ -107,6 +115,13 @@ func (g *Gatherer) findDefinition(ctx context.Context, t FailingTest) (testDefin
 		}
 		if score == 0 && (strings.Contains(line, " "+t.Name+"()") && strings.HasSuffix(line, "{")) {
 			score = 2 // Java/Kotlin/C# methods with modifiers
+		}
+		if score == 0 && jsTitleRe.MatchString(line) {
+			for _, q := range []string{"'", `"`, "`"} {
+				if strings.Contains(line, "("+q+t.Name+q) {
+					score = 2 // Jest/Mocha/Vitest: it('title', ...)
+				}
+			}
 		}
 		if score == 0 {
 			continue

@@ -22,6 +22,9 @@ func TestFailingTests(t *testing.T) {
 		{"phrase python", "test_login failed on CI but passes locally", []FailingTest{{Name: "test_login"}}},
 		{"phrase still failing", "test_checkout is failing again", []FailingTest{{Name: "test_checkout"}}},
 		{"FAIL colon", "FAIL: TestServer_Get", []FailingTest{{Name: "TestServer_Get"}}},
+		{"cargo test", "test tests::overflow ... FAILED\ntest tests::adds ... ok\n", []FailingTest{{Name: "overflow"}}},
+		{"pytest setup error", "_ ERROR at setup of test_upload_file _", []FailingTest{{Name: "test_upload_file"}}},
+		{"jest title", "  ● Cart › totals › applies discount\n\n    expect(received)", []FailingTest{{Name: "applies discount"}}},
 		{"plain words are not tests", "the tests failed and testing fails", nil},
 		{"duplicates merged, file kept", "test_a failed\nFAILED t/test_x.py::test_a", []FailingTest{{Name: "test_a", File: "t/test_x.py"}}},
 	}
@@ -73,7 +76,9 @@ func TestFindDefinition(t *testing.T) {
 		"tests/test_cart.py":    "def helper():\n    pass\n\ndef test_discount():\n    assert False\n",
 		"other/test_cart.py":    "def test_discount():\n    pass\n",
 		"app/CalcTest.java":     "class CalcTest {\n  @Test\n  public void dividesByZero() {\n  }\n}\n",
-		"web/cart.test.ts":      "test('x', () => {})\nfunction testTotals() {}\n",
+		"web/cart.test.ts":      "test('x', () => {})\nfunction testTotals() {}\ndescribe('Cart', () => {\n  it(\"applies discount\", () => {})\n})\n",
+		"web/cart.ts":           "// applies discount\n",
+		"src/lib.rs":            "#[test]\nfn overflow() {\n}\n",
 		"unrelated/TestAdd.txt": "TestAdd\n",
 	})
 	g := newGatherer(t, root, Options{})
@@ -87,6 +92,8 @@ func TestFindDefinition(t *testing.T) {
 		{FailingTest{Name: "test_discount", File: "tests/test_cart.py"}, "tests/test_cart.py", 4, false},
 		{FailingTest{Name: "dividesByZero", File: "CalcTest.java"}, "app/CalcTest.java", 3, false},
 		{FailingTest{Name: "testTotals"}, "web/cart.test.ts", 2, false},
+		{FailingTest{Name: "applies discount"}, "web/cart.test.ts", 4, false},
+		{FailingTest{Name: "overflow"}, "src/lib.rs", 2, false},
 		{FailingTest{Name: "TestMissing"}, "", 0, true},
 	}
 	for _, tt := range tests {
