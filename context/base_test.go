@@ -221,3 +221,35 @@ func TestWindows(t *testing.T) {
 		})
 	}
 }
+
+// TestBaseGoTest gathers the context of a `go test` failure: the failing line's
+// window (the bare file name settled by the package path), the test's definition
+// and the module under test.
+func TestBaseGoTest(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"go.mod":             "module github.com/acme/proj\n",
+		"calc/calc.go":       "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n",
+		"calc/calc_test.go":  "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Errorf(\"Add(2, 3) = %d, want 5\", got)\n\t}\n}\n",
+		"other/calc_test.go": "package other\n",
+	})
+	g := newGatherer(t, root, Options{})
+	got, err := g.Base(context.Background(), plan.ProblemInput{Problem: "--- FAIL: TestAdd (0.00s)\n    calc_test.go:7: Add(2, 3) = -1, want 5\nFAIL\nFAIL\tgithub.com/acme/proj/calc\t0.003s\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, s := range got.Sections {
+		titles = append(titles, s.Title)
+	}
+	want := []string{
+		"Environment",
+		"Stack frames",
+		"File calc/calc_test.go lines 1-9 of 9 (around the stack frames)",
+		"File calc/calc.go lines 1-4 of 4 (module under test of calc/calc_test.go)",
+		"Recent files",
+	}
+	if strings.Join(titles, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sections:\n%s\nwant:\n%s", strings.Join(titles, "\n"), strings.Join(want, "\n"))
+	}
+}
