@@ -180,15 +180,15 @@ func (g *Gatherer) readFile(rel string) (string, []byte, error) {
 	return r, data, nil
 }
 
-// IsBinary reports whether data looks binary: a NUL byte in the first 8 KiB, or
-// more than 10% of invalid UTF-8 there.
+// IsBinary reports whether data looks binary: a NUL byte anywhere (search skips
+// the same files), or more than 10% of invalid UTF-8 in the first 8 KiB.
 func IsBinary(data []byte) bool {
+	if bytes.IndexByte(data, 0) >= 0 {
+		return true
+	}
 	head := data
 	if len(head) > 8192 {
 		head = head[:8192]
-	}
-	if bytes.IndexByte(head, 0) >= 0 {
-		return true
 	}
 	if utf8.Valid(head) {
 		return false

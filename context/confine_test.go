@@ -245,3 +245,28 @@ func TestRefusalCodes(t *testing.T) {
 		})
 	}
 }
+
+func TestIsBinary(t *testing.T) {
+	latin1 := strings.Repeat("caf\xe9 cr\xe8me ", 20)
+	tests := []struct {
+		name string
+		data string
+		want bool
+	}{
+		{"empty", "", false},
+		{"ascii", "hello\nworld\n", false},
+		{"utf8", "naïve ☃ 日本語\n", false},
+		{"nul", "ab\x00cd", true},
+		{"late nul", strings.Repeat("a", 9000) + "\x00", true},
+		{"mostly invalid utf-8", strings.Repeat("\xff\xfe\x80", 100), true},
+		{"some latin-1 stays text", "hello world, this is a long enough text with " + latin1[:20], false},
+		{"cut utf-8 at the end stays text", "abc\xe2\x98", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := IsBinary([]byte(tt.data)); got != tt.want {
+				t.Errorf("IsBinary = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

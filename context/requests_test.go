@@ -2,6 +2,7 @@ package codectx
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -207,5 +208,38 @@ func TestNewRefusesMissingRoot(t *testing.T) {
 	_, err := New(filepath.Join(t.TempDir(), "nope"), Options{})
 	if plan.CodeOf(err) != plan.ErrInvalidInput {
 		t.Errorf("err = %v, want %s", err, plan.ErrInvalidInput)
+	}
+}
+
+// TestLogsTailOfBigFile reads only the end of a log bigger than the tail window
+// and never shows the partial line where the window starts.
+func TestLogsTailOfBigFile(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 3<<20; i++ {
+		fmt.Fprintf(&b, "log line %07d\n", i)
+	}
+	p := filepath.Join(t.TempDir(), "big.log")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	g := newGatherer(t, t.TempDir(), Options{})
+	text, err := g.Logs(plan.ProblemInput{Logs: []plan.LogSource{{Source: "runtime", Path: p}}}, "runtime", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if got, want := strings.Join(lines[1:], "\n"), strings.Join(all[len(all)-3:], "\n"); got != want {
+		t.Errorf("last lines = %q, want %q", got, want)
+	}
+	// asking for more lines than the window holds: every line shown is whole
+	text, err = g.Logs(plan.ProblemInput{Logs: []plan.LogSource{{Source: "runtime", Path: p}}}, "runtime", 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n")[1:] {
+		if !strings.HasPrefix(l, "log line ") || len(l) != len("log line 0000000") {
+			t.Fatalf("partial line %q", l)
+		}
 	}
 }
