@@ -66,13 +66,14 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 			Title: fmt.Sprintf("Log %s (%s, last %d of %d lines)", l.Source, from, len(lines), total), Body: body}})
 	}
 
-	resolved := g.ResolveTrace(ctx, traceText)
+	li := &lazyIndex{g: g}
+	resolved := g.resolveTrace(ctx, traceText, li)
 	if len(resolved) > 0 {
 		add("Stack frames", framesList(resolved))
 	}
 	win, lib := g.frameWindows(resolved, &warnings)
 	cands = append(cands, win...)
-	cands = append(cands, g.failingTestSections(ctx, traceText, &warnings)...)
+	cands = append(cands, g.failingTestSections(ctx, traceText, li, &warnings)...)
 	cands = append(cands, logSecs...)
 	if rf := g.recentFiles(ctx); rf != "" {
 		add("Recent files", rf)
@@ -258,13 +259,12 @@ func mergeRanges(rs []lineRange) []lineRange {
 
 // failingTestSections finds the failing tests named in text, their definitions
 // and, by naming convention, the modules under test.
-func (g *Gatherer) failingTestSections(ctx context.Context, text string, warnings *[]string) []candidate {
+func (g *Gatherer) failingTestSections(ctx context.Context, text string, li *lazyIndex, warnings *[]string) []candidate {
 	tests := FailingTests(text)
 	if len(tests) > maxFailingTests {
 		tests = tests[:maxFailingTests]
 	}
 	var out []candidate
-	var idx fileIndex
 	shown := map[string]bool{}
 	for _, t := range tests {
 		def, ok := g.findDefinition(ctx, t)
@@ -289,10 +289,7 @@ func (g *Gatherer) failingTestSections(ctx context.Context, text string, warning
 		}
 		if mod == "" {
 			if cands := ModuleUnderTest(path.Base(def.file)); len(cands) > 0 {
-				if idx == nil {
-					idx = g.index(ctx)
-				}
-				mod = idx.bestSuffix(cands[0])
+				mod = li.get(ctx).bestSuffix(cands[0])
 			}
 		}
 		if mod == "" || shown[mod] {

@@ -23,6 +23,19 @@ type ResolvedFrame struct {
 // fileIndex maps base names to the root-relative paths of the project's files.
 type fileIndex map[string][]string
 
+// lazyIndex builds the file index on first use and keeps it for one operation.
+type lazyIndex struct {
+	g   *Gatherer
+	idx fileIndex
+}
+
+func (l *lazyIndex) get(ctx context.Context) fileIndex {
+	if l.idx == nil {
+		l.idx = l.g.index(ctx)
+	}
+	return l.idx
+}
+
 // index lists the project's files (the same files search sees).
 func (g *Gatherer) index(ctx context.Context) fileIndex {
 	var mu sync.Mutex
@@ -47,7 +60,11 @@ var goPkgRe = regexp.MustCompile(`(?m)^(?:(?:FAIL|ok)\s+([\w.\-~]+(?:/[\w.\-~]+)
 // by the Go packages the output names (`FAIL\texample.com/x/calc`): the file
 // whose folders best match one of them wins.
 func (g *Gatherer) ResolveTrace(ctx context.Context, text string) []ResolvedFrame {
-	rs := g.ResolveFrames(ctx, ParseFrames(text))
+	return g.resolveTrace(ctx, text, &lazyIndex{g: g})
+}
+
+func (g *Gatherer) resolveTrace(ctx context.Context, text string, li *lazyIndex) []ResolvedFrame {
+	rs := g.resolveFrames(ctx, ParseFrames(text), li)
 	var pkgs []string
 	for _, m := range goPkgRe.FindAllStringSubmatch(text, -1) {
 		pkgs = append(pkgs, m[1]+m[2])
@@ -55,14 +72,11 @@ func (g *Gatherer) ResolveTrace(ctx context.Context, text string) []ResolvedFram
 	if len(pkgs) == 0 {
 		return rs
 	}
-	var idx fileIndex
 	for i, r := range rs {
 		if r.File != "" || r.Library || strings.ContainsAny(r.Path, `/\`) || !strings.HasSuffix(r.Path, ".go") {
 			continue
 		}
-		if idx == nil {
-			idx = g.index(ctx)
-		}
+		idx := li.get(ctx)
 		found := ""
 		for _, p := range pkgs {
 			// the bare name alone ties, so a unique best here matched a folder too
@@ -88,8 +102,11 @@ func (g *Gatherer) ResolveTrace(ctx context.Context, text string) []ResolvedFram
 // guess. Library frames are marked and resolve only when their relative path
 // exists under the root (a virtualenv inside the project). The order is kept.
 func (g *Gatherer) ResolveFrames(ctx context.Context, frames []Frame) []ResolvedFrame {
+	return g.resolveFrames(ctx, frames, &lazyIndex{g: g})
+}
+
+func (g *Gatherer) resolveFrames(ctx context.Context, frames []Frame, li *lazyIndex) []ResolvedFrame {
 	out := make([]ResolvedFrame, len(frames))
-	var idx fileIndex
 	for i, f := range frames {
 		out[i] = ResolvedFrame{Frame: f, Library: isLibraryFrame(f)}
 		p := normFramePath(f.Path)
@@ -109,9 +126,7 @@ func (g *Gatherer) ResolveFrames(ctx context.Context, frames []Frame) []Resolved
 		if out[i].Library { // only a library copy inside the root (e.g. venv/) resolves
 			continue
 		}
-		if idx == nil {
-			idx = g.index(ctx)
-		}
+		idx := li.get(ctx)
 		if f.Class != "" {
 			if j := strings.LastIndexByte(f.Class, '.'); j > 0 {
 				p = strings.ReplaceAll(f.Class[:j], ".", "/") + "/" + path.Base(p)
