@@ -54,9 +54,9 @@ func (g *Gatherer) Search(ctx context.Context, query string, o SearchOptions) (S
 	q := newFinder([]byte(query))
 	pool := sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
 	var (
-		mu    sync.Mutex
-		all   []Match
-		files int
+		mu      sync.Mutex
+		perFile [][]Match
+		total   int
 	)
 	err = g.walk(ctx, func(dir dirHandle, rel, name string) {
 		if !match(rel, name) {
@@ -73,20 +73,20 @@ func (g *Gatherer) Search(ctx context.Context, query string, o SearchOptions) (S
 			return
 		}
 		mu.Lock()
-		all = append(all, ms...)
-		files++
+		perFile = append(perFile, ms)
+		total += len(ms)
 		mu.Unlock()
 	})
 	if err != nil {
 		return SearchResult{}, fmt.Errorf("search project: %w", err)
 	}
-	slices.SortFunc(all, func(a, b Match) int {
-		if c := cmp.Compare(a.Path, b.Path); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Line, b.Line)
-	})
-	res := SearchResult{Matches: all, Total: len(all), Files: files}
+	// each file's matches are in line order already: sort the files by path
+	slices.SortFunc(perFile, func(a, b []Match) int { return cmp.Compare(a[0].Path, b[0].Path) })
+	all := make([]Match, 0, total)
+	for _, ms := range perFile {
+		all = append(all, ms...)
+	}
+	res := SearchResult{Matches: all, Total: total, Files: len(perFile)}
 	if o.Max > 0 && len(all) > o.Max {
 		res.Matches = all[:o.Max:o.Max]
 	}

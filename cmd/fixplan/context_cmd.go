@@ -10,8 +10,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	codectx "fixplan/context"
@@ -217,27 +219,39 @@ func ctxSearch(ctx context.Context, e *env, g *codectx.Gatherer, args []string) 
 	return 0
 }
 
-// writeMatchesJSON streams [{"path","line","text"}] (texts redacted) without
-// building the whole document in memory.
+// writeMatchesJSON writes [{"path","line","text"}] (texts redacted). Chunks of
+// matches are encoded on all cores, then written in order.
 func writeMatchesJSON(w *bufio.Writer, ms []codectx.Match) {
+	const chunk = 2048
+	bufs := make([][]byte, (len(ms)+chunk-1)/chunk)
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for c := range bufs {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			var buf []byte
+			for i := c * chunk; i < min(len(ms), (c+1)*chunk); i++ {
+				m := ms[i]
+				if i > 0 {
+					buf = append(buf, ',')
+				}
+				text, _ := codectx.Redact(m.Text)
+				buf = append(buf, "\n{\"path\":"...)
+				buf = appendJSONString(buf, m.Path)
+				buf = append(buf, `,"line":`...)
+				buf = strconv.AppendInt(buf, int64(m.Line), 10)
+				buf = append(buf, `,"text":`...)
+				buf = appendJSONString(buf, text)
+				buf = append(buf, '}')
+			}
+			bufs[c] = buf
+		})
+	}
+	wg.Wait()
 	w.WriteString("[")
-	var buf []byte
-	for i, m := range ms {
-		if i > 0 {
-			w.WriteString(",\n")
-		} else {
-			w.WriteString("\n")
-		}
-		text, _ := codectx.Redact(m.Text)
-		buf = buf[:0]
-		buf = append(buf, `{"path":`...)
-		buf = appendJSONString(buf, m.Path)
-		buf = append(buf, `,"line":`...)
-		buf = strconv.AppendInt(buf, int64(m.Line), 10)
-		buf = append(buf, `,"text":`...)
-		buf = appendJSONString(buf, text)
-		buf = append(buf, '}')
-		w.Write(buf)
+	for _, b := range bufs {
+		w.Write(b)
 	}
 	w.WriteString("\n]\n")
 }
