@@ -107,10 +107,13 @@ func (g *Gatherer) walk(ctx context.Context, visit visitFunc) error {
 
 			var subs []walkDir
 			var h dirHandle
-			if d.parent == nil {
+			switch {
+			case d.parent == nil:
 				h = top
-			} else {
+			case ctx.Err() == nil:
 				h, _ = d.parent.h.sub(d.name)
+				d.parent.release()
+			default: // cancelled: drain the queue without opening anything
 				d.parent.release()
 			}
 			if h != nil && ctx.Err() == nil {
