@@ -31,8 +31,6 @@ var (
 	nodeInternalRe = regexp.MustCompile(`\b(node:[\w/\-.]+):(\d+)(?::(\d+))?`)
 	// MSVC and tsc: file(12) : error, file(12,5): error TS2322 — at line start (msbuild may prefix "1>").
 	parenFrameRe = regexp.MustCompile(`^\s*(?:\d+>)?((?:[A-Za-z]:)?[^():"<>|*?\n]*?[^():"<>|*?\s./\\]\.[A-Za-z][A-Za-z0-9_+\-]{0,9})\((\d+)(?:,(\d+))?(?:,\d+,\d+)?\)\s*:`)
-	// Everything else: path.ext:line[:col] (gcc/clang, go, rustc, node, pytest, eslint unix).
-	colonFrameRe = regexp.MustCompile(`((?:/?[A-Za-z]:[\\/])?[^\s:"'()<>\[\]{}|*?,;=]*[^\s:"'()<>\[\]{}|*?,;=./\\]\.([A-Za-z][A-Za-z0-9_+\-]{0,9})):(\d+)(?::(\d+))?`)
 	// ESLint stylish: a path alone on a line, then indented "  12:5  error  message  rule" rows.
 	eslintHeaderRe = regexp.MustCompile(`^((?:[A-Za-z]:[\\/]|/)?[^\s:"<>|*?][^:"<>|*?\n]*\.[A-Za-z][A-Za-z0-9]{0,9})\s*$`)
 	eslintRowRe    = regexp.MustCompile(`^\s+(\d+):(\d+)\s+(?:error|warning|✖|⚠)\s`)
@@ -97,12 +95,17 @@ func ParseFrames(text string) []Frame {
 				continue
 			}
 		}
-		if m := eslintHeaderRe.FindStringSubmatch(line); m != nil && knownExt(m[1]) {
-			eslintFile = m[1]
-			continue
+		if line != "" && line[0] != ' ' && line[0] != '\t' && knownExt(line) {
+			if m := eslintHeaderRe.FindStringSubmatch(line); m != nil {
+				eslintFile = m[1]
+				continue
+			}
 		}
 		if strings.TrimSpace(line) != "" {
 			eslintFile = ""
+		}
+		if !strings.ContainsAny(line, "0123456789") { // every frame has a line number
+			continue
 		}
 		for _, f := range lineFrames(line) {
 			add(f)
@@ -127,7 +130,8 @@ func lineFrames(line string) []Frame {
 		}
 		return false
 	}
-	for _, m := range pyFrameRe.FindAllStringSubmatchIndex(line, -1) {
+	hasParen := strings.IndexByte(line, '(') >= 0
+	for _, m := range pyFrameRe.FindAllStringSubmatchIndex(lineIf(line, strings.Contains(line, `File "`)), -1) {
 		p := line[m[2]:m[3]]
 		if strings.HasPrefix(p, "<") { // <frozen importlib._bootstrap>, <stdin>
 			spans = append(spans, span{m[0], m[1], Frame{}})
@@ -135,17 +139,17 @@ func lineFrames(line string) []Frame {
 		}
 		spans = append(spans, span{m[0], m[1], Frame{Path: p, Line: atoi(line[m[4]:m[5]])}})
 	}
-	for _, m := range javaFrameRe.FindAllStringSubmatchIndex(line, -1) {
+	for _, m := range javaFrameRe.FindAllStringSubmatchIndex(lineIf(line, hasParen && strings.Contains(line, "at")), -1) {
 		spans = append(spans, span{m[0], m[1], Frame{Path: line[m[4]:m[5]], Line: atoi(line[m[6]:m[7]]), Class: javaClass(line[m[2]:m[3]])}})
 	}
-	for _, m := range fileURLRe.FindAllStringSubmatchIndex(line, -1) {
+	for _, m := range fileURLRe.FindAllStringSubmatchIndex(lineIf(line, strings.Contains(line, "file://")), -1) {
 		f := Frame{Path: fileURLPath(line[m[2]:m[3]]), Line: atoi(line[m[4]:m[5]])}
 		if m[6] >= 0 {
 			f.Column = atoi(line[m[6]:m[7]])
 		}
 		spans = append(spans, span{m[0], m[1], f})
 	}
-	for _, m := range nodeInternalRe.FindAllStringSubmatchIndex(line, -1) {
+	for _, m := range nodeInternalRe.FindAllStringSubmatchIndex(lineIf(line, strings.Contains(line, "node:")), -1) {
 		if overlaps(m[0], m[1]) {
 			continue
 		}
@@ -155,26 +159,17 @@ func lineFrames(line string) []Frame {
 		}
 		spans = append(spans, span{m[0], m[1], f})
 	}
-	if m := parenFrameRe.FindStringSubmatchIndex(line); m != nil && knownExt(line[m[2]:m[3]]) && !overlaps(m[2], m[1]) {
+	if m := parenFrameRe.FindStringSubmatchIndex(lineIf(line, hasParen)); m != nil && knownExt(line[m[2]:m[3]]) && !overlaps(m[2], m[1]) {
 		f := Frame{Path: strings.TrimSpace(line[m[2]:m[3]]), Line: atoi(line[m[4]:m[5]])}
 		if m[6] >= 0 {
 			f.Column = atoi(line[m[6]:m[7]])
 		}
 		spans = append(spans, span{m[2], m[1], f})
 	}
-	for _, m := range colonFrameRe.FindAllStringSubmatchIndex(line, -1) {
-		if overlaps(m[0], m[1]) || !sourceExts[strings.ToLower(line[m[4]:m[5]])] {
-			continue
+	for _, c := range colonFrames(line) {
+		if !overlaps(c.start, c.end) {
+			spans = append(spans, c)
 		}
-		p := line[m[2]:m[3]]
-		if strings.HasPrefix(p, "//") || (m[2] > 0 && isWordByte(line[m[2]-1])) {
-			continue // a URL (scheme://host...) or a word glued to the path, not a file
-		}
-		f := Frame{Path: p, Line: atoi(line[m[6]:m[7]])}
-		if m[8] >= 0 {
-			f.Column = atoi(line[m[8]:m[9]])
-		}
-		spans = append(spans, span{m[0], m[1], f})
 	}
 	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
 	out := make([]Frame, 0, len(spans))
@@ -184,6 +179,82 @@ func lineFrames(line string) []Frame {
 		}
 	}
 	return out
+}
+
+// notPathBytes end a path in a generic path:line frame.
+const notPathBytes = " \t\r\n:\"'()<>[]{}|*?,;="
+
+// colonFrames finds every generic `path.ext:line[:col]` frame of line (gcc/clang,
+// go, rustc, node, pytest, eslint's unix format): from each ":<digit>" it walks
+// back over path bytes (taking a drive letter along), and keeps paths whose
+// extension is a source extension. URLs (//host...) are skipped.
+func colonFrames(line string) []span {
+	var out []span
+	for i := 0; i+1 < len(line); i++ {
+		if line[i] != ':' || !isDigit(line[i+1]) {
+			continue
+		}
+		s := i
+		for s > 0 && strings.IndexByte(notPathBytes, line[s-1]) < 0 {
+			s--
+		}
+		// a drive letter: C:\x or C:/x, not glued to a word (file:///, https://)
+		if s >= 2 && line[s-1] == ':' && isLetter(line[s-2]) && (s < len(line) && (line[s] == '\\' || line[s] == '/')) &&
+			(s == 2 || !isWordByte(line[s-3])) {
+			s -= 2
+		}
+		p := line[s:i]
+		j := i + 1
+		for j < len(line) && isDigit(line[j]) {
+			j++
+		}
+		f := Frame{Path: p, Line: atoi(line[i+1 : j])}
+		if j+1 < len(line) && line[j] == ':' && isDigit(line[j+1]) {
+			k := j + 1
+			for k < len(line) && isDigit(line[k]) {
+				k++
+			}
+			f.Column = atoi(line[j+1 : k])
+			j = k
+		}
+		if validFramePath(p) {
+			out = append(out, span{s, j, f})
+		}
+		i = j - 1
+	}
+	return out
+}
+
+// validFramePath reports whether p ends in `.ext` with a source extension after a
+// file name, and is not a URL's //host.
+func validFramePath(p string) bool {
+	dot := strings.LastIndexByte(p, '.')
+	if dot < 1 || strings.HasPrefix(p, "//") {
+		return false
+	}
+	if c := p[dot-1]; c == '.' || c == '/' || c == '\\' {
+		return false
+	}
+	ext := p[dot+1:]
+	if len(ext) == 0 || len(ext) > 10 || !isLetter(ext[0]) {
+		return false
+	}
+	for k := 1; k < len(ext); k++ {
+		if c := ext[k]; !isWordByte(c) && c != '+' && c != '-' {
+			return false
+		}
+	}
+	return sourceExts[strings.ToLower(ext)]
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// lineIf returns line when ok, else "" (a cheap pre-check that skips a regexp).
+func lineIf(line string, ok bool) string {
+	if ok {
+		return line
+	}
+	return ""
 }
 
 // fileURLPath turns the path part of a file:// URL ("///home/x.js", "///C:/x.js")

@@ -122,3 +122,20 @@ func FuzzParseFrames(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParseFrames parses all golden traces, repeated into a ~1 MB log.
+func BenchmarkParseFrames(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "traces", "*.txt"))
+	var sb strings.Builder
+	for sb.Len() < 1<<20 {
+		for _, f := range files {
+			d, _ := os.ReadFile(f)
+			sb.Write(d)
+		}
+	}
+	text := sb.String()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		ParseFrames(text)
+	}
+}
