@@ -25,6 +25,8 @@ var (
 	pyFrameRe = regexp.MustCompile(`File "([^"\n]+)", line (\d+)`)
 	// Java/Kotlin/Scala: at com.x.C.m(C.java:12), at java.base/java.lang.Thread.run(Thread.java:833)
 	javaFrameRe = regexp.MustCompile(`\bat\s+([\w$.<>/\-]+)\(([\w$.\-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)`)
+	// .NET: at Ns.C.M() in C:\src\App\C.cs:line 42; PHP: ... in /var/www/x.php on line 12
+	inLineRe = regexp.MustCompile(` in ((?:[A-Za-z]:)?[^\s:"<>|*?]*[^\s:"<>|*?./\\]\.[A-Za-z][A-Za-z0-9]{0,9})(?::line | on line )(\d+)`)
 	// file:// URLs (Node ESM, browsers): file:///home/x.mjs:3:9, file:///C:/x.js:3:9
 	fileURLRe = regexp.MustCompile(`file://((?:/[A-Za-z]:)?/[^\s:()'"<>]*[^\s:()'"<>./]\.[A-Za-z][A-Za-z0-9_+\-]{0,9}):(\d+)(?::(\d+))?`)
 	// Node internals: node:internal/modules/cjs/loader:1105:14
@@ -64,8 +66,9 @@ type frameKey struct {
 // reports, Go panics (every goroutine) and `go test` output, Node/TypeScript stacks
 // (incl. file:// URLs and node: internals), Java/Kotlin stacks (incl. Caused by),
 // Rust panics (old and new format) and rustc, gcc/clang, MSVC and tsc
-// (`file(L,C)`), and ESLint's stylish format. It never fails; text without frames
-// gives nil.
+// (`file(L,C)`), ESLint's stylish format, and also .NET (`in X.cs:line N`), PHP
+// (`in x.php on line N`) and Ruby (`x.rb:N:in`). It never fails; text without
+// frames gives nil.
 func ParseFrames(text string) []Frame {
 	var out []Frame
 	seen := map[frameKey]int{}
@@ -141,6 +144,9 @@ func lineFrames(line string) []Frame {
 	}
 	for _, m := range javaFrameRe.FindAllStringSubmatchIndex(lineIf(line, hasParen && strings.Contains(line, "at")), -1) {
 		spans = append(spans, span{m[0], m[1], Frame{Path: line[m[4]:m[5]], Line: atoi(line[m[6]:m[7]]), Class: javaClass(line[m[2]:m[3]])}})
+	}
+	for _, m := range inLineRe.FindAllStringSubmatchIndex(lineIf(line, strings.Contains(line, "line ")), -1) {
+		spans = append(spans, span{m[0], m[1], Frame{Path: line[m[2]:m[3]], Line: atoi(line[m[4]:m[5]])}})
 	}
 	for _, m := range fileURLRe.FindAllStringSubmatchIndex(lineIf(line, strings.Contains(line, "file://")), -1) {
 		f := Frame{Path: fileURLPath(line[m[2]:m[3]]), Line: atoi(line[m[4]:m[5]])}

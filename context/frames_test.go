@@ -76,6 +76,9 @@ func TestParseFramesCases(t *testing.T) {
 		{"python stdin skipped", `File "<stdin>", line 1, in <module>`, nil},
 		{"line zero ignored", "x.go:0: bad", nil},
 		{"crlf", "main.go:5 +0x1\r\nother.go:6\r\n", []Frame{{Path: "main.go", Line: 5}, {Path: "other.go", Line: 6}}},
+		{"dotnet", `   at Shop.Cart.Total() in C:\src\Shop\Cart.cs:line 42`, []Frame{{Path: `C:\src\Shop\Cart.cs`, Line: 42}}},
+		{"php", "PHP Fatal error:  Uncaught Error: x in /var/www/app/index.php on line 12", []Frame{{Path: "/var/www/app/index.php", Line: 12}}},
+		{"ruby", "app/models/user.rb:12:in `save'", []Frame{{Path: "app/models/user.rb", Line: 12}}},
 		{"java class kept", "\tat com.a.B.c(B.java:3)", []Frame{{Path: "B.java", Line: 3, Class: "com.a.B"}}},
 	}
 	for _, tt := range tests {
