@@ -2,6 +2,7 @@ package codectx
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -56,7 +57,7 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	for _, l := range g.allLogs(in) {
 		text, from, err := g.logText(l)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("log %s: %v", l.Source, err))
+			warnings = append(warnings, fmt.Sprintf("log %s: %s", l.Source, reason(err)))
 			continue
 		}
 		lines, total := lastLines(text, g.opts.LogLastN)
@@ -83,6 +84,15 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 		return plan.Gathered{}, fmt.Errorf("gather base context: %w", err)
 	}
 	return g.budget(dropCovered(cands), warnings), nil
+}
+
+// reason is the sentence of a refusal (its Msg), or the error text.
+func reason(err error) string {
+	var pe *plan.Error
+	if errors.As(err, &pe) {
+		return pe.Msg
+	}
+	return err.Error()
 }
 
 // dropCovered drops file sections whose lines an earlier section already shows.
@@ -202,7 +212,7 @@ func (g *Gatherer) frameWindows(rs []ResolvedFrame, warnings *[]string) (win, li
 		}
 		c, err := g.windowSection(f, lines[f], g.opts.WindowLines, g.opts.WindowLines, "around the stack frames")
 		if err != nil {
-			*warnings = append(*warnings, err.Error())
+			*warnings = append(*warnings, reason(err))
 			continue
 		}
 		if isLib[f] {

@@ -12,7 +12,6 @@ package codectx
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -158,12 +157,7 @@ func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.Co
 		err = refusal(plan.ErrCancelled, "the request was cancelled")
 	}
 	if err != nil {
-		var pe *plan.Error
-		if errors.As(err, &pe) {
-			res.Error = pe.Msg
-		} else {
-			res.Error = "could not fulfil the request: " + err.Error()
-		}
+		res.Error = reason(err)
 		return res
 	}
 	text, n := Redact(text)
