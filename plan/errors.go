@@ -67,11 +67,15 @@ func Errorf(code Code, format string, args ...any) *Error {
 // WithHint returns e with its hint set.
 func (e *Error) WithHint(h string) *Error { e.Hint = h; return e }
 
-// CodeOf returns the code of the first *Error in err's chain, or "" when there is none.
+// CodeOf returns the code of the first *Error or *ParseError in err's chain, or "" when there is none.
 func CodeOf(err error) Code {
 	var pe *Error
 	if errors.As(err, &pe) {
 		return pe.Code
+	}
+	var parseErr *ParseError
+	if errors.As(err, &parseErr) {
+		return parseErr.Code
 	}
 	return ""
 }

@@ -1,0 +1,220 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+)
+
+// How the JSON value was found in the reply.
+const (
+	ExtractedWhole         = ""                        // the reply was exactly one JSON value
+	ExtractedFromText      = "extracted from surrounding text or code fences"
+	ExtractedTrailingComma = "trailing commas removed" // may be combined with ExtractedFromText
+)
+
+// planKeys are object keys that make a JSON object look like a (possibly legacy) plan.
+var planKeys = []string{"mode", "summary", "plan", "proposed_changes", "actions", "patch",
+	"context_requests", "memory_patch", "questions", "commands_to_run"}
+
+// extract returns the single plan-like JSON value of a reply, and how it was found.
+// Errors are *ParseError with ErrJSONExtract: empty reply, no JSON, a truncated
+// value, several different values, or a prose "phantom plan".
+func extract(raw []byte) ([]byte, string, error) {
+	s := bytes.TrimSpace(bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")))
+	if len(s) == 0 {
+		return nil, "", extractErr("the reply is empty")
+	}
+	if json.Valid(s) {
+		return s, ExtractedWhole, nil
+	}
+	if s[0] == '{' || s[0] == '[' {
+		if end, ok := scanValue(s, 0); ok && end == len(s) {
+			if fixed := removeTrailingCommas(s); json.Valid(fixed) {
+				return fixed, ExtractedTrailingComma, nil
+			}
+		}
+	}
+	var cands [][]byte
+	how := ExtractedFromText
+	truncated := false
+	for i := 0; i < len(s); i++ {
+		if s[i] != '{' && s[i] != '[' {
+			continue
+		}
+		end, ok := scanValue(s, i)
+		if !ok {
+			// An unclosed value that starts like a plan is a reply cut off mid-way.
+			if s[i] == '{' && looksLikePlanPrefix(s[i:]) {
+				truncated = true
+				break
+			}
+			continue
+		}
+		v := s[i:end]
+		if !json.Valid(v) {
+			fixed := removeTrailingCommas(v)
+			if !json.Valid(fixed) {
+				i = end - 1
+				continue
+			}
+			v = fixed
+			how = ExtractedFromText + "; " + ExtractedTrailingComma
+		}
+		if planLike(v) {
+			cands = append(cands, v)
+		}
+		i = end - 1
+	}
+	switch {
+	case len(cands) == 1 && !truncated:
+		return cands[0], how, nil
+	case len(cands) > 1:
+		same := true
+		for _, c := range cands[1:] {
+			if !bytes.Equal(compact(c), compact(cands[0])) {
+				same = false
+			}
+		}
+		if same && !truncated {
+			return cands[0], how, nil
+		}
+		return nil, "", extractErr(fmt.Sprintf("the reply holds %d different JSON values; answer with exactly one JSON object", len(cands)))
+	case truncated:
+		e := extractErr("the reply was cut off before its JSON object ended (truncated); answer with one complete, shorter JSON object")
+		e.Truncated = true
+		return nil, "", e
+	case phantomPlan(s):
+		e := extractErr("the reply describes a plan in prose without the JSON object; answer with the plan as one JSON object only")
+		e.Phantom = true
+		return nil, "", e
+	}
+	return nil, "", extractErr("the reply holds no JSON object; answer with one JSON object only, no text outside it")
+}
+
+func extractErr(msg string) *ParseError {
+	return &ParseError{Code: ErrJSONExtract, Issues: []string{"/: " + msg}}
+}
+
+func compact(b []byte) []byte {
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return b
+	}
+	return buf.Bytes()
+}
+
+// scanValue finds the end (exclusive) of the JSON object or array starting at s[i],
+// balancing brackets outside strings. ok is false when the input ends first or the
+// brackets do not match.
+func scanValue(s []byte, i int) (end int, ok bool) {
+	var stack []byte
+	inStr, esc := false, false
+	for j := i; j < len(s); j++ {
+		c := s[j]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{':
+			stack = append(stack, '}')
+		case '[':
+			stack = append(stack, ']')
+		case '}', ']':
+			if len(stack) == 0 || stack[len(stack)-1] != c {
+				return j, false
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return j + 1, true
+			}
+		}
+	}
+	return len(s), false
+}
+
+// removeTrailingCommas drops commas that directly precede a closing bracket
+// (outside strings), the most common hand-written JSON slip.
+func removeTrailingCommas(s []byte) []byte {
+	out := make([]byte, 0, len(s))
+	inStr, esc := false, false
+	for j := 0; j < len(s); j++ {
+		c := s[j]
+		if inStr {
+			out = append(out, c)
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		if c == '"' {
+			inStr = true
+		}
+		if c == ',' {
+			k := j + 1
+			for k < len(s) && (s[k] == ' ' || s[k] == '\n' || s[k] == '\r' || s[k] == '\t') {
+				k++
+			}
+			if k < len(s) && (s[k] == '}' || s[k] == ']') {
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// planLike reports whether a valid JSON value looks like a plan: an object with a
+// plan key, or an array of objects with a "kind" (legacy actions).
+func planLike(v []byte) bool {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return false
+	}
+	if v[0] == '{' {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(v, &m) != nil {
+			return false
+		}
+		for _, k := range planKeys {
+			if _, ok := m[k]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	var arr []map[string]json.RawMessage
+	if json.Unmarshal(v, &arr) != nil || len(arr) == 0 {
+		return false
+	}
+	_, ok := arr[0]["kind"]
+	return ok
+}
+
+var planKeyRe = regexp.MustCompile(`"(mode|summary|plan|proposed_changes|actions|patch|context_requests)"\s*:`)
+
+func looksLikePlanPrefix(s []byte) bool { return planKeyRe.Match(s) }
+
+// phantomRe matches prose plan lines: "Step 1", "1. Fix …", "Plan:", "## Plan".
+var phantomRe = regexp.MustCompile(`(?im)^\s*(?:[*#>\s-]*)(?:step\s*\d+\b|\d+[.)]\s+\S|(?:fix\s+)?plan\s*:|\*\*(?:fix\s+)?plan\*\*|#+\s*(?:fix\s+)?plan\b)`)
+
+// phantomPlan reports whether a reply without JSON describes a plan in prose.
+func phantomPlan(s []byte) bool {
+	return len(phantomRe.FindAllIndex(s, 3)) >= 2
+}

@@ -1,0 +1,245 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestParseForms checks what a user would notice for each kind of reply: which
+// form was accepted, or which error code and issue the model is told about.
+func TestParseForms(t *testing.T) {
+	tests := []struct {
+		name     string
+		file     string
+		form     Form
+		code     Code
+		contains string // in an issue (error) or a warning (success)
+		check    func(t *testing.T, p *Plan)
+	}{
+		{name: "strict object", file: "strict.txt", form: FormStrict, check: func(t *testing.T, p *Plan) {
+			if len(p.Actions()) != 1 || p.Actions()[0].Kind != UpdateFile || !strings.Contains(*p.Actions()[0].Content, "ValueError") {
+				t.Errorf("actions = %+v", p.Actions())
+			}
+			if len(p.MemoryPatch) != 1 || string(p.MemoryPatch[0].Value) != `"pytest -q"` {
+				t.Errorf("memory_patch = %+v", p.MemoryPatch)
+			}
+		}},
+		{name: "code fence with prose", file: "fenced.txt", form: FormStrict, check: func(t *testing.T, p *Plan) {
+			if p.Summary != "missing import" {
+				t.Errorf("summary = %q", p.Summary)
+			}
+		}},
+		{name: "object inside prose with braces", file: "prose_around.txt", form: FormPartial, check: func(t *testing.T, p *Plan) {
+			if p.Summary != "nil map write" || len(p.Plan) != 1 {
+				t.Errorf("plan = %+v", p)
+			}
+		}},
+		{name: "legacy bare array of actions", file: "legacy_actions.txt", form: FormLegacyActions, check: func(t *testing.T, p *Plan) {
+			if len(p.Actions()) != 2 || p.Actions()[1].Kind != CreateDir || p.Mode != ModeFixPlan {
+				t.Errorf("actions = %+v mode %q", p.Actions(), p.Mode)
+			}
+		}},
+		{name: "legacy actions + memory object", file: "legacy_object.txt", form: FormLegacyObject, contains: "project.favourite_color", check: func(t *testing.T, p *Plan) {
+			if len(p.Actions()) != 1 || len(p.MemoryPatch) != 2 {
+				t.Fatalf("actions %d memory %+v", len(p.Actions()), p.MemoryPatch)
+			}
+			if p.MemoryPatch[0].Key != KeyDefaultTestCommand || p.MemoryPatch[1].Key != KeyLogPaths {
+				t.Errorf("memory keys = %+v", p.MemoryPatch)
+			}
+			if !strings.Contains(string(p.MemoryPatch[1].Value), `"source":"runtime"`) {
+				t.Errorf("log_paths value = %s", p.MemoryPatch[1].Value)
+			}
+		}},
+		{name: "apply mode with root patch", file: "apply_patch.txt", form: FormStrict, check: func(t *testing.T, p *Plan) {
+			if p.Mode != ModeApply || !strings.HasPrefix(p.EffectivePatch(), "--- a/calc.py") {
+				t.Errorf("mode %q patch %q", p.Mode, p.EffectivePatch())
+			}
+		}},
+		{name: "fields missing, context requests", file: "partial.txt", form: FormPartial, check: func(t *testing.T, p *Plan) {
+			if len(p.ContextRequests) != 3 || p.ContextRequests[1].Glob == nil || *p.ContextRequests[1].Glob != "**/*.go" {
+				t.Errorf("requests = %+v", p.ContextRequests)
+			}
+			if p.Risks == nil || p.MemoryPatch == nil {
+				t.Errorf("nil slices after parse")
+			}
+		}},
+		{name: "trailing commas", file: "trailing_commas.txt", form: FormPartial},
+		{name: "unknown fields dropped, questions capped", file: "unknown_fields.txt", form: FormPartial, contains: `unknown field "confidence"`, check: func(t *testing.T, p *Plan) {
+			if len(p.Questions) != 2 {
+				t.Errorf("questions = %v", p.Questions)
+			}
+		}},
+		{name: "truncated JSON", file: "truncated.txt", code: ErrJSONExtract, contains: "truncated"},
+		{name: "two different objects", file: "two_objects.txt", code: ErrJSONExtract, contains: "2 different JSON values"},
+		{name: "phantom plan in prose", file: "phantom.txt", code: ErrJSONExtract, contains: "in prose"},
+		{name: "bad action kind", file: "bad_kind.txt", code: ErrSchemaValidation, contains: "/proposed_changes/actions/0/kind"},
+		{name: "paths leaving the root", file: "dotdot_path.txt", code: ErrSchemaValidation, contains: `"../other/config.yaml" leaves the project root`},
+		{name: "local rules", file: "rules.txt", code: ErrSchemaValidation, contains: "CREATE_FILE needs the whole new file content"},
+		{name: "wrong types", file: "wrong_types.txt", code: ErrSchemaValidation, contains: "/summary: expected string, but got number"},
+		{name: "empty plan object", file: "empty_object.txt", code: ErrSchemaValidation, contains: "the plan is empty"},
+		{name: "empty reply", file: "empty.txt", code: ErrJSONExtract, contains: "empty"},
+		{name: "refusal without JSON", file: "no_json.txt", code: ErrJSONExtract, contains: "no JSON object"},
+		{name: "a JSON string", file: "string_value.txt", code: ErrJSONExtract, contains: "JSON string"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join("testdata", "parse", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Parse(raw)
+			golden(t, tc.file, got, err)
+			if tc.code != "" {
+				if err == nil {
+					t.Fatalf("Parse succeeded with %+v, want %s", got.Plan, tc.code)
+				}
+				if CodeOf(err) != tc.code {
+					t.Fatalf("code = %q, want %q (%v)", CodeOf(err), tc.code, err)
+				}
+				if !anyContains(Issues(err), tc.contains) {
+					t.Fatalf("issues %q do not mention %q", Issues(err), tc.contains)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Parse: %v (issues %q)", err, Issues(err))
+			}
+			if got.Form != tc.form {
+				t.Errorf("form = %q, want %q", got.Form, tc.form)
+			}
+			if tc.contains != "" && !anyContains(got.Warnings, tc.contains) {
+				t.Errorf("warnings %q do not mention %q", got.Warnings, tc.contains)
+			}
+			if tc.check != nil {
+				tc.check(t, &got.Plan)
+			}
+		})
+	}
+}
+
+func anyContains(ss []string, sub string) bool {
+	for _, s := range ss {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// golden compares the full parse outcome with testdata/parse/<file>.golden.json.
+func golden(t *testing.T, file string, got *Parsed, err error) {
+	t.Helper()
+	var out any
+	if err != nil {
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Fatalf("error is not a *ParseError: %v", err)
+		}
+		out = map[string]any{"error": pe}
+	} else {
+		out = got
+	}
+	b, mErr := json.MarshalIndent(out, "", "  ")
+	if mErr != nil {
+		t.Fatal(mErr)
+	}
+	b = append(b, '\n')
+	path := filepath.Join("testdata", "parse", strings.TrimSuffix(file, ".txt")+".golden.json")
+	if *update {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, rErr := os.ReadFile(path)
+	if rErr != nil {
+		t.Fatalf("%v (run go test ./plan -update)", rErr)
+	}
+	if !bytes.Equal(want, b) {
+		t.Errorf("golden %s differs:\n--- got\n%s\n--- want\n%s", path, b, want)
+	}
+}
+
+func TestParseErrorMessage(t *testing.T) {
+	_, err := Parse([]byte(`{"mode":"fix-plan","summary":1,"questions":2}`))
+	if err == nil {
+		t.Fatal("want error")
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "ERR_SCHEMA_VALIDATION: invalid plan: /") || !strings.Contains(msg, "(and 1 more)") {
+		t.Errorf("message = %q", msg)
+	}
+}
+
+func TestIssuesAreCapped(t *testing.T) {
+	var acts []string
+	for i := 0; i < 40; i++ {
+		acts = append(acts, `{"kind":"CREATE_FILE","path":"f.go","content":null}`)
+	}
+	raw := `{"summary":"x","proposed_changes":{"patch":null,"commands_to_run":[],"actions":[` + strings.Join(acts, ",") + `]}}`
+	_, err := Parse([]byte(raw))
+	is := Issues(err)
+	if len(is) != maxIssues+1 || !strings.HasPrefix(is[maxIssues], "… and ") {
+		t.Fatalf("issues (%d) = %q", len(is), is)
+	}
+}
+
+func TestPathProblem(t *testing.T) {
+	tests := []struct {
+		path string
+		bad  bool
+	}{
+		{"src/main.go", false}, {"./a.txt", false}, {"a..b/c", false},
+		{"../x", true}, {"a/../../x", true}, {`a\..\..\x`, true}, {"/etc/passwd", true},
+		{`C:\Windows\x`, true}, {"c:/x", true}, {`\\server\share\x`, true}, {"~/.ssh/id_rsa", true},
+		{"a\x00b", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			if got := PathProblem(tc.path) != ""; got != tc.bad {
+				t.Errorf("PathProblem(%q) bad = %v, want %v", tc.path, got, tc.bad)
+			}
+		})
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "parse", "*.txt"))
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("```json\n{\"summary\":\"x\",\"plan\":[]\n```"))
+	f.Add([]byte(`[{"kind":"UPDATE_FILE"}]`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, err := Parse(raw)
+		if err == nil {
+			if got == nil {
+				t.Fatal("nil result without error")
+			}
+			p := got.Plan
+			if p.Summary == "" && len(p.Plan) == 0 && len(p.Actions()) == 0 && p.EffectivePatch() == "" &&
+				len(p.Questions) == 0 && len(p.ContextRequests) == 0 {
+				t.Fatalf("empty plan accepted from %q", raw)
+			}
+			if _, mErr := json.Marshal(p); mErr != nil {
+				t.Fatalf("plan does not re-encode: %v", mErr)
+			}
+			return
+		}
+		if len(Issues(err)) == 0 {
+			t.Fatalf("error without issues: %v", err)
+		}
+	})
+}
