@@ -9,7 +9,7 @@ import (
 
 // How the JSON value was found in the reply.
 const (
-	ExtractedWhole         = ""                        // the reply was exactly one JSON value
+	ExtractedWhole         = "" // the reply was exactly one JSON value
 	ExtractedFromText      = "extracted from surrounding text or code fences"
 	ExtractedTrailingComma = "trailing commas removed" // may be combined with ExtractedFromText
 )
