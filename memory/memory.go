@@ -1,0 +1,166 @@
+// Package memory is fixplan's engineering memory (CONTRACT §6): a whitelist of typed
+// keys stored in two files — the user's preferences.json in the OS config dir and the
+// project's .fixplan/project.json — merged project over user into the MEMORY block of
+// the system prompt. A model's memory_patch is validated here and merged only when the
+// user applies it; project bytes are written by the apply transaction, user bytes here.
+package memory
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"fixplan/plan"
+)
+
+// ProjectFile is the project memory file, relative to the root.
+const ProjectFile = ".fixplan/project.json"
+
+// Limits on values.
+const (
+	MaxNotes   = 2000
+	MaxCommand = 1000
+)
+
+// DefaultUserPath returns <os.UserConfigDir>/fixplan/preferences.json.
+func DefaultUserPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("find user config dir: %w", err)
+	}
+	return filepath.Join(dir, "fixplan", "preferences.json"), nil
+}
+
+// Store holds both memory files as read at Open.
+type Store struct {
+	root     string
+	userPath string
+	user     map[string]json.RawMessage
+	project  map[string]json.RawMessage
+}
+
+// Open reads the project memory under root and the user memory at userPath ("" → the
+// default path). Missing files are empty memory. A file that is not a JSON object is
+// an error naming it (fixplan never overwrites what it cannot read).
+func Open(root, userPath string) (*Store, error) {
+	if userPath == "" {
+		p, err := DefaultUserPath()
+		if err != nil {
+			return nil, err
+		}
+		userPath = p
+	}
+	s := &Store{root: root, userPath: userPath}
+	var err error
+	if s.user, err = readFile(userPath); err != nil {
+		return nil, err
+	}
+	if s.project, err = readFile(filepath.Join(root, filepath.FromSlash(ProjectFile))); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func readFile(path string) (map[string]json.RawMessage, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]json.RawMessage{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read memory %s: %w", path, err)
+	}
+	m := map[string]json.RawMessage{}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return m, nil
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, plan.Errorf(plan.ErrConfig, "memory file %s is not a JSON object: %v", path, err).
+			WithHint("fix the file by hand or delete it; fixplan will not overwrite it")
+	}
+	for k := range m {
+		if !isKey(k) {
+			delete(m, k) // never offered to the model; kept out of the block
+		}
+	}
+	return m, nil
+}
+
+func isKey(k string) bool {
+	for _, m := range plan.MemoryKeys {
+		if m == k {
+			return true
+		}
+	}
+	return false
+}
+
+// UserPath is where user memory lives.
+func (s *Store) UserPath() string { return s.userPath }
+
+// Merged returns both memories merged, project over user.
+func (s *Store) Merged() map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	for k, v := range s.user {
+		out[k] = v
+	}
+	for k, v := range s.project {
+		out[k] = v
+	}
+	return out
+}
+
+// Get returns a merged value decoded into v; ok is false when the key is unset.
+func (s *Store) Get(key string, v any) (bool, error) {
+	raw, ok := s.Merged()[key]
+	if !ok {
+		return false, nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return true, fmt.Errorf("decode memory %s: %w", key, err)
+	}
+	return true, nil
+}
+
+// Block returns the MEMORY block for the system prompt: the merged memory as one
+// compact JSON object with sorted keys ("{}" when empty).
+func (s *Store) Block() string {
+	m := s.Merged()
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		var buf bytes.Buffer
+		if json.Compact(&buf, m[k]) == nil {
+			b.Write(buf.Bytes())
+		} else {
+			b.WriteString("null")
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// LogPaths returns project.log_paths (source → root-relative path).
+func (s *Store) LogPaths() map[string]string {
+	out := map[string]string{}
+	if _, err := s.Get(plan.KeyLogPaths, &out); err != nil {
+		return map[string]string{}
+	}
+	return out
+}

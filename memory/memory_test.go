@@ -1,0 +1,128 @@
+package memory
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fixplan/plan"
+)
+
+func entry(k, v string) plan.MemoryEntry { return plan.MemoryEntry{Key: k, Value: json.RawMessage(v)} }
+
+func open(t *testing.T, user, project string) (*Store, string, string) {
+	t.Helper()
+	root := t.TempDir()
+	up := filepath.Join(t.TempDir(), "cfg", "preferences.json")
+	if user != "" {
+		os.MkdirAll(filepath.Dir(up), 0o700)
+		os.WriteFile(up, []byte(user), 0o600)
+	}
+	if project != "" {
+		os.MkdirAll(filepath.Join(root, ".fixplan"), 0o755)
+		os.WriteFile(filepath.Join(root, ProjectFile), []byte(project), 0o644)
+	}
+	s, err := Open(root, up)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, root, up
+}
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name  string
+		e     plan.MemoryEntry
+		ok    bool
+		value string
+		warn  string
+	}{
+		{"test command", entry(plan.KeyDefaultTestCommand, `"go test ./..."`), true, `"go test ./..."`, ""},
+		{"removal", entry(plan.KeyDefaultLintCommand, `null`), true, `null`, ""},
+		{"log paths object", entry(plan.KeyLogPaths, `{"runtime":"logs/app.log"}`), true, `{"runtime":"logs/app.log"}`, ""},
+		{"log paths list", entry(plan.KeyLogPaths, `[{"source":"build","path":"out/build.log"}]`), true, `{"build":"out/build.log"}`, ""},
+		{"log path outside", entry(plan.KeyLogPaths, `{"runtime":"../../var/log/syslog"}`), false, "", "leaves the project root"},
+		{"unknown key", entry("project.favourite_color", `"blue"`), false, "", "not in the whitelist"},
+		{"command not a string", entry(plan.KeyDefaultBuildCommand, `["make"]`), false, "", "must be a string"},
+		{"multi-line command", entry(plan.KeyDefaultBuildCommand, `"make\nrm -rf /"`), false, "", "one line"},
+		{"verbosity enum", entry(plan.KeyVerbosity, `"chatty"`), false, "", "brief, normal or detailed"},
+		{"notes too long", entry(plan.KeyNotes, `"`+strings.Repeat("n", MaxNotes+1)+`"`), false, "", "limit is 2000"},
+		{"language", entry(plan.KeyLanguage, `"Español"`), true, `"Español"`, ""},
+	}
+	s, _, _ := open(t, "", "")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ok, warns := s.Validate([]plan.MemoryEntry{tc.e})
+			if tc.ok {
+				if len(ok) != 1 || string(ok[0].Value) != tc.value || len(warns) != 0 {
+					t.Fatalf("ok=%+v warns=%q", ok, warns)
+				}
+				return
+			}
+			if len(ok) != 0 || len(warns) != 1 || !strings.Contains(warns[0], tc.warn) {
+				t.Fatalf("ok=%+v warns=%q, want a warning with %q", ok, warns, tc.warn)
+			}
+		})
+	}
+}
+
+func TestBlockMergesProjectOverUser(t *testing.T) {
+	s, _, _ := open(t,
+		`{"user.language":"English","project.default_test_command":"make test","bogus":1}`,
+		`{"project.default_test_command":"pytest -q","project.log_paths":{"runtime":"app.log"}}`)
+	want := `{"project.default_test_command":"pytest -q","project.log_paths":{"runtime":"app.log"},"user.language":"English"}`
+	if got := s.Block(); got != want {
+		t.Errorf("Block() = %s\nwant      %s", got, want)
+	}
+	if lp := s.LogPaths(); lp["runtime"] != "app.log" {
+		t.Errorf("LogPaths = %v", lp)
+	}
+}
+
+func TestProjectBytesAfterAndSaveUser(t *testing.T) {
+	s, root, up := open(t, `{"user.verbosity":"normal"}`, `{"project.notes":"old","project.default_lint_command":"ruff ."}`)
+	ok, warns := s.Validate([]plan.MemoryEntry{
+		entry(plan.KeyNotes, `"uses tox"`), entry(plan.KeyDefaultLintCommand, `null`), entry(plan.KeyVerbosity, `"brief"`),
+	})
+	if len(warns) != 0 {
+		t.Fatal(warns)
+	}
+	b, changed, err := s.ProjectBytesAfter(ok)
+	if err != nil || !changed {
+		t.Fatalf("changed=%v err=%v", changed, err)
+	}
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	if m["project.notes"] != "uses tox" || m["project.default_lint_command"] != nil || len(m) != 1 {
+		t.Errorf("project after = %s", b)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, ProjectFile)); !strings.Contains(string(got), "old") {
+		t.Errorf("ProjectBytesAfter wrote the file: %s", got)
+	}
+	saved, err := s.SaveUser(ok)
+	if err != nil || !saved {
+		t.Fatalf("SaveUser saved=%v err=%v", saved, err)
+	}
+	got, _ := os.ReadFile(up)
+	if !strings.Contains(string(got), `"user.verbosity": "brief"`) || strings.Contains(string(got), "project.") {
+		t.Errorf("user file = %s", got)
+	}
+	if again, _ := s.SaveUser(ok); again {
+		t.Error("second SaveUser reported a change")
+	}
+	if _, changed, _ := s.ProjectBytesAfter([]plan.MemoryEntry{entry(plan.KeyNotes, `"old"`)}); changed {
+		t.Error("same value reported as a change")
+	}
+}
+
+func TestCorruptFileIsRefused(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".fixplan"), 0o755)
+	os.WriteFile(filepath.Join(root, ProjectFile), []byte("{not json"), 0o644)
+	_, err := Open(root, filepath.Join(t.TempDir(), "p.json"))
+	if plan.CodeOf(err) != plan.ErrConfig || !strings.Contains(err.Error(), "project.json") {
+		t.Fatalf("err = %v", err)
+	}
+}

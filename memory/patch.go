@@ -1,0 +1,250 @@
+package memory
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"fixplan/plan"
+)
+
+// Validate type-checks memory_patch entries against the whitelist. It returns the
+// entries that may be offered to the user (values normalised: project.log_paths as
+// an object) and one warning per rejected entry; rejected entries are never stored.
+func (s *Store) Validate(entries []plan.MemoryEntry) ([]plan.MemoryEntry, []string) {
+	var ok []plan.MemoryEntry
+	var warnings []string
+	seen := map[string]bool{}
+	for _, e := range entries {
+		v, err := checkValue(e.Key, e.Value)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("memory_patch %s rejected: %v", e.Key, err))
+			continue
+		}
+		if seen[e.Key] {
+			warnings = append(warnings, fmt.Sprintf("memory_patch %s given twice; the last value wins", e.Key))
+			for i := range ok {
+				if ok[i].Key == e.Key {
+					ok[i].Value = v
+				}
+			}
+			continue
+		}
+		seen[e.Key] = true
+		ok = append(ok, plan.MemoryEntry{Key: e.Key, Value: v})
+	}
+	return ok, warnings
+}
+
+func isNull(v json.RawMessage) bool {
+	t := bytes.TrimSpace(v)
+	return len(t) == 0 || string(t) == "null"
+}
+
+// checkValue validates one value and returns it normalised ("null" removes the key).
+func checkValue(key string, raw json.RawMessage) (json.RawMessage, error) {
+	if !isKey(key) {
+		return nil, fmt.Errorf("key is not in the whitelist")
+	}
+	if isNull(raw) {
+		return json.RawMessage("null"), nil
+	}
+	switch key {
+	case plan.KeyLogPaths:
+		m, err := logPaths(raw)
+		if err != nil {
+			return nil, err
+		}
+		b, _ := json.Marshal(m)
+		return b, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("value must be a string")
+	}
+	if !utf8.ValidString(s) {
+		return nil, fmt.Errorf("value is not UTF-8 text")
+	}
+	switch key {
+	case plan.KeyNotes:
+		if utf8.RuneCountInString(s) > MaxNotes {
+			return nil, fmt.Errorf("notes are %d characters; the limit is %d", utf8.RuneCountInString(s), MaxNotes)
+		}
+	case plan.KeyVerbosity:
+		if s != "brief" && s != "normal" && s != "detailed" {
+			return nil, fmt.Errorf("verbosity must be brief, normal or detailed, not %q", s)
+		}
+	case plan.KeyLanguage:
+		if strings.TrimSpace(s) == "" || len(s) > 40 || strings.ContainsAny(s, "\n\r") {
+			return nil, fmt.Errorf("language must be a short name such as \"English\" or \"es\"")
+		}
+	default: // the default_* commands
+		if strings.TrimSpace(s) == "" {
+			return nil, fmt.Errorf("command is empty (use null to remove it)")
+		}
+		if len(s) > MaxCommand || strings.ContainsAny(s, "\n\r\x00") {
+			return nil, fmt.Errorf("command must be one line of at most %d bytes", MaxCommand)
+		}
+	}
+	b, _ := json.Marshal(s)
+	return b, nil
+}
+
+// logPaths accepts {source: path} or [{source, path}] and checks every path is a
+// plain relative path inside the project.
+func logPaths(raw json.RawMessage) (map[string]string, error) {
+	m := map[string]string{}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		var list []struct {
+			Source string `json:"source"`
+			Path   string `json:"path"`
+		}
+		if err2 := json.Unmarshal(raw, &list); err2 != nil {
+			return nil, fmt.Errorf("log_paths must map source names to relative paths")
+		}
+		m = map[string]string{}
+		for _, e := range list {
+			m[e.Source] = e.Path
+		}
+	}
+	for src, p := range m {
+		if strings.TrimSpace(src) == "" {
+			return nil, fmt.Errorf("log_paths has an empty source name")
+		}
+		if strings.TrimSpace(p) == "" {
+			return nil, fmt.Errorf("log_paths %s has an empty path", src)
+		}
+		if why := plan.PathProblem(p); why != "" {
+			return nil, fmt.Errorf("log_paths %s: %q %s", src, p, why)
+		}
+	}
+	return m, nil
+}
+
+// split separates validated entries into project.* and user.* ones.
+func split(entries []plan.MemoryEntry) (project, user []plan.MemoryEntry) {
+	for _, e := range entries {
+		if strings.HasPrefix(e.Key, "user.") {
+			user = append(user, e)
+		} else {
+			project = append(project, e)
+		}
+	}
+	return project, user
+}
+
+func merge(base map[string]json.RawMessage, entries []plan.MemoryEntry) (map[string]json.RawMessage, bool) {
+	out := map[string]json.RawMessage{}
+	for k, v := range base {
+		out[k] = v
+	}
+	changed := false
+	for _, e := range entries {
+		old, had := out[e.Key]
+		if isNull(e.Value) {
+			if had {
+				delete(out, e.Key)
+				changed = true
+			}
+			continue
+		}
+		if !had || !bytes.Equal(compactJSON(old), compactJSON(e.Value)) {
+			out[e.Key] = e.Value
+			changed = true
+		}
+	}
+	return out, changed
+}
+
+func compactJSON(b json.RawMessage) []byte {
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return b
+	}
+	return buf.Bytes()
+}
+
+func encode(m map[string]json.RawMessage) []byte {
+	b, _ := json.MarshalIndent(m, "", "  ")
+	return append(b, '\n')
+}
+
+// ProjectBytesAfter returns the new bytes of .fixplan/project.json once the project.*
+// entries (already validated) are merged, and whether anything changes. The caller
+// writes them inside the apply transaction; call Commit afterwards.
+func (s *Store) ProjectBytesAfter(entries []plan.MemoryEntry) ([]byte, bool, error) {
+	proj, _ := split(entries)
+	m, changed := merge(s.project, proj)
+	if !changed {
+		return nil, false, nil
+	}
+	return encode(m), true, nil
+}
+
+// CommitProject records entries as written to the project file (after the transaction).
+func (s *Store) CommitProject(entries []plan.MemoryEntry) {
+	proj, _ := split(entries)
+	s.project, _ = merge(s.project, proj)
+}
+
+// SaveUser merges the user.* entries into the user preferences file (atomically) and
+// reports whether it changed. The file lives outside every project.
+func (s *Store) SaveUser(entries []plan.MemoryEntry) (bool, error) {
+	_, usr := split(entries)
+	m, changed := merge(s.user, usr)
+	if !changed {
+		return false, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(s.userPath), 0o700); err != nil {
+		return false, fmt.Errorf("create config dir: %w", err)
+	}
+	if err := writeAtomic(s.userPath, encode(m), 0o600); err != nil {
+		return false, err
+	}
+	s.user = m
+	return true, nil
+}
+
+// Keys returns the keys of entries, sorted.
+func Keys(entries []plan.MemoryEntry) []string {
+	out := make([]string, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, e.Key)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// writeAtomic writes via a temp file in the same dir, fsync and rename.
+func writeAtomic(path string, data []byte, mode os.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".fixplan-tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("replace %s: %w", path, err)
+	}
+	return nil
+}
