@@ -246,6 +246,8 @@ const (
 	StateDraft   State = "draft"
 	StateApplied State = "applied"
 	StateUndone  State = "undone"
+	// StateFailed is a planning attempt whose reply stayed invalid; it keeps the raw reply.
+	StateFailed State = "failed"
 )
 
 // Record is a plan as stored under .fixplan/plans/<id>.json.
@@ -264,4 +266,8 @@ type Record struct {
 	AppliedAt   *time.Time    `json:"applied_at,omitempty"`
 	// Raw is the model's last raw reply, kept when parsing failed.
 	Raw string `json:"raw,omitempty"`
+	// Issues are the validation issues of Raw (failed records only).
+	Issues []string `json:"issues,omitempty"`
+	// Unfulfilled are context requests the model made after the last allowed round.
+	Unfulfilled []ContextRequest `json:"unfulfilled,omitempty"`
 }

@@ -68,7 +68,17 @@ type Gatherer interface {
 type Memory interface {
 	Block() string
 	Validate(entries []plan.MemoryEntry) (ok []plan.MemoryEntry, warnings []string)
-	LogPaths() map[string]string
-	ProjectBytesAfter(entries []plan.MemoryEntry) ([]byte, bool, error)
-	SaveUser(entries []plan.MemoryEntry) (bool, error)
+}
+
+// Previewer turns a plan's actions and patch into file changes against the disk,
+// refusing what cannot apply (a *plan.Error with a code); apply's Engine satisfies it
+// through engineAdapter.
+type Previewer interface {
+	Preview(p *plan.Plan) ([]plan.FileChange, error)
+}
+
+// PlanStore keeps plan records under .fixplan/plans.
+type PlanStore interface {
+	SavePlan(r *plan.Record) error
+	LoadPlan(id string) (*plan.Record, error)
 }

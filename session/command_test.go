@@ -1,0 +1,89 @@
+//go:build !windows
+
+package session
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestRunCommand(t *testing.T) {
+	tests := []struct {
+		name     string
+		cmd      string
+		timeout  time.Duration
+		exit     int
+		output   string
+		timedOut bool
+	}{
+		{name: "success in the root", cmd: "echo hi; pwd", timeout: time.Minute, exit: 0, output: "hi\n"},
+		{name: "failure exit code and stderr", cmd: "echo boom >&2; exit 3", timeout: time.Minute, exit: 3, output: "boom"},
+		{name: "timeout kills the process group", cmd: "sleep 30 & sleep 30; echo never", timeout: 300 * time.Millisecond, exit: -1, timedOut: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			var mu sync.Mutex
+			var chunks []string
+			res, err := RunCommand(context.Background(), root, tc.cmd, tc.timeout, func(s string) {
+				mu.Lock()
+				chunks = append(chunks, s)
+				mu.Unlock()
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.ExitCode != tc.exit || res.TimedOut != tc.timedOut {
+				t.Fatalf("result = %+v", res)
+			}
+			if !strings.Contains(res.Output, tc.output) || strings.Contains(res.Output, "never") {
+				t.Fatalf("output = %q", res.Output)
+			}
+			if tc.name == "success in the root" && !strings.Contains(res.Output, root) {
+				t.Errorf("did not run in the root: %q", res.Output)
+			}
+			mu.Lock()
+			if got := strings.Join(chunks, ""); got != res.Output {
+				t.Errorf("streamed %q, kept %q", got, res.Output)
+			}
+			mu.Unlock()
+		})
+	}
+}
+
+func TestRunCommandStop(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	started := make(chan struct{}, 1)
+	go func() {
+		<-started
+		cancel()
+	}()
+	res, err := RunCommand(ctx, t.TempDir(), "echo started; sleep 30", time.Minute, func(string) {
+		select {
+		case started <- struct{}{}:
+		default:
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Stopped || res.TimedOut || res.ExitCode != -1 {
+		t.Fatalf("result = %+v", res)
+	}
+	if !strings.Contains(VerificationLog([]CommandResult{res}), "$ echo started; sleep 30\nstarted\n[stopped after") {
+		t.Errorf("log = %q", VerificationLog([]CommandResult{res}))
+	}
+}
+
+func TestRunCommandKeepsTail(t *testing.T) {
+	res, err := RunCommand(context.Background(), t.TempDir(), "head -c 1500000 /dev/zero | tr '\\0' x; echo END", time.Minute, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Output) > maxCommandOutput+100 || !strings.HasSuffix(res.Output, "END\n") || !strings.HasPrefix(res.Output, "…[earlier output truncated]") {
+		t.Fatalf("len %d, head %q", len(res.Output), res.Output[:40])
+	}
+}

@@ -1,0 +1,60 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"fixplan/llm"
+	"fixplan/plan"
+)
+
+// providerError words a model-client failure for people: a stable code, what
+// happened and what to do. It never includes the API key (llm errors do not carry it).
+func providerError(err error, provider string, ctx context.Context) error {
+	if ctx.Err() != nil {
+		return plan.Errorf(plan.ErrCancelled, "planning was cancelled").WithHint("press Fix (plan) again to start over")
+	}
+	var le *llm.Error
+	if !errors.As(err, &le) {
+		return &plan.Error{Code: plan.ErrProviderUnavailable, Msg: "the model request failed", Err: err,
+			Hint: "check the provider settings and try again"}
+	}
+	where := provider
+	if where == "" {
+		where = "the provider"
+	}
+	attempts := ""
+	if le.Attempts > 1 {
+		attempts = fmt.Sprintf(" after %d attempts", le.Attempts)
+	}
+	detail := le.Message
+	e := &plan.Error{Err: err}
+	switch le.Kind {
+	case llm.KindAuth:
+		e.Code, e.Msg = plan.ErrProviderAuth, fmt.Sprintf("%s refused the API key (HTTP %d)", where, le.StatusCode)
+		e.Hint = "set FIXPLAN_API_KEY (or OPENAI_API_KEY), or store the key in Settings"
+	case llm.KindQuota:
+		e.Code, e.Msg = plan.ErrProviderQuota, fmt.Sprintf("%s says the account is out of quota", where)
+		e.Hint = "check the account's plan and billing, or switch to another provider"
+	case llm.KindRateLimit:
+		e.Code, e.Msg = plan.ErrProviderUnavailable, fmt.Sprintf("%s kept rate-limiting the request%s", where, attempts)
+		e.Hint = "wait a minute and press Fix (plan) again, or raise max retries in Settings"
+	case llm.KindTimeout:
+		e.Code, e.Msg = plan.ErrProviderUnavailable, fmt.Sprintf("%s did not answer in time%s", where, attempts)
+		e.Hint = "raise the timeout (FIXPLAN_TIMEOUT or Settings) or use a faster model"
+	case llm.KindBadRequest:
+		e.Code, e.Msg = plan.ErrProviderRequest, fmt.Sprintf("%s rejected the request (HTTP %d): %s", where, le.StatusCode, detail)
+		e.Hint = "check the model name (FIXPLAN_MODEL or Settings) and the base URL"
+	case llm.KindCancelled:
+		e.Code, e.Msg = plan.ErrCancelled, "planning was cancelled"
+		e.Hint = "press Fix (plan) again to start over"
+	default: // unavailable, and anything new
+		e.Code, e.Msg = plan.ErrProviderUnavailable, fmt.Sprintf("cannot get an answer from %s%s", where, attempts)
+		if le.StatusCode != 0 {
+			e.Msg += fmt.Sprintf(" (HTTP %d)", le.StatusCode)
+		}
+		e.Hint = "is the server running and the base URL right? (FIXPLAN_BASE_URL or Settings)"
+	}
+	return e
+}

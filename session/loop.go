@@ -1,0 +1,476 @@
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"fixplan/llm"
+	"fixplan/plan"
+)
+
+// MaxContextRounds is how many rounds of context requests the loop fulfils (CONTRACT §3).
+const MaxContextRounds = 2
+
+// Config wires a Session. Model, Gatherer, Memory, Previewer and Store are required.
+type Config struct {
+	Model     Model
+	Gatherer  Gatherer
+	Memory    Memory
+	Previewer Previewer
+	Store     PlanStore
+	Emitter   Emitter
+	// Provider names the endpoint in messages (its base URL); never the key.
+	Provider string
+	// MaxTokens caps each reply (0 = provider default).
+	MaxTokens int
+	Now       func() time.Time
+	NewID     func() string
+}
+
+// Planner runs the fix loop.
+type Planner struct {
+	cfg Config
+}
+
+// NewPlanner checks cfg and returns a Planner.
+func NewPlanner(cfg Config) (*Planner, error) {
+	if cfg.Model == nil || cfg.Gatherer == nil || cfg.Memory == nil || cfg.Previewer == nil || cfg.Store == nil {
+		return nil, errors.New("new planner: model, gatherer, memory, previewer and store are required")
+	}
+	if cfg.Emitter == nil {
+		cfg.Emitter = discard{}
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.NewID == nil {
+		cfg.NewID = NewID
+	}
+	return &Planner{cfg: cfg}, nil
+}
+
+// NewID returns a sortable, unique plan id: UTC time plus random hex.
+func NewID() string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+// ReplyError is a model reply that stayed invalid after the one repair request. The
+// record (state failed, with the raw reply) was saved under RecordID.
+type ReplyError struct {
+	RecordID string
+	Raw      string
+	Issues   []string
+	Err      error
+}
+
+func (e *ReplyError) Error() string {
+	return fmt.Sprintf("the model's reply is not a usable plan, even after a repair request: %s", strings.Join(firstN(e.Issues, 3), "; "))
+}
+
+func (e *ReplyError) Unwrap() error { return e.Err }
+
+func firstN(ss []string, n int) []string {
+	if len(ss) > n {
+		return ss[:n]
+	}
+	return ss
+}
+
+// run is the state of one Plan call.
+type run struct {
+	p      *Planner
+	rec    *plan.Record
+	msgs   []llm.Message
+	seen   map[string]bool // path → whole content seen
+	turn   int
+	rounds int
+}
+
+// Plan gathers context, asks the model, validates (one repair request per reply),
+// fulfils up to MaxContextRounds rounds of context requests, previews the changes
+// and saves the draft record. It fails with a *plan.Error for provider problems
+// (ERR_PROVIDER_*), cancellation (ERR_CANCELLED) and bad input, and with a
+// *ReplyError when the reply stays invalid. Nothing in the project changes except
+// the record under .fixplan/plans.
+func (pl *Planner) Plan(ctx context.Context, in plan.ProblemInput) (*plan.Record, error) {
+	if strings.TrimSpace(in.Problem) == "" {
+		return nil, plan.Errorf(plan.ErrInvalidInput, "the problem is empty").WithHint("describe the problem or paste the error output")
+	}
+	r := &run{p: pl, seen: map[string]bool{}, rec: &plan.Record{
+		ID: pl.cfg.NewID(), CreatedAt: pl.cfg.Now().UTC(), State: plan.StateDraft, Input: in,
+		Changes: []plan.FileChange{}, Rounds: []plan.Round{}, Warnings: []string{}, Memory: []plan.MemoryEntry{},
+	}}
+	rec, err := r.plan(ctx)
+	if err != nil {
+		pl.emit(Event{Stage: StageError, Message: err.Error()})
+		return rec, err
+	}
+	pl.emit(Event{Stage: StageDone, Message: rec.ID})
+	return rec, nil
+}
+
+func (pl *Planner) emit(ev Event) {
+	ev.MaxRounds = MaxContextRounds + 1
+	pl.cfg.Emitter.Emit(ev)
+}
+
+func cancelled(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return plan.Errorf(plan.ErrCancelled, "planning was cancelled").WithHint("press Fix (plan) again to start over")
+	}
+	return nil
+}
+
+func (r *run) plan(ctx context.Context) (*plan.Record, error) {
+	pl := r.p
+	var prev *plan.Record
+	if r.rec.Input.Previous != "" {
+		var err error
+		if prev, err = pl.cfg.Store.LoadPlan(r.rec.Input.Previous); err != nil {
+			return nil, fmt.Errorf("load plan %s: %w", r.rec.Input.Previous, err)
+		}
+	}
+	pl.emit(Event{Stage: StageGather, Message: "gathering context"})
+	base, err := pl.cfg.Gatherer.Base(ctx, r.rec.Input)
+	if err := cancelled(ctx); err != nil {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gather base context: %w", err)
+	}
+	r.rec.Base = base
+	r.rec.Warnings = append(r.rec.Warnings, base.Warnings...)
+	r.see(base.Seen)
+	r.msgs = []llm.Message{
+		{Role: llm.RoleSystem, Content: systemPrompt(pl.cfg.Memory.Block())},
+		{Role: llm.RoleUser, Content: userMessage(r.rec.Input, prev, base)},
+	}
+	blindAsked, previewRepaired := false, false
+	for {
+		parsed, raw, err := r.ask(ctx)
+		if err != nil {
+			return r.rec, err
+		}
+		p := parsed.Plan
+		r.rec.Warnings = append(r.rec.Warnings, parsed.Warnings...)
+		if len(p.ContextRequests) > 0 {
+			if r.rounds >= MaxContextRounds {
+				r.rec.Unfulfilled = p.ContextRequests
+				descs := make([]string, len(p.ContextRequests))
+				for i, q := range p.ContextRequests {
+					descs[i] = describeRequest(q)
+				}
+				r.rec.Warnings = append(r.rec.Warnings, fmt.Sprintf("the model asked for %d more context request(s) after %d rounds; not fulfilled: %s",
+					len(p.ContextRequests), MaxContextRounds, strings.Join(descs, ", ")))
+				return r.finish(ctx, p)
+			}
+			if err := r.fulfil(ctx, raw, p.ContextRequests, ""); err != nil {
+				return r.rec, err
+			}
+			continue
+		}
+		changes, perr := pl.cfg.Previewer.Preview(&p)
+		if perr == nil {
+			unseen := r.unseen(changes)
+			if len(unseen) > 0 && !blindAsked {
+				blindAsked = true
+				note := fmt.Sprintf("You proposed changes to files whose current content you have not seen: %s. Here is their content; redo those changes against it.", strings.Join(unseen, ", "))
+				if err := r.fulfil(ctx, raw, readRequests(unseen), note); err != nil {
+					return r.rec, err
+				}
+				continue
+			}
+			if len(unseen) > 0 {
+				r.rec.Warnings = append(r.rec.Warnings, fmt.Sprintf("%s: changes to %s dropped: the model never saw their content (no blind rewrites)",
+					plan.ErrUnseenFile, strings.Join(unseen, ", ")))
+				dropPaths(&p, unseen)
+			}
+			return r.finish(ctx, p)
+		}
+		if plan.CodeOf(perr) != "" && !previewRepaired {
+			previewRepaired = true
+			pl.emit(Event{Stage: StageRepair, Round: r.turn, Message: "the proposed changes do not apply; asking the model to correct them"})
+			r.msgs = append(r.msgs, llm.Message{Role: llm.RoleAssistant, Content: clip(raw, 64<<10)},
+				llm.Message{Role: llm.RoleUser, Content: repairMessage([]string{"/proposed_changes: " + perr.Error()}, false)})
+			continue
+		}
+		r.rec.Warnings = append(r.rec.Warnings, "the proposed changes were left out because they cannot be applied: "+perr.Error())
+		dropAll(&p)
+		return r.finish(ctx, p)
+	}
+}
+
+// ask sends the conversation, parses the reply, and makes ONE repair request when it
+// is invalid. The invalid exchange is not kept in the history.
+func (r *run) ask(ctx context.Context) (*plan.Parsed, string, error) {
+	pl := r.p
+	r.turn++
+	raw, err := r.complete(ctx, r.msgs, StageAsk)
+	var parsed *plan.Parsed
+	var perr error
+	if err == nil {
+		parsed, perr = plan.Parse([]byte(raw))
+		if perr == nil {
+			return parsed, raw, nil
+		}
+	} else if llm.KindOf(err) == llm.KindTruncated {
+		perr = &plan.ParseError{Code: plan.ErrJSONExtract, Truncated: true,
+			Issues: []string{"/: the reply was cut off at the token limit (truncated)"}}
+	} else {
+		return nil, raw, err
+	}
+	issues := plan.Issues(perr)
+	var pe *plan.ParseError
+	truncated := errors.As(perr, &pe) && pe.Truncated
+	pl.emit(Event{Stage: StageRepair, Round: r.turn, Message: "the reply was not a valid plan; asking once more: " + strings.Join(firstN(issues, 2), "; ")})
+	repair := append(append([]llm.Message{}, r.msgs...),
+		llm.Message{Role: llm.RoleAssistant, Content: clip(raw, 64<<10)},
+		llm.Message{Role: llm.RoleUser, Content: repairMessage(issues, truncated)})
+	raw2, err := r.complete(ctx, repair, StageRepair)
+	if err != nil && llm.KindOf(err) != llm.KindTruncated {
+		return nil, raw2, err
+	}
+	if err == nil {
+		if parsed, perr2 := plan.Parse([]byte(raw2)); perr2 == nil {
+			return parsed, raw2, nil
+		} else {
+			perr = perr2
+		}
+	}
+	if raw2 == "" {
+		raw2 = raw
+	}
+	r.rec.State = plan.StateFailed
+	r.rec.Raw = raw2
+	r.rec.Issues = plan.Issues(perr)
+	if len(r.rec.Issues) == 0 {
+		r.rec.Issues = []string{"/: the reply was cut off at the token limit (truncated)"}
+	}
+	if serr := pl.cfg.Store.SavePlan(r.rec); serr != nil {
+		return nil, raw2, fmt.Errorf("save failed plan: %w", serr)
+	}
+	return nil, raw2, &ReplyError{RecordID: r.rec.ID, Raw: raw2, Issues: r.rec.Issues, Err: perr}
+}
+
+func (r *run) complete(ctx context.Context, msgs []llm.Message, stage string) (string, error) {
+	pl := r.p
+	if err := cancelled(ctx); err != nil {
+		return "", err
+	}
+	turn := r.turn
+	pl.emit(Event{Stage: stage, Round: turn, Message: fmt.Sprintf("asking the model (round %d of %d)", turn, MaxContextRounds+1)})
+	resp, err := pl.cfg.Model.Complete(ctx, llm.Request{
+		Messages: msgs, Schema: plan.Schema(), SchemaName: plan.SchemaName, MaxTokens: pl.cfg.MaxTokens,
+		OnProgress: func(p llm.Progress) {
+			pl.emit(Event{Stage: StageStream, Round: turn, Chars: p.Chars})
+		},
+	})
+	if err != nil {
+		if llm.KindOf(err) == llm.KindTruncated {
+			return resp.Content, err
+		}
+		return "", providerError(err, pl.cfg.Provider, ctx)
+	}
+	if resp.Attempts > 1 {
+		r.rec.Warnings = append(r.rec.Warnings, fmt.Sprintf("the provider needed %d attempts for round %d", resp.Attempts, turn))
+	}
+	return resp.Content, nil
+}
+
+// fulfil answers requests (one context round) and appends the exchange to the history.
+func (r *run) fulfil(ctx context.Context, raw string, reqs []plan.ContextRequest, note string) error {
+	pl := r.p
+	r.rounds++
+	pl.emit(Event{Stage: StageFulfil, Round: r.turn, Requests: len(reqs), Message: fmt.Sprintf("fulfilling %d context request(s)", len(reqs))})
+	round := plan.Round{Requests: reqs, Results: make([]plan.ContextResult, 0, len(reqs))}
+	for _, q := range reqs {
+		if err := cancelled(ctx); err != nil {
+			return err
+		}
+		res := pl.cfg.Gatherer.Fulfil(ctx, r.rec.Input, q)
+		r.see(res.Seen)
+		round.Results = append(round.Results, res)
+	}
+	if err := cancelled(ctx); err != nil {
+		return err
+	}
+	r.rec.Rounds = append(r.rec.Rounds, round)
+	r.msgs = append(r.msgs, llm.Message{Role: llm.RoleAssistant, Content: raw},
+		llm.Message{Role: llm.RoleUser, Content: resultsMessage(r.rounds, round.Results, MaxContextRounds-r.rounds, note)})
+	return nil
+}
+
+// finish validates memory, records the preview and saves the draft.
+func (r *run) finish(ctx context.Context, p plan.Plan) (*plan.Record, error) {
+	pl := r.p
+	if err := cancelled(ctx); err != nil {
+		return r.rec, err
+	}
+	pl.emit(Event{Stage: StagePreview, Message: "computing the diffs"})
+	changes, err := pl.cfg.Previewer.Preview(&p)
+	if err != nil {
+		r.rec.Warnings = append(r.rec.Warnings, "the proposed changes were left out because they cannot be applied: "+err.Error())
+		dropAll(&p)
+		changes = nil
+	}
+	if changes == nil {
+		changes = []plan.FileChange{}
+	}
+	mem, warns := pl.cfg.Memory.Validate(p.MemoryPatch)
+	if mem == nil {
+		mem = []plan.MemoryEntry{}
+	}
+	r.rec.Plan, r.rec.Changes, r.rec.Memory = p, changes, mem
+	r.rec.Warnings = append(r.rec.Warnings, warns...)
+	if err := pl.cfg.Store.SavePlan(r.rec); err != nil {
+		return r.rec, fmt.Errorf("save plan: %w", err)
+	}
+	return r.rec, nil
+}
+
+func cleanPath(p string) string { return path.Clean(filepath.ToSlash(p)) }
+
+func (r *run) see(files []plan.SeenFile) {
+	for _, f := range files {
+		k := cleanPath(f.Path)
+		r.seen[k] = r.seen[k] || f.Whole
+	}
+}
+
+// unseen lists updated existing files whose content the model never saw: for a
+// whole-content action the whole file must have been sent, for a patch any part.
+func (r *run) unseen(changes []plan.FileChange) []string {
+	var out []string
+	for _, c := range changes {
+		if c.Op != plan.OpUpdate {
+			continue
+		}
+		whole, ok := r.seen[cleanPath(c.Path)]
+		fromPatch := len(c.Placement) > 0
+		if !ok || (!fromPatch && !whole) {
+			out = append(out, c.Path)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func readRequests(paths []string) []plan.ContextRequest {
+	out := make([]plan.ContextRequest, len(paths))
+	for i, p := range paths {
+		p := p
+		out[i] = plan.ContextRequest{Type: plan.ReqReadFile, Path: &p}
+	}
+	return out
+}
+
+// dropAll removes every file change from p (they could not be previewed).
+func dropAll(p *plan.Plan) {
+	if p.ProposedChanges != nil {
+		p.ProposedChanges.Actions = []plan.Action{}
+		p.ProposedChanges.Patch = nil
+	}
+	p.Patch = nil
+}
+
+// dropPaths removes the actions and patch sections that touch paths.
+func dropPaths(p *plan.Plan, paths []string) {
+	drop := map[string]bool{}
+	for _, x := range paths {
+		drop[cleanPath(x)] = true
+	}
+	if pc := p.ProposedChanges; pc != nil {
+		kept := []plan.Action{}
+		for _, a := range pc.Actions {
+			if !drop[cleanPath(a.Path)] {
+				kept = append(kept, a)
+			}
+		}
+		pc.Actions = kept
+		if pc.Patch != nil {
+			s := dropPatchFiles(*pc.Patch, drop)
+			pc.Patch = &s
+		}
+	}
+	if p.Patch != nil {
+		s := dropPatchFiles(*p.Patch, drop)
+		p.Patch = &s
+	}
+}
+
+// dropPatchFiles removes the file sections of a unified diff whose target is in drop.
+func dropPatchFiles(patch string, drop map[string]bool) string {
+	lines := strings.SplitAfter(patch, "\n")
+	var out strings.Builder
+	var section []string
+	flush := func() {
+		if len(section) == 0 {
+			return
+		}
+		if !drop[sectionPath(section)] {
+			for _, l := range section {
+				out.WriteString(l)
+			}
+		}
+		section = nil
+	}
+	for i, l := range lines {
+		start := strings.HasPrefix(l, "diff --git ")
+		if !start && strings.HasPrefix(l, "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "+++ ") {
+			start = len(section) == 0 || !strings.HasPrefix(section[0], "diff --git ") || hasHunk(section)
+		}
+		if start {
+			flush()
+		}
+		section = append(section, l)
+	}
+	flush()
+	return out.String()
+}
+
+func hasHunk(section []string) bool {
+	for _, l := range section {
+		if strings.HasPrefix(l, "@@") {
+			return true
+		}
+	}
+	return false
+}
+
+func sectionPath(section []string) string {
+	var minus, plus string
+	for _, l := range section {
+		t := strings.TrimRight(l, "\r\n")
+		if strings.HasPrefix(t, "--- ") && minus == "" {
+			minus = stripPrefix(t[4:])
+		} else if strings.HasPrefix(t, "+++ ") && plus == "" {
+			plus = stripPrefix(t[4:])
+			break
+		}
+	}
+	if plus != "" && plus != "/dev/null" {
+		return cleanPath(plus)
+	}
+	return cleanPath(minus)
+}
+
+func stripPrefix(p string) string {
+	if i := strings.IndexByte(p, '\t'); i >= 0 {
+		p = p[:i]
+	}
+	p = strings.TrimSpace(p)
+	if strings.HasPrefix(p, "a/") || strings.HasPrefix(p, "b/") {
+		p = p[2:]
+	}
+	return p
+}

@@ -1,0 +1,150 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"fixplan/plan"
+)
+
+// systemPrompt is CONTRACT §7 with the schema's field meanings and the MEMORY block.
+func systemPrompt(memoryBlock string) string {
+	var b strings.Builder
+	b.WriteString(`You are an engineering assistant inside a program (fixplan) that creates, analyses and fixes code. There is one operator.
+Always answer with ONE valid JSON object and no text outside it (no code fences, no prose).
+Modes: "fix-plan" proposes a plan and optionally proposed_changes and applies nothing; "apply" gives the final patch/actions and the commands to verify, after the operator approved.
+Rules:
+- Never invent file contents or logs: request them via context_requests (read_file, search, logs, env). The app fulfils them and asks you again, at most 2 rounds.
+- Only change files whose current content you have seen in this conversation; to change a file you have not seen, request it with read_file first.
+- Never claim that tests or commands ran unless the app ran them and showed you their output.
+- If data is missing, ask at most 2 questions and/or add context_requests.
+- Minimal changes; no broad refactors unless asked.
+- Paths are relative to the project root; never use absolute paths, "..", or paths under .git/ or .fixplan/.
+- For a change, prefer proposed_changes.actions with the whole new file content (UPDATE_FILE / CREATE_FILE), or a unified diff in proposed_changes.patch whose context lines match the file exactly.
+- commands_to_run: the commands that verify the fix (use the project's default test command from memory when there is one). They run only when the operator approves each one.
+- memory_patch: only the whitelisted keys; value null removes a key.
+Fields: mode, summary (why it fails and what to do, short), questions, context_requests, plan [{step, details}] (diagnosis → change → verification), proposed_changes {patch, actions [{kind, path, content}], commands_to_run} or null, patch, commands_to_run, verification (what to expect after the commands), risks, rollback, memory_patch [{key, value}].
+`)
+	if memoryBlock == "" {
+		memoryBlock = "{}"
+	}
+	b.WriteString("ENGINEERING_MEMORY: ")
+	b.WriteString(memoryBlock)
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// userMessage is the first user message: the problem, answers to earlier questions,
+// and the base context.
+func userMessage(in plan.ProblemInput, prev *plan.Record, g plan.Gathered) string {
+	var b strings.Builder
+	b.WriteString("PROBLEM:\n")
+	b.WriteString(strings.TrimSpace(in.Problem))
+	b.WriteString("\n")
+	if prev != nil && len(in.Answers) > 0 {
+		b.WriteString("\nEARLIER PLAN SUMMARY: ")
+		b.WriteString(prev.Plan.Summary)
+		b.WriteString("\nANSWERS TO YOUR QUESTIONS:\n")
+		for i, a := range in.Answers {
+			q := ""
+			if i < len(prev.Plan.Questions) {
+				q = prev.Plan.Questions[i]
+			}
+			fmt.Fprintf(&b, "Q%d: %s\nA%d: %s\n", i+1, q, i+1, strings.TrimSpace(a))
+		}
+	}
+	b.WriteString("\nBASE CONTEXT (gathered by the app")
+	if g.Redactions > 0 {
+		fmt.Fprintf(&b, "; %d secret-looking values replaced with [REDACTED]", g.Redactions)
+	}
+	b.WriteString("):\n")
+	for _, s := range g.Sections {
+		fmt.Fprintf(&b, "\n=== %s ===\n%s", s.Title, s.Body)
+		if !strings.HasSuffix(s.Body, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString("\nAnswer with the JSON fix plan.\n")
+	return b.String()
+}
+
+// describeRequest labels a context request the way the model wrote it.
+func describeRequest(r plan.ContextRequest) string {
+	m := map[string]any{"type": r.Type}
+	if r.Path != nil {
+		m["path"] = *r.Path
+	}
+	if r.StartLine != nil {
+		m["start_line"] = *r.StartLine
+	}
+	if r.EndLine != nil {
+		m["end_line"] = *r.EndLine
+	}
+	if r.Query != nil {
+		m["query"] = *r.Query
+	}
+	if r.Glob != nil {
+		m["glob"] = *r.Glob
+	}
+	if r.Source != nil {
+		m["source"] = *r.Source
+	}
+	if r.LastN != nil {
+		m["last_n"] = *r.LastN
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// resultsMessage carries one round's results back to the model. roundsLeft is how
+// many more context rounds the model may still ask for after this one.
+func resultsMessage(round int, results []plan.ContextResult, roundsLeft int, note string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CONTEXT RESULTS (round %d):\n", round)
+	if note != "" {
+		b.WriteString(note)
+		b.WriteByte('\n')
+	}
+	for i, r := range results {
+		fmt.Fprintf(&b, "\n--- request %d: %s\n", i+1, describeRequest(r.Request))
+		if r.OK {
+			b.WriteString(r.Text)
+			if !strings.HasSuffix(r.Text, "\n") {
+				b.WriteByte('\n')
+			}
+		} else {
+			fmt.Fprintf(&b, "NOT FULFILLED: %s\n", r.Error)
+		}
+	}
+	if roundsLeft > 0 {
+		fmt.Fprintf(&b, "\nAnswer again with the complete JSON fix plan. You may ask for more context in at most %d more round(s).\n", roundsLeft)
+	} else {
+		b.WriteString("\nThis was the last context round: answer now with the complete JSON fix plan and an empty context_requests list.\n")
+	}
+	return b.String()
+}
+
+// repairMessage quotes the issues of an invalid reply back to the model.
+func repairMessage(issues []string, truncated bool) string {
+	var b strings.Builder
+	b.WriteString("Your reply could not be used:\n")
+	for _, is := range issues {
+		b.WriteString("- ")
+		b.WriteString(is)
+		b.WriteByte('\n')
+	}
+	if truncated {
+		b.WriteString("The reply was cut off: keep it shorter (prefer a unified diff in proposed_changes.patch over whole large files).\n")
+	}
+	b.WriteString("Answer again with ONE JSON object that matches the schema, and no text outside it.\n")
+	return b.String()
+}
+
+// clip keeps an invalid reply short when it is echoed back as the assistant turn.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "\n…[truncated]"
+}
