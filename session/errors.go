@@ -9,9 +9,9 @@ import (
 	"fixplan/plan"
 )
 
-// providerError words a model-client failure for people: a stable code, what
+// ProviderError words a model-client failure for people: a stable code, what
 // happened and what to do. It never includes the API key (llm errors do not carry it).
-func providerError(err error, provider string, ctx context.Context) error {
+func ProviderError(err error, provider string, ctx context.Context) error {
 	if ctx.Err() != nil {
 		return plan.Errorf(plan.ErrCancelled, "planning was cancelled").WithHint("press Fix (plan) again to start over")
 	}

@@ -279,7 +279,7 @@ func (r *run) complete(ctx context.Context, msgs []llm.Message, stage string) (s
 		if llm.KindOf(err) == llm.KindTruncated {
 			return resp.Content, err
 		}
-		return "", providerError(err, pl.cfg.Provider, ctx)
+		return "", ProviderError(err, pl.cfg.Provider, ctx)
 	}
 	if resp.Attempts > 1 {
 		r.rec.Warnings = append(r.rec.Warnings, fmt.Sprintf("the provider needed %d attempts for round %d", resp.Attempts, turn))
