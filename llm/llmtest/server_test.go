@@ -14,9 +14,11 @@ type recorder struct {
 	cleanup []func()
 }
 
-func (r *recorder) Errorf(format string, args ...any) { r.errors = append(r.errors, fmt.Sprintf(format, args...)) }
-func (r *recorder) Cleanup(f func())                  { r.cleanup = append(r.cleanup, f) }
-func (r *recorder) Helper()                           {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Cleanup(f func()) { r.cleanup = append(r.cleanup, f) }
+func (r *recorder) Helper()          {}
 
 func TestUnrequestedReplyFailsTheTest(t *testing.T) {
 	rec := &recorder{TB: t}
