@@ -1,0 +1,218 @@
+package apply
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"fixplan/plan"
+)
+
+// A model-written patch is normalised before go-gitdiff parses it: code fences
+// stripped, CRLF turned into LF, a/ b/ or bare paths accepted, /dev/null without git
+// headers understood, empty context lines restored, hunk counts recomputed and a
+// final newline added. The output is a plain git-style patch.
+
+var hunkRe = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$`)
+
+type cleanHunk struct {
+	oldStart, newStart int
+	comment            string
+	lines              []string // with their ' ', '-', '+', '\' prefix
+}
+
+type cleanFile struct {
+	oldName, newName string // "" = /dev/null
+	renameFrom       string
+	renameTo         string
+	newMode          string
+	hunks            []cleanHunk
+	sawHeaders       bool
+}
+
+func stripAB(name string, prefix string) string {
+	name = strings.TrimSpace(name)
+	if i := strings.IndexByte(name, '\t'); i >= 0 {
+		name = name[:i]
+	}
+	name = strings.Trim(name, `"`)
+	if name == "/dev/null" {
+		return ""
+	}
+	if strings.HasPrefix(name, prefix) {
+		return name[len(prefix):]
+	}
+	return name
+}
+
+// cleanPatch returns the normalised patch. It fails with ERR_INVALID_INPUT for a
+// hunk header without line numbers, binary patches, and patches without files.
+func cleanPatch(patch string) (string, error) {
+	patch = strings.ReplaceAll(patch, "\r\n", "\n")
+	lines := strings.Split(patch, "\n")
+	var files []*cleanFile
+	var cur *cleanFile
+	var hunk *cleanHunk
+	gitNames := func(l string) (string, string) {
+		rest := strings.TrimPrefix(l, "diff --git ")
+		if i := strings.Index(rest, " b/"); i >= 0 && strings.HasPrefix(rest, "a/") {
+			return rest[2:i], rest[i+3:]
+		}
+		f := strings.Fields(rest)
+		if len(f) == 2 {
+			return stripAB(f[0], "a/"), stripAB(f[1], "b/")
+		}
+		return "", ""
+	}
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		switch {
+		case strings.HasPrefix(l, "```"):
+			hunk = nil
+			continue
+		case strings.HasPrefix(l, "diff --git "):
+			o, n := gitNames(l)
+			cur = &cleanFile{oldName: o, newName: n}
+			files = append(files, cur)
+			hunk = nil
+			continue
+		case strings.HasPrefix(l, "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "+++ "):
+			if cur == nil || cur.sawHeaders || len(cur.hunks) > 0 {
+				cur = &cleanFile{}
+				files = append(files, cur)
+			}
+			cur.oldName = stripAB(l[4:], "a/")
+			cur.newName = stripAB(lines[i+1][4:], "b/")
+			cur.sawHeaders = true
+			hunk = nil
+			i++
+			continue
+		case strings.HasPrefix(l, "@@"):
+			if cur == nil {
+				return "", plan.Errorf(plan.ErrInvalidInput, "the patch has a hunk (%s) before any file header (--- / +++)", l).
+					WithHint("a unified diff needs --- a/FILE and +++ b/FILE lines before its hunks")
+			}
+			m := hunkRe.FindStringSubmatch(strings.TrimRight(l, " "))
+			if m == nil {
+				return "", plan.Errorf(plan.ErrInvalidInput, "hunk header %q has no line numbers", l).
+					WithHint("each hunk needs a header like @@ -12,5 +12,6 @@")
+			}
+			ost, _ := strconv.Atoi(m[1])
+			ns, _ := strconv.Atoi(m[3])
+			cur.hunks = append(cur.hunks, cleanHunk{oldStart: ost, newStart: ns, comment: m[5]})
+			hunk = &cur.hunks[len(cur.hunks)-1]
+			continue
+		case strings.HasPrefix(l, "GIT binary patch") || (strings.HasPrefix(l, "Binary files ") && strings.HasSuffix(l, " differ")):
+			return "", plan.Errorf(plan.ErrBinaryContent, "the patch changes a binary file").WithHint("fixplan only edits text files")
+		}
+		if cur != nil && hunk == nil {
+			switch {
+			case strings.HasPrefix(l, "rename from "):
+				cur.renameFrom = strings.TrimPrefix(l, "rename from ")
+			case strings.HasPrefix(l, "rename to "):
+				cur.renameTo = strings.TrimPrefix(l, "rename to ")
+			case strings.HasPrefix(l, "new file mode "):
+				cur.newMode = strings.TrimPrefix(l, "new file mode ")
+				cur.oldName = ""
+			case strings.HasPrefix(l, "new mode "):
+				cur.newMode = strings.TrimPrefix(l, "new mode ")
+			case strings.HasPrefix(l, "deleted file mode "):
+				cur.newName = ""
+			}
+			continue
+		}
+		if hunk == nil {
+			continue // prose before or between files
+		}
+		switch {
+		case l == "":
+			// A blank line inside a hunk is an empty context line whose space was lost,
+			// unless it ends the patch.
+			if rest := strings.Join(lines[i+1:], ""); strings.TrimSpace(rest) == "" {
+				hunk = nil
+				continue
+			}
+			hunk.lines = append(hunk.lines, " ")
+		case l[0] == ' ' || l[0] == '-' || l[0] == '+' || l[0] == '\\':
+			hunk.lines = append(hunk.lines, l)
+		default:
+			hunk = nil // prose after a hunk
+		}
+	}
+	var b strings.Builder
+	n := 0
+	for _, f := range files {
+		if f.renameFrom != "" && f.renameTo != "" {
+			f.oldName, f.newName = f.renameFrom, f.renameTo
+		}
+		if f.oldName == "" && f.newName == "" {
+			continue
+		}
+		if len(f.hunks) == 0 && f.renameFrom == "" && !(f.oldName == "" && f.newName != "") {
+			continue
+		}
+		n++
+		o, nn := f.oldName, f.newName
+		a, bb := "a/"+o, "b/"+nn
+		if o == "" {
+			a, o = "/dev/null", nn
+		}
+		if nn == "" {
+			bb, nn = "/dev/null", o
+		}
+		fmt.Fprintf(&b, "diff --git a/%s b/%s\n", o, nn)
+		switch {
+		case f.oldName == "":
+			mode := f.newMode
+			if mode == "" {
+				mode = "100644"
+			}
+			fmt.Fprintf(&b, "new file mode %s\n", mode)
+		case f.newName == "":
+			b.WriteString("deleted file mode 100644\n")
+		case f.oldName != f.newName:
+			fmt.Fprintf(&b, "rename from %s\nrename to %s\n", f.oldName, f.newName)
+		}
+		if len(f.hunks) > 0 {
+			fmt.Fprintf(&b, "--- %s\n+++ %s\n", a, bb)
+		}
+		for _, h := range f.hunks {
+			oc, nc := 0, 0
+			for _, l := range h.lines {
+				switch l[0] {
+				case ' ':
+					oc++
+					nc++
+				case '-':
+					oc++
+				case '+':
+					nc++
+				}
+			}
+			ost, ns := h.oldStart, h.newStart
+			if oc == 0 && ost > 0 && f.oldName == "" {
+				ost = 0
+			}
+			if nc == 0 && f.newName == "" {
+				ns = 0
+			}
+			if oc > 0 && ost == 0 {
+				ost = 1
+			}
+			if nc > 0 && ns == 0 {
+				ns = 1
+			}
+			fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@%s\n", ost, oc, ns, nc, h.comment)
+			for _, l := range h.lines {
+				b.WriteString(l)
+				b.WriteByte('\n')
+			}
+		}
+	}
+	if n == 0 {
+		return "", plan.Errorf(plan.ErrInvalidInput, "the patch holds no file changes").
+			WithHint("a unified diff needs --- a/FILE, +++ b/FILE and @@ hunks")
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,151 @@
+package apply
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/bluekeyes/go-gitdiff/gitdiff"
+
+	"fixplan/plan"
+)
+
+// patchChanges turns a unified diff into changes: cleaned, parsed with go-gitdiff,
+// and each file's hunks placed against the file on disk.
+func (e *Engine) patchChanges(patch string) ([]Change, error) {
+	cleaned, err := cleanPatch(patch)
+	if err != nil {
+		return nil, err
+	}
+	files, _, err := gitdiff.Parse(strings.NewReader(cleaned))
+	if err != nil {
+		return nil, &plan.Error{Code: plan.ErrInvalidInput, Msg: "the patch is not a valid unified diff", Err: err,
+			Hint: "re-plan, or fix the diff by hand"}
+	}
+	if len(files) == 0 {
+		return nil, plan.Errorf(plan.ErrInvalidInput, "the patch holds no file changes")
+	}
+	var out []Change
+	for _, f := range files {
+		if f.IsBinary {
+			return nil, plan.Errorf(plan.ErrBinaryContent, "the patch changes a binary file (%s)", f.NewName)
+		}
+		cs, err := e.patchFile(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs...)
+	}
+	return out, nil
+}
+
+func (e *Engine) patchFile(f *gitdiff.File) ([]Change, error) {
+	switch {
+	case f.IsNew:
+		rel, err := cleanRel(f.NewName)
+		if err != nil {
+			return nil, err
+		}
+		abs, err := e.checkTarget(rel)
+		if err != nil {
+			return nil, err
+		}
+		cur, err := e.look(rel, abs, true)
+		if err != nil {
+			return nil, err
+		}
+		after, placements, err := place(rel, nil, f.TextFragments)
+		if err != nil {
+			return nil, err
+		}
+		if isBinary(after) {
+			return nil, plan.Errorf(plan.ErrBinaryContent, "the new content of %s looks binary", rel)
+		}
+		if cur.exists {
+			if !cur.dir && string(toLF(cur.data)) == string(toLF(after)) {
+				return nil, nil
+			}
+			return nil, (&plan.Error{Code: plan.ErrAlreadyExists, Msg: rel + " already exists, but the patch creates it", Paths: []string{rel}}).
+				WithHint("re-plan: the model should patch the existing file")
+		}
+		mode := fs.FileMode(0o644)
+		if f.NewMode != 0 {
+			mode = f.NewMode.Perm()
+		}
+		return []Change{{Path: rel, Op: plan.OpCreate, After: after, Mode: mode, FromPatch: true, Placement: placements}}, nil
+	case f.IsDelete:
+		c, err := e.patchExisting(f.OldName, f)
+		if err != nil {
+			return nil, err
+		}
+		if len(strings.TrimSpace(string(c.After))) != 0 {
+			return nil, (&plan.Error{Code: plan.ErrPatchApplyFailed, Msg: "the patch deletes " + c.Path + " but does not remove all of its lines", Paths: []string{c.Path}}).
+				WithHint("re-plan so the model sees the file as it is now")
+		}
+		c.Op, c.After, c.Mode = plan.OpDelete, nil, 0
+		return []Change{c}, nil
+	case f.IsRename || (f.OldName != "" && f.NewName != "" && f.OldName != f.NewName):
+		c, err := e.patchExisting(f.OldName, f)
+		if err != nil {
+			return nil, err
+		}
+		newRel, err := cleanRel(f.NewName)
+		if err != nil {
+			return nil, err
+		}
+		abs, err := e.checkTarget(newRel)
+		if err != nil {
+			return nil, err
+		}
+		cur, err := e.look(newRel, abs, false)
+		if err != nil {
+			return nil, err
+		}
+		// A case-only rename on a case-insensitive disk finds the old file here.
+		if cur.exists && !strings.EqualFold(newRel, c.Path) {
+			return nil, (&plan.Error{Code: plan.ErrAlreadyExists, Msg: "cannot rename " + c.Path + " to " + newRel + ": it already exists", Paths: []string{newRel}})
+		}
+		del := c
+		del.Op, del.After, del.Mode, del.Placement = plan.OpDelete, nil, 0, nil
+		create := Change{Path: newRel, Op: plan.OpCreate, After: c.After, Mode: c.BeforeMode, FromPatch: true, Placement: c.Placement}
+		return []Change{del, create}, nil
+	default:
+		c, err := e.patchExisting(f.NewName, f)
+		if err != nil {
+			return nil, err
+		}
+		if string(c.After) == string(c.Before) {
+			return nil, nil
+		}
+		return []Change{c}, nil
+	}
+}
+
+// patchExisting places f's hunks on the existing file name.
+func (e *Engine) patchExisting(name string, f *gitdiff.File) (Change, error) {
+	rel, err := cleanRel(name)
+	if err != nil {
+		return Change{}, err
+	}
+	abs, err := e.checkTarget(rel)
+	if err != nil {
+		return Change{}, err
+	}
+	cur, err := e.look(rel, abs, true)
+	if err != nil {
+		return Change{}, err
+	}
+	if !cur.exists || cur.dir {
+		return Change{}, (&plan.Error{Code: plan.ErrNotFound, Msg: fmt.Sprintf("the patch changes %s, which does not exist", rel), Paths: []string{rel}}).
+			WithHint("re-plan, or check the path")
+	}
+	if err := textFile(rel, cur.data); err != nil {
+		return Change{}, err
+	}
+	after, placements, err := place(rel, cur.data, f.TextFragments)
+	if err != nil {
+		return Change{}, err
+	}
+	return Change{Path: rel, Op: plan.OpUpdate, Before: cur.data, BeforeSHA256: sum(cur.data), BeforeMode: cur.mode,
+		Existed: true, After: after, Mode: cur.mode, FromPatch: true, Placement: placements}, nil
+}

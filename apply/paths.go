@@ -1,0 +1,126 @@
+package apply
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"fixplan/plan"
+)
+
+// cleanRel turns a path written by the model or the user into a clean, slash-
+// separated path relative to the root, or fails with ERR_PATH_OUTSIDE_ROOT.
+func cleanRel(p string) (string, error) {
+	if strings.TrimSpace(p) == "" {
+		return "", plan.Errorf(plan.ErrPathOutsideRoot, "an empty path was given").WithHint("use a path relative to the project root")
+	}
+	if why := plan.PathProblem(p); why != "" {
+		return "", (&plan.Error{Code: plan.ErrPathOutsideRoot, Msg: "path " + quote(p) + " " + why, Paths: []string{p}}).
+			WithHint("only files inside the project folder can be changed")
+	}
+	rel := path.Clean(strings.ReplaceAll(p, `\`, "/"))
+	if rel == "." || !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return "", (&plan.Error{Code: plan.ErrPathOutsideRoot, Msg: "path " + quote(p) + " does not name a file inside the project", Paths: []string{p}}).
+			WithHint("only files inside the project folder can be changed")
+	}
+	return rel, nil
+}
+
+func quote(s string) string { return "\"" + s + "\"" }
+
+// protected reports app-owned folders no plan may touch.
+func protected(rel string) bool {
+	first := strings.ToLower(strings.SplitN(rel, "/", 2)[0])
+	return first == ".git" || first == ".fixplan"
+}
+
+// secret reports files that hold credentials; writing them is refused.
+func secret(rel string) bool {
+	segs := strings.Split(strings.ToLower(rel), "/")
+	for _, s := range segs[:len(segs)-1] {
+		if s == "secrets" {
+			return true
+		}
+	}
+	base := segs[len(segs)-1]
+	switch {
+	case strings.HasPrefix(base, ".env") && base != ".envrc.example" && !strings.HasSuffix(base, ".example") && !strings.HasSuffix(base, ".sample"):
+		return true
+	case strings.HasPrefix(base, "id_rsa"), strings.HasPrefix(base, "id_ed25519"), strings.HasPrefix(base, "id_ecdsa"):
+		return true
+	}
+	for _, ext := range []string{".pem", ".key", ".p12", ".pfx"} {
+		if strings.HasSuffix(base, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+var lockFiles = map[string]bool{"go.sum": true, "package-lock.json": true, "yarn.lock": true, "pnpm-lock.yaml": true,
+	"cargo.lock": true, "poetry.lock": true, "pipfile.lock": true, "gemfile.lock": true, "composer.lock": true,
+	"uv.lock": true, "bun.lockb": true, "flake.lock": true}
+
+func isLockFile(rel string) bool { return lockFiles[strings.ToLower(path.Base(rel))] }
+
+// checkTarget validates a path for writing: inside the root after resolving
+// symlinks of its existing parents, not protected, not a secret, and not itself a
+// symlink. It returns the absolute path.
+func (e *Engine) checkTarget(rel string) (string, error) {
+	if protected(rel) {
+		return "", (&plan.Error{Code: plan.ErrProtectedPath, Msg: rel + " is inside .git/ or .fixplan/, which fixplan never changes", Paths: []string{rel}}).
+			WithHint("change files of the project itself")
+	}
+	if secret(rel) {
+		return "", (&plan.Error{Code: plan.ErrSecretPath, Msg: rel + " looks like a secrets file; fixplan does not write secrets", Paths: []string{rel}}).
+			WithHint("edit it by hand if the change is really wanted")
+	}
+	abs := filepath.Join(e.root, filepath.FromSlash(rel))
+	// The deepest existing ancestor (or the file itself) must resolve inside the root.
+	probe := abs
+	for {
+		fi, err := os.Lstat(probe)
+		if err == nil {
+			if probe == abs && fi.Mode()&fs.ModeSymlink != 0 {
+				return "", (&plan.Error{Code: plan.ErrPathOutsideRoot, Msg: rel + " is a symbolic link; fixplan does not write through links", Paths: []string{rel}}).
+					WithHint("change the file the link points to, by its own path")
+			}
+			real, err := filepath.EvalSymlinks(probe)
+			if err != nil {
+				return "", &plan.Error{Code: plan.ErrIO, Msg: "cannot resolve " + rel, Err: err, Paths: []string{rel}}
+			}
+			if !within(e.realRoot, real) {
+				return "", (&plan.Error{Code: plan.ErrPathOutsideRoot, Msg: rel + " resolves outside the project (through a symbolic link)", Paths: []string{rel}}).
+					WithHint("only files inside the project folder can be changed")
+			}
+			if real != e.realRoot && protected(relTo(e.realRoot, real)) {
+				return "", (&plan.Error{Code: plan.ErrProtectedPath, Msg: rel + " leads into .git/ or .fixplan/ through a link", Paths: []string{rel}})
+			}
+			return abs, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", &plan.Error{Code: plan.ErrIO, Msg: "cannot inspect " + rel, Err: err, Paths: []string{rel}}
+		}
+		parent := filepath.Dir(probe)
+		if parent == probe {
+			return abs, nil
+		}
+		probe = parent
+	}
+}
+
+func within(root, p string) bool {
+	if p == root {
+		return true
+	}
+	r, err := filepath.Rel(root, p)
+	return err == nil && filepath.IsLocal(r)
+}
+
+func relTo(root, p string) string {
+	r, _ := filepath.Rel(root, p)
+	return filepath.ToSlash(r)
+}

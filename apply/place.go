@@ -1,0 +1,244 @@
+package apply
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/bluekeyes/go-gitdiff/gitdiff"
+
+	"fixplan/plan"
+)
+
+// Match levels, strictest first.
+const (
+	levelExact = iota
+	levelTrailing
+	levelIndent
+)
+
+// indentSensitive files: leading whitespace is syntax, so indentation-only fuzz is off.
+func indentSensitive(rel string) bool {
+	base := strings.ToLower(path.Base(rel))
+	switch path.Ext(base) {
+	case ".py", ".pyi", ".yaml", ".yml", ".mk", ".haml", ".pug", ".sass", ".coffee", ".nim":
+		return true
+	}
+	return base == "makefile" || base == "gnumakefile"
+}
+
+func norm(s string, level int) string {
+	s = strings.TrimRight(s, "\r\n")
+	switch level {
+	case levelTrailing:
+		return strings.TrimRight(s, " \t")
+	case levelIndent:
+		return strings.TrimSpace(s)
+	}
+	return s
+}
+
+type outLine struct {
+	text string
+	eol  bool
+}
+
+// splitLines splits b into lines without their line breaks; last reports whether
+// the final line ends with a break.
+func splitLines(b []byte) (lines []string, finalEOL bool) {
+	s := string(toLF(b))
+	if s == "" {
+		return nil, true
+	}
+	finalEOL = strings.HasSuffix(s, "\n")
+	s = strings.TrimSuffix(s, "\n")
+	return strings.Split(s, "\n"), finalEOL
+}
+
+// place applies the fragments of one file to before, placing each hunk exactly,
+// else at the nearest exact match, else ignoring trailing whitespace, else (for
+// files where indentation is not syntax) ignoring indentation. An ambiguous or
+// unplaceable hunk fails the whole file with ERR_PATCH_APPLY_FAILED.
+func place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []string, error) {
+	lines, finalEOL := splitLines(before)
+	maxLevel := levelIndent
+	if indentSensitive(rel) {
+		maxLevel = levelTrailing
+	}
+	var out []outLine
+	var placements []string
+	cursor := 0
+	explicitNoEOL := false
+	for hi, f := range frags {
+		var old []string
+		for _, l := range f.Lines {
+			if l.Old() {
+				old = append(old, l.Line)
+			}
+			if l.New() && !strings.HasSuffix(l.Line, "\n") {
+				explicitNoEOL = true
+			}
+		}
+		expected := int(f.OldPosition) - 1
+		if len(old) == 0 {
+			expected = int(f.OldPosition) // insertion after line OldPosition
+		}
+		pos, level, err := find(lines, old, cursor, expected, maxLevel)
+		if err != nil {
+			return nil, nil, hunkError(rel, hi+1, f, old, lines, err.Error())
+		}
+		for _, l := range lines[cursor:pos] {
+			out = append(out, outLine{l, true})
+		}
+		k := pos
+		for _, l := range f.Lines {
+			switch l.Op {
+			case gitdiff.OpContext:
+				out = append(out, outLine{lines[k], true})
+				k++
+			case gitdiff.OpDelete:
+				k++
+			case gitdiff.OpAdd:
+				out = append(out, outLine{strings.TrimRight(l.Line, "\r\n"), strings.HasSuffix(l.Line, "\n")})
+			}
+		}
+		cursor = k
+		placements = append(placements, describe(level, pos-expected))
+	}
+	for _, l := range lines[cursor:] {
+		out = append(out, outLine{l, true})
+	}
+	eol := "\n"
+	if usesCRLF(before) {
+		eol = "\r\n"
+	}
+	var b strings.Builder
+	for i, l := range out {
+		b.WriteString(l.text)
+		last := i == len(out)-1
+		switch {
+		case !last:
+			b.WriteString(eol)
+		case explicitNoEOL:
+			if l.eol {
+				b.WriteString(eol)
+			}
+		case len(before) == 0 || finalEOL:
+			b.WriteString(eol)
+		}
+	}
+	return []byte(b.String()), placements, nil
+}
+
+func describe(level, offset int) string {
+	off := ""
+	if offset != 0 {
+		off = fmt.Sprintf("offset %+d", offset)
+	}
+	switch level {
+	case levelTrailing:
+		return strings.TrimSpace("fuzzy: trailing whitespace " + off)
+	case levelIndent:
+		return strings.TrimSpace("fuzzy: indentation " + off)
+	}
+	if off == "" {
+		return "exact"
+	}
+	return off
+}
+
+// find returns where old matches lines (at or after cursor), nearest to expected,
+// at the strictest level that matches.
+func find(lines, old []string, cursor, expected, maxLevel int) (int, int, error) {
+	if len(old) == 0 {
+		if expected < cursor {
+			expected = cursor
+		}
+		if expected > len(lines) {
+			expected = len(lines)
+		}
+		return expected, levelExact, nil
+	}
+	for level := levelExact; level <= maxLevel; level++ {
+		want := make([]string, len(old))
+		for i, o := range old {
+			want[i] = norm(o, level)
+		}
+		best, bestDist, ties := -1, 0, 0
+		for i := cursor; i+len(old) <= len(lines); i++ {
+			ok := true
+			for j := range want {
+				if norm(lines[i+j], level) != want[j] {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			d := i - expected
+			if d < 0 {
+				d = -d
+			}
+			switch {
+			case best < 0 || d < bestDist:
+				best, bestDist, ties = i, d, 0
+			case d == bestDist:
+				ties++
+			}
+		}
+		if best >= 0 {
+			if ties > 0 {
+				return 0, 0, fmt.Errorf("its lines match at line %d and line %d equally well; fixplan does not guess", expected+1-bestDist, expected+1+bestDist)
+			}
+			return best, level, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("its lines are not in the file")
+}
+
+// hunkError reports a hunk that cannot be placed, with the lines expected and the
+// closest lines of the file.
+func hunkError(rel string, n int, f *gitdiff.TextFragment, old, lines []string, why string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "hunk %d of %s (@@ -%d,%d +%d,%d @@) does not apply: %s.\nexpected lines:\n", n, rel, f.OldPosition, f.OldLines, f.NewPosition, f.NewLines, why)
+	for _, o := range limit(old, 12) {
+		fmt.Fprintf(&b, "  %s\n", strings.TrimRight(o, "\r\n"))
+	}
+	if at, score := closest(lines, old); score > 0 {
+		fmt.Fprintf(&b, "closest lines in the file (from line %d):\n", at+1)
+		end := at + len(old)
+		if end > len(lines) {
+			end = len(lines)
+		}
+		for _, l := range limit(lines[at:end], 12) {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
+	}
+	return (&plan.Error{Code: plan.ErrPatchApplyFailed, Msg: strings.TrimRight(b.String(), "\n"), Paths: []string{rel}}).
+		WithHint("re-plan so the model sees the file as it is now, or edit by hand")
+}
+
+func limit(ss []string, n int) []string {
+	if len(ss) > n {
+		return append(ss[:n:n], fmt.Sprintf("… (%d more lines)", len(ss)-n))
+	}
+	return ss
+}
+
+// closest finds the window of lines sharing the most (whitespace-trimmed) lines with old.
+func closest(lines, old []string) (int, int) {
+	best, bestScore := 0, 0
+	for i := 0; i < len(lines); i++ {
+		score := 0
+		for j := 0; j < len(old) && i+j < len(lines); j++ {
+			if strings.TrimSpace(lines[i+j]) == norm(old[j], levelIndent) {
+				score++
+			}
+		}
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return best, bestScore
+}

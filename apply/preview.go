@@ -1,0 +1,65 @@
+package apply
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+
+	"fixplan/plan"
+)
+
+// Preview returns what the user sees for c: a unified diff `git apply` accepts
+// (a/ and b/ labels, /dev/null for created and deleted files), the hash of the
+// bytes it was computed from, placement notes and flags.
+func (c Change) Preview() plan.FileChange {
+	fc := plan.FileChange{Path: c.Path, Op: c.Op, BaseSHA256: c.BeforeSHA256, Placement: c.Placement, Flags: c.Flags}
+	switch c.Op {
+	case plan.OpMkdir:
+		fc.Diff = fmt.Sprintf("new folder %s/\n", c.Path)
+		return fc
+	case plan.OpRmdir:
+		fc.Diff = fmt.Sprintf("remove folder %s/\n", c.Path)
+		return fc
+	}
+	oldLabel, newLabel := "a/"+c.Path, "b/"+c.Path
+	header := fmt.Sprintf("diff --git a/%s b/%s\n", c.Path, c.Path)
+	switch c.Op {
+	case plan.OpCreate:
+		oldLabel = "/dev/null"
+		header += fmt.Sprintf("new file mode 100%o\n", modeOr(c.Mode))
+	case plan.OpDelete:
+		newLabel = "/dev/null"
+		header += fmt.Sprintf("deleted file mode 100%o\n", modeOr(c.BeforeMode))
+	default:
+		if c.Mode != c.BeforeMode && c.BeforeMode != 0 {
+			header += fmt.Sprintf("old mode 100%o\nnew mode 100%o\n", c.BeforeMode.Perm(), c.Mode.Perm())
+		}
+	}
+	d := udiff.Unified(oldLabel, newLabel, string(c.Before), string(c.After))
+	if d == "" {
+		fc.Diff = header
+		return fc
+	}
+	fc.Diff = header + d
+	return fc
+}
+
+func modeOr(m fs.FileMode) fs.FileMode {
+	if p := m.Perm(); p != 0 {
+		return p
+	}
+	return 0o644
+}
+
+// changedLines counts the +/- lines of a unified diff.
+func changedLines(diff string) int {
+	n := 0
+	for _, l := range strings.Split(diff, "\n") {
+		if (strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++")) || (strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "---")) {
+			n++
+		}
+	}
+	return n
+}
