@@ -34,6 +34,11 @@ func commands() map[string]command {
 	return map[string]command{
 		// Each subcommand registers here, one line each.
 		"context": runContext,
+		"plan":    runPlan,
+		"apply":   runApply,
+		"undo":    runUndo,
+		"patch":   runPatch,
+		"verify":  runVerify,
 	}
 }
 

@@ -1,0 +1,362 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+
+	"fixplan/llm/openai"
+	"fixplan/plan"
+	"fixplan/session"
+)
+
+// loadSettings reads the settings file (FIXPLAN_SETTINGS or the default path) and
+// applies the FIXPLAN_* environment overrides.
+func loadSettings(e *env) (session.Settings, error) {
+	path := e.Getenv("FIXPLAN_SETTINGS")
+	if path == "" {
+		p, err := session.DefaultSettingsPath()
+		if err != nil {
+			return session.DefaultSettings().WithEnv(e.Getenv), nil
+		}
+		path = p
+	}
+	st, err := session.LoadSettings(path)
+	if err != nil {
+		return st, err
+	}
+	return st.WithEnv(e.Getenv), nil
+}
+
+// newModel builds the provider client. A provider that needs a key (OpenAI's API)
+// without one is refused before any request.
+func newModel(e *env, st session.Settings) (session.Model, error) {
+	key := session.APIKeyFromEnv(e.Getenv)
+	u, err := url.Parse(st.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, plan.Errorf(plan.ErrConfig, "the provider base URL %q is not an http(s) URL", st.BaseURL).
+			WithHint("set FIXPLAN_BASE_URL, e.g. http://127.0.0.1:11434/v1")
+	}
+	if key == "" && strings.HasSuffix(u.Hostname(), "openai.com") {
+		return nil, plan.Errorf(plan.ErrProviderAuth, "no API key for %s", st.BaseURL).
+			WithHint("set FIXPLAN_API_KEY (or OPENAI_API_KEY), or point FIXPLAN_BASE_URL at a local server")
+	}
+	c, err := openai.New(openai.Config{
+		BaseURL: st.BaseURL, Model: st.Model, APIKey: key, Timeout: st.Timeout(),
+		MaxTokens: st.MaxTokens, MaxRetries: st.MaxRetries, Stream: st.Stream,
+	})
+	if err != nil {
+		return nil, &plan.Error{Code: plan.ErrConfig, Msg: "the provider settings are not usable", Err: err,
+			Hint: "check FIXPLAN_BASE_URL and FIXPLAN_MODEL (or the settings file)"}
+	}
+	return c, nil
+}
+
+// openSession opens the project at e.Root and rolls back any transaction a crash
+// left half-applied, telling the user on stderr.
+func openSession(e *env, st session.Settings, m session.Model, em session.Emitter) (*session.Session, error) {
+	s, err := session.Open(e.Root, st, m, em, session.Options{UserPrefsPath: e.Getenv("FIXPLAN_USER_PREFS")})
+	if err != nil {
+		return nil, err
+	}
+	msgs, err := s.Recover()
+	for _, m := range msgs {
+		fmt.Fprintf(e.Stderr, "fixplan: %s\n", m)
+	}
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// fail prints a one-line reason (with what to do) on stderr and returns 1. With
+// jsonOut it also prints {"error": {...}} on stdout.
+func fail(e *env, cmd string, err error, jsonOut bool) int {
+	code, msg, hint := describe(err)
+	line := fmt.Sprintf("fixplan %s: %s", cmd, msg)
+	if hint != "" {
+		line += " — " + hint
+	}
+	fmt.Fprintln(e.Stderr, oneLine(line))
+	if jsonOut {
+		out := map[string]any{"code": code, "message": msg, "hint": hint}
+		var pe *plan.Error
+		if errors.As(err, &pe) && len(pe.Paths) > 0 {
+			out["paths"] = pe.Paths
+		}
+		writeJSON(e.Stdout, map[string]any{"error": out})
+	}
+	return 1
+}
+
+// describe splits an error into its code, sentence and hint.
+func describe(err error) (code plan.Code, msg, hint string) {
+	var pe *plan.Error
+	if errors.As(err, &pe) {
+		msg = pe.Msg
+		if len(pe.Paths) > 0 && !strings.Contains(msg, pe.Paths[0]) {
+			msg += ": " + strings.Join(pe.Paths, ", ")
+		}
+		return pe.Code, msg, pe.Hint
+	}
+	var re *session.ReplyError
+	if errors.As(err, &re) {
+		return plan.CodeOf(err), re.Error(), fmt.Sprintf("raw reply saved in .fixplan/plans/%s.json", re.RecordID)
+	}
+	return plan.CodeOf(err), err.Error(), ""
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\r", "")
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return s
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// stderrProgress prints progress events as lines on stderr (streaming is coalesced).
+type stderrProgress struct {
+	w         io.Writer
+	lastChars int
+}
+
+func (p *stderrProgress) Emit(ev session.Event) {
+	switch ev.Stage {
+	case session.StageStream:
+		if ev.Chars-p.lastChars >= 2000 {
+			p.lastChars = ev.Chars
+			fmt.Fprintf(p.w, "fixplan: receiving reply… %d chars\n", ev.Chars)
+		}
+	case session.StageDone:
+	default:
+		p.lastChars = 0
+		if ev.Message != "" && ev.Stage != session.StageError {
+			fmt.Fprintf(p.w, "fixplan: %s\n", ev.Message)
+		}
+	}
+}
+
+const planUsage = `usage: fixplan [--root DIR] plan (--problem TEXT | --problem-file FILE|-) [--log SOURCE=FILE]... [--json] [--quiet]
+       fixplan [--root DIR] plan --replan ID --answer TEXT [--answer TEXT]
+
+Asks the model for one fix plan and saves it as .fixplan/plans/<id>.json for 'fixplan apply'.
+Provider: FIXPLAN_BASE_URL, FIXPLAN_MODEL, FIXPLAN_API_KEY (or OPENAI_API_KEY), FIXPLAN_TIMEOUT,
+FIXPLAN_MAX_TOKENS, or the settings file (FIXPLAN_SETTINGS). Nothing in the project changes.
+`
+
+// runPlan implements `fixplan plan`.
+func runPlan(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fs.SetOutput(e.Stderr)
+	fs.Usage = func() { fmt.Fprint(e.Stderr, planUsage); fs.PrintDefaults() }
+	problem := fs.String("problem", "", "the problem `TEXT` (error, trace, description)")
+	problemFile := fs.String("problem-file", "", "read the problem from `FILE` (- = stdin)")
+	asJSON := fs.Bool("json", false, "print exactly one JSON object")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	replan := fs.String("replan", "", "re-plan plan `ID` with answers to its questions")
+	var logs, answers ctxMulti
+	fs.Var(&logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
+	fs.Var(&answers, "answer", "answer to the plan's next question (repeatable, with --replan)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.Stderr, "fixplan plan: unexpected argument %q; pass the problem with --problem or --problem-file\n", fs.Arg(0))
+		return 2
+	}
+	ls, err := ctxLogSources(logs)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "fixplan plan: %v\n", err)
+		return 2
+	}
+	// The output of `fixplan verify`, when there is any, goes along as the "verification" log.
+	ls = append(ls, plan.LogSource{Source: "verification"})
+	in := plan.ProblemInput{Logs: ls, Answers: answers, Previous: *replan}
+	switch {
+	case *problem != "" && *problemFile != "":
+		fmt.Fprintln(e.Stderr, "fixplan plan: give either --problem or --problem-file, not both")
+		return 2
+	case *problem != "":
+		in.Problem = *problem
+	case *problemFile == "-":
+		b, err := io.ReadAll(e.Stdin)
+		if err != nil {
+			return fail(e, "plan", fmt.Errorf("read stdin: %w", err), *asJSON)
+		}
+		in.Problem = string(b)
+	case *problemFile != "":
+		b, err := os.ReadFile(*problemFile)
+		if err != nil {
+			return fail(e, "plan", plan.Errorf(plan.ErrInvalidInput, "cannot read the problem file %s", *problemFile).WithHint("check the path"), *asJSON)
+		}
+		in.Problem = string(b)
+	case *replan == "":
+		fmt.Fprintln(e.Stderr, "fixplan plan: say what is wrong: --problem TEXT or --problem-file FILE (- reads stdin)")
+		return 2
+	}
+	if len(answers) > 0 && *replan == "" {
+		fmt.Fprintln(e.Stderr, "fixplan plan: --answer needs --replan ID (the plan whose questions you answer)")
+		return 2
+	}
+	st, err := loadSettings(e)
+	if err != nil {
+		return fail(e, "plan", err, *asJSON)
+	}
+	m, err := newModel(e, st)
+	if err != nil {
+		return fail(e, "plan", err, *asJSON)
+	}
+	var em session.Emitter
+	if !*quiet && !*asJSON {
+		em = &stderrProgress{w: e.Stderr}
+	}
+	s, err := openSession(e, st, m, em)
+	if err != nil {
+		return fail(e, "plan", err, *asJSON)
+	}
+	defer s.Close()
+	if *replan != "" {
+		prev, err := s.Load(*replan)
+		if err != nil {
+			return fail(e, "plan", err, *asJSON)
+		}
+		if in.Problem == "" {
+			in.Problem = prev.Input.Problem
+			if len(logs) == 0 {
+				in.Logs = []plan.LogSource{{Source: "verification"}}
+				for _, l := range prev.Input.Logs {
+					if l.Source != "verification" {
+						in.Logs = append(in.Logs, l)
+					}
+				}
+			}
+		}
+	}
+	rec, err := s.Plan(ctx, in)
+	if err != nil {
+		var re *session.ReplyError
+		if errors.As(err, &re) && !*asJSON {
+			fmt.Fprintf(e.Stderr, "---- raw reply ----\n%s\n---- issues ----\n%s\n", clipText(re.Raw, 4000), strings.Join(re.Issues, "\n"))
+		}
+		return fail(e, "plan", err, *asJSON)
+	}
+	if *asJSON {
+		writeJSON(e.Stdout, planJSON(rec))
+		return 0
+	}
+	printPlan(e.Stdout, rec)
+	return 0
+}
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "\n…[truncated]"
+}
+
+// planJSON is the documented `plan --json` shape.
+func planJSON(r *plan.Record) map[string]any {
+	changes := make([]map[string]any, 0, len(r.Changes))
+	for _, c := range r.Changes {
+		changes = append(changes, map[string]any{"path": c.Path, "op": c.Op, "diff": c.Diff, "base_sha256": c.BaseSHA256})
+	}
+	rounds := make([]map[string]any, 0, len(r.Rounds))
+	for _, rd := range r.Rounds {
+		results := make([]map[string]any, 0, len(rd.Results))
+		for _, res := range rd.Results {
+			m := map[string]any{"ok": res.OK}
+			if res.OK {
+				m["text"] = res.Text
+			} else {
+				m["error"] = res.Error
+			}
+			results = append(results, m)
+		}
+		rounds = append(rounds, map[string]any{"requests": rd.Requests, "results": results})
+	}
+	memory := make([]map[string]any, 0, len(r.Memory))
+	for _, m := range r.Memory {
+		memory = append(memory, map[string]any{"key": m.Key, "value": m.Value})
+	}
+	return map[string]any{
+		"id": r.ID, "mode": r.Plan.Mode, "summary": r.Plan.Summary, "questions": r.Plan.Questions,
+		"plan": r.Plan.Plan, "risks": r.Plan.Risks, "commands_to_run": r.Plan.Commands(),
+		"memory_patch": memory, "changes": changes, "rounds": rounds, "warnings": r.Warnings,
+	}
+}
+
+// printPlan prints a plan for people.
+func printPlan(w io.Writer, r *plan.Record) {
+	p := r.Plan
+	fmt.Fprintf(w, "Plan %s (%s)\n\nSummary: %s\n", r.ID, p.Mode, p.Summary)
+	list := func(title string, items []string) {
+		if len(items) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\n%s:\n", title)
+		for _, it := range items {
+			fmt.Fprintf(w, "  - %s\n", it)
+		}
+	}
+	list("Questions (answer with: fixplan plan --replan "+r.ID+" --answer TEXT)", p.Questions)
+	if len(p.Plan) > 0 {
+		fmt.Fprintln(w, "\nSteps:")
+		for i, s := range p.Plan {
+			fmt.Fprintf(w, "  %d. %s: %s\n", i+1, s.Step, s.Details)
+		}
+	}
+	list("Risks", p.Risks)
+	list("Commands to run (fixplan verify)", p.Commands())
+	list("Verification", p.Verification)
+	if len(r.Memory) > 0 {
+		fmt.Fprintln(w, "\nMemory patch (merged on apply):")
+		for _, m := range r.Memory {
+			fmt.Fprintf(w, "  %s = %s\n", m.Key, m.Value)
+		}
+	}
+	for i, rd := range r.Rounds {
+		fmt.Fprintf(w, "\nContext round %d: %d request(s)\n", i+1, len(rd.Requests))
+		for _, res := range rd.Results {
+			status := "ok"
+			if !res.OK {
+				status = "not fulfilled: " + res.Error
+			}
+			fmt.Fprintf(w, "  - %s: %s\n", res.Request.Type, status)
+		}
+	}
+	list("Warnings", r.Warnings)
+	if len(r.Changes) == 0 {
+		fmt.Fprintln(w, "\nNo file changes.")
+	} else {
+		fmt.Fprintf(w, "\nChanges (%d file(s); apply with: fixplan apply --plan %s):\n", len(r.Changes), r.ID)
+		for _, c := range r.Changes {
+			fmt.Fprintf(w, "\n%s %s", c.Op, c.Path)
+			if len(c.Flags) > 0 {
+				fmt.Fprintf(w, " [%s]", strings.Join(c.Flags, ", "))
+			}
+			fmt.Fprintln(w)
+			fmt.Fprint(w, c.Diff)
+			if !strings.HasSuffix(c.Diff, "\n") && c.Diff != "" {
+				fmt.Fprintln(w)
+			}
+		}
+	}
+}

@@ -1,0 +1,285 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"fixplan/apply"
+	codectx "fixplan/context"
+	"fixplan/memory"
+	"fixplan/plan"
+)
+
+// Session is one open project: the fix loop plus apply, undo, history and checks.
+// Its methods are safe for concurrent use; planning and applying are serialised.
+type Session struct {
+	root    string
+	st      Settings
+	model   Model
+	em      Emitter
+	gath    *codectx.Gatherer
+	mem     *memory.Store
+	eng     *apply.Engine
+	opts    Options
+	mu      sync.Mutex // serialises Plan/Apply/Undo
+	cmdMu   sync.Mutex
+	results []CommandResult
+}
+
+// Options tune Open.
+type Options struct {
+	// UserPrefsPath is the user memory file ("" → the OS config dir).
+	UserPrefsPath string
+	// AllowSecrets lets the model read secret files (their values are still redacted).
+	AllowSecrets bool
+}
+
+// Open opens the project at root. model may be nil for sessions that only apply,
+// undo or browse history. It does not recover interrupted transactions: call Recover.
+func Open(root string, st Settings, model Model, em Emitter, opt Options) (*Session, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("open project: %w", err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, plan.Errorf(plan.ErrInvalidInput, "the project folder %s does not exist or is not a folder", abs).
+			WithHint("open an existing project folder")
+	}
+	if em == nil {
+		em = discard{}
+	}
+	co := codectx.DefaultOptions()
+	if st.ResultBudget > 0 {
+		co.MaxResultBytes = st.ResultBudget
+	}
+	if st.ContextBudget > 0 {
+		co.MaxTotalBytes = st.ContextBudget
+	}
+	co.AllowSecrets = opt.AllowSecrets
+	gath, err := codectx.New(abs, co)
+	if err != nil {
+		return nil, fmt.Errorf("open project: %w", err)
+	}
+	mem, err := memory.Open(abs, opt.UserPrefsPath)
+	if err != nil {
+		gath.Close()
+		return nil, err
+	}
+	eng, err := apply.Open(abs, apply.Options{})
+	if err != nil {
+		gath.Close()
+		return nil, fmt.Errorf("open project: %w", err)
+	}
+	return &Session{root: abs, st: st, model: model, em: em, gath: gath, mem: mem, eng: eng, opts: opt}, nil
+}
+
+// Root is the project root (absolute).
+func (s *Session) Root() string { return s.root }
+
+// Close releases the project's file handles.
+func (s *Session) Close() error { return s.gath.Close() }
+
+// SetModel replaces the model (after the settings changed).
+func (s *Session) SetModel(m Model, st Settings) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.model, s.st = m, st
+}
+
+// Recover rolls back transactions a crash left half-applied and returns one
+// sentence per recovered transaction.
+func (s *Session) Recover() ([]string, error) {
+	rs, err := s.eng.Recover()
+	var out []string
+	for _, r := range rs {
+		msg := fmt.Sprintf("transaction %s was interrupted and has been rolled back; the files are as before it", r.Transaction)
+		if r.PlanID != "" {
+			msg = fmt.Sprintf("applying plan %s was interrupted (transaction %s); it has been rolled back and the files are as before", r.PlanID, r.Transaction)
+		}
+		out = append(out, msg)
+		s.em.Emit(Event{Stage: StageRecovery, Message: msg})
+	}
+	return out, err
+}
+
+// Plan runs the fix loop for in (see Planner.Plan). A log with source
+// "verification" and no path or text is filled with the output of the commands
+// this session ran.
+func (s *Session) Plan(ctx context.Context, in plan.ProblemInput) (*plan.Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.model == nil {
+		return nil, plan.Errorf(plan.ErrConfig, "no model is configured").WithHint("set the provider in Settings or FIXPLAN_BASE_URL / FIXPLAN_MODEL")
+	}
+	in.Logs = s.withVerification(in.Logs)
+	pl, err := NewPlanner(Config{
+		Model: s.model, Gatherer: s.gath, Memory: s.mem, Previewer: engineAdapter{s.eng}, Store: s.eng,
+		Emitter: s.em, Provider: s.st.BaseURL, MaxTokens: s.st.MaxTokens, NewID: apply.NewID,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return pl.Plan(ctx, in)
+}
+
+func (s *Session) withVerification(logs []plan.LogSource) []plan.LogSource {
+	s.cmdMu.Lock()
+	text := VerificationLog(s.results)
+	s.cmdMu.Unlock()
+	if text == "" {
+		text = s.savedVerification()
+	}
+	out := make([]plan.LogSource, 0, len(logs))
+	for _, l := range logs {
+		if l.Source == "verification" && l.Path == "" && l.Text == "" {
+			if text == "" {
+				continue
+			}
+			l.Text = text
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// Apply applies the selected files and memory keys of a draft plan as one
+// transaction; paths nil means every change. Project memory is written inside the
+// transaction, user memory right after it.
+func (s *Session) Apply(ctx context.Context, id string, paths []string, memoryKeys []string) (apply.Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, err := s.eng.LoadPlan(id)
+	if err != nil {
+		return apply.Result{}, err
+	}
+	var entries []plan.MemoryEntry
+	want := map[string]bool{}
+	for _, k := range memoryKeys {
+		want[k] = true
+	}
+	for _, e := range rec.Memory {
+		if memoryKeys == nil || want[e.Key] {
+			entries = append(entries, e)
+		}
+	}
+	sel := apply.Selection{Paths: paths}
+	if len(entries) > 0 {
+		b, changed, err := s.mem.ProjectBytesAfter(entries)
+		if err != nil {
+			return apply.Result{}, err
+		}
+		if changed {
+			sel.ProjectMemory = b
+		}
+		sel.MemoryKeys = memory.Keys(entries)
+	}
+	res, err := s.eng.ApplyPlan(ctx, id, sel)
+	if err != nil {
+		return res, err
+	}
+	s.mem.CommitProject(entries)
+	if _, err := s.mem.SaveUser(entries); err != nil {
+		return res, fmt.Errorf("files applied, but saving user preferences failed: %w", err)
+	}
+	return res, nil
+}
+
+// Undo restores the last applied transaction.
+func (s *Session) Undo(ctx context.Context) (apply.Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	res, err := s.eng.Undo(ctx)
+	if err == nil {
+		if m, merr := memory.Open(s.root, s.opts.UserPrefsPath); merr == nil {
+			s.mem = m
+		}
+	}
+	return res, err
+}
+
+// ApplyPatch applies a unified diff as one undoable transaction; check computes the
+// placement of every hunk and writes nothing.
+func (s *Session) ApplyPatch(ctx context.Context, patch string, check bool) (apply.Result, []apply.Change, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.eng.ApplyPatch(ctx, patch, check)
+}
+
+// History lists this project's plans, newest first.
+func (s *Session) History() ([]plan.Record, error) { return s.eng.Plans() }
+
+// Load returns one stored plan.
+func (s *Session) Load(id string) (*plan.Record, error) { return s.eng.LoadPlan(id) }
+
+// LatestDraft returns the newest plan not yet applied.
+func (s *Session) LatestDraft() (*plan.Record, error) { return s.eng.LatestDraft() }
+
+// RunCommand runs one command the user approved, in the project root, and keeps
+// its output as the "verification" log for the next plan.
+func (s *Session) RunCommand(ctx context.Context, command string, onOutput func(string)) (CommandResult, error) {
+	timeout := time.Duration(s.st.CommandTimeoutSeconds) * time.Second
+	res, err := RunCommand(ctx, s.root, command, timeout, onOutput)
+	if err != nil {
+		return res, err
+	}
+	s.cmdMu.Lock()
+	s.results = append(s.results, res)
+	text := VerificationLog(s.results)
+	s.cmdMu.Unlock()
+	s.saveVerification(text)
+	return res, nil
+}
+
+// ResetVerification forgets earlier command output (a new plan was made).
+func (s *Session) ResetVerification() {
+	s.cmdMu.Lock()
+	s.results = nil
+	s.cmdMu.Unlock()
+	_ = os.Remove(s.verificationPath())
+}
+
+func (s *Session) verificationPath() string {
+	return filepath.Join(s.root, ".fixplan", "logs", "verification.log")
+}
+
+// saveVerification keeps the output for a later `fixplan plan` run (app state
+// under .fixplan/, not a project file).
+func (s *Session) saveVerification(text string) {
+	p := s.verificationPath()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
+		_ = os.WriteFile(p, []byte(text), 0o644)
+	}
+}
+
+func (s *Session) savedVerification() string {
+	b, err := os.ReadFile(s.verificationPath())
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// engineAdapter turns apply's changes into previews for the loop.
+type engineAdapter struct{ e *apply.Engine }
+
+func (a engineAdapter) Preview(p *plan.Plan) ([]plan.FileChange, error) {
+	cs, err := a.e.Changes(p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]plan.FileChange, len(cs))
+	for i, c := range cs {
+		out[i] = c.Preview()
+	}
+	return out, nil
+}
+
+// IsCancelled reports whether err means the user cancelled.
+func IsCancelled(err error) bool {
+	return plan.CodeOf(err) == plan.ErrCancelled || errors.Is(err, context.Canceled)
+}
