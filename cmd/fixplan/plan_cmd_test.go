@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"fixplan/llm/llmtest"
+)
+
+const cliKey = "sk-cli-SECRET-000111222333"
+
+const traceback = `Traceback (most recent call last):
+  File "test_calc.py", line 5, in test_divide_by_zero
+    assert divide(1, 0) is None
+  File "calc.py", line 2, in divide
+    return a / b
+ZeroDivisionError: division by zero`
+
+func cliProject(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, c := range map[string]string{
+		"calc.py":      "def divide(a, b):\n    return a / b\n",
+		"test_calc.py": "from calc import divide\n\n\ndef test_divide_by_zero():\n    assert divide(1, 0) is None\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// runEnv runs the CLI with a scripted environment.
+func runEnv(t *testing.T, vars map[string]string, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	cfg := t.TempDir()
+	getenv := func(k string) string {
+		if v, ok := vars[k]; ok {
+			return v
+		}
+		switch k {
+		case "FIXPLAN_SETTINGS":
+			return filepath.Join(cfg, "settings.json")
+		case "FIXPLAN_USER_PREFS":
+			return filepath.Join(cfg, "preferences.json")
+		}
+		return ""
+	}
+	var out, errb bytes.Buffer
+	e := &env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: getenv}
+	code := run(context.Background(), e, args)
+	return code, out.String(), errb.String()
+}
+
+func providerEnv(srv *llmtest.Server) map[string]string {
+	return map[string]string{"FIXPLAN_BASE_URL": srv.URL(), "FIXPLAN_MODEL": "fake-model", "FIXPLAN_API_KEY": cliKey}
+}
+
+const goodPlan = `{"mode":"fix-plan","summary":"guard against b == 0","questions":[],"context_requests":[],
+"plan":[{"step":"change","details":"return None for b == 0"}],
+"proposed_changes":{"patch":null,"actions":[{"kind":"UPDATE_FILE","path":"calc.py","content":"def divide(a, b):\n    if b == 0:\n        return None\n    return a / b\n"}],"commands_to_run":["echo verified"]},
+"patch":null,"commands_to_run":["echo verified"],"verification":[],"risks":["callers expecting an exception"],"rollback":[],
+"memory_patch":[{"key":"project.default_test_command","value":"pytest -q"}]}`
+
+const readFirst = `{"mode":"fix-plan","summary":"need the test","questions":[],"context_requests":[{"type":"read_file","path":"test_calc.py","start_line":null,"end_line":null,"query":null,"glob":null,"source":null,"last_n":null}],
+"plan":[],"proposed_changes":null,"patch":null,"commands_to_run":[],"verification":[],"risks":[],"rollback":[],"memory_patch":[]}`
+
+func TestPlanJSON(t *testing.T) {
+	root := cliProject(t)
+	srv := llmtest.NewServer(t, llmtest.Reply{Content: readFirst}, llmtest.Reply{Content: goodPlan})
+	code, out, errOut := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", traceback, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+	}
+	var keys []string
+	for k := range got {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	want := "changes,commands_to_run,id,memory_patch,mode,plan,questions,risks,rounds,summary,warnings"
+	if strings.Join(keys, ",") != want {
+		t.Fatalf("keys = %s\nwant   %s", strings.Join(keys, ","), want)
+	}
+	ch := got["changes"].([]any)[0].(map[string]any)
+	if ch["path"] != "calc.py" || ch["op"] != "update" || !strings.Contains(ch["diff"].(string), "+    if b == 0:") || len(ch["base_sha256"].(string)) != 64 {
+		t.Errorf("change = %v", ch)
+	}
+	rd := got["rounds"].([]any)[0].(map[string]any)
+	res := rd["results"].([]any)[0].(map[string]any)
+	if res["ok"] != true || !strings.Contains(res["text"].(string), "test_divide_by_zero") || rd["requests"].([]any)[0].(map[string]any)["type"] != "read_file" {
+		t.Errorf("round = %v", rd)
+	}
+	if mp := got["memory_patch"].([]any)[0].(map[string]any); mp["key"] != "project.default_test_command" || mp["value"] != "pytest -q" {
+		t.Errorf("memory_patch = %v", mp)
+	}
+	if _, err := os.Stat(filepath.Join(root, ".fixplan", "plans", got["id"].(string)+".json")); err != nil {
+		t.Errorf("plan not saved: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "calc.py")); strings.Contains(string(b), "None") {
+		t.Error("plan changed the project")
+	}
+	if strings.Contains(out+errOut, cliKey) {
+		t.Error("the key was printed")
+	}
+}
+
+func TestPlanHumanOutputAndApplyUndo(t *testing.T) {
+	root := cliProject(t)
+	srv := llmtest.NewServer(t, llmtest.Reply{Content: goodPlan})
+	code, out, errOut := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", traceback)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"Summary: guard against b == 0", "Steps:\n  1. change: return None for b == 0", "Risks:", "echo verified", "project.default_test_command = \"pytest -q\"", "update calc.py", "+    if b == 0:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	before, _ := os.ReadFile(filepath.Join(root, "calc.py"))
+	if code, _, errOut := runEnv(t, nil, "", "--root", root, "apply"); code != 2 || !strings.Contains(errOut, "--yes") {
+		t.Fatalf("apply without a terminal: exit %d %s", code, errOut)
+	}
+	code, out, errOut = runEnv(t, nil, "", "--root", root, "apply", "--yes", "--json")
+	if code != 0 {
+		t.Fatalf("apply exit %d: %s", code, errOut)
+	}
+	var res map[string]any
+	json.Unmarshal([]byte(out), &res)
+	if res["transaction"] == "" || len(res["applied"].([]any)) != 1 || res["memory"].([]any)[0] != "project.default_test_command" {
+		t.Fatalf("apply json = %s", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "calc.py")); !strings.Contains(string(b), "return None") {
+		t.Fatal("not applied")
+	}
+	if code, _, errOut := runEnv(t, nil, "", "--root", root, "apply", "--yes"); code != 1 || !strings.Contains(errOut, "no unapplied plan") {
+		t.Errorf("second apply: exit %d %s", code, errOut)
+	}
+	code, out, errOut = runEnv(t, nil, "", "--root", root, "verify", "--yes")
+	if code != 0 || !strings.Contains(out, "$ echo verified\nverified\n[exit 0") {
+		t.Errorf("verify: exit %d\n%s%s", code, out, errOut)
+	}
+	code, _, errOut = runEnv(t, nil, "", "--root", root, "undo", "--json")
+	if code != 0 {
+		t.Fatalf("undo exit %d: %s", code, errOut)
+	}
+	if after, _ := os.ReadFile(filepath.Join(root, "calc.py")); !bytes.Equal(after, before) {
+		t.Fatalf("undo did not restore the bytes: %q", after)
+	}
+}
+
+func TestVerificationOutputGoesToTheNextPlan(t *testing.T) {
+	root := cliProject(t)
+	srv := llmtest.NewServer(t, llmtest.Reply{Content: goodPlan}, llmtest.Reply{Content: goodPlan})
+	if code, _, e := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", traceback, "--quiet"); code != 0 {
+		t.Fatal(e)
+	}
+	if code, _, e := runEnv(t, nil, "", "--root", root, "verify", "--yes"); code != 0 {
+		t.Fatal(e)
+	}
+	if code, _, e := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", traceback, "--quiet"); code != 0 {
+		t.Fatal(e)
+	}
+	if !srv.Requests()[1].Contains("$ echo verified") {
+		t.Errorf("the verification output was not sent:\n%s", srv.Requests()[1].LastUser())
+	}
+}
+
+func TestPlanFailures(t *testing.T) {
+	t.Run("no problem is a usage error", func(t *testing.T) {
+		if code, _, errOut := runEnv(t, nil, "", "--root", cliProject(t), "plan"); code != 2 || !strings.Contains(errOut, "--problem") {
+			t.Errorf("exit %d %s", code, errOut)
+		}
+	})
+	t.Run("provider down", func(t *testing.T) {
+		srv := llmtest.NewServer(t)
+		vars := providerEnv(srv)
+		srv.Close()
+		vars["FIXPLAN_TIMEOUT"] = "2"
+		code, _, errOut := runEnv(t, vars, "", "--root", cliProject(t), "plan", "--problem", "x fails", "--quiet")
+		if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "ERR") && !strings.Contains(errOut, "FIXPLAN_BASE_URL") {
+			t.Errorf("exit %d %q", code, errOut)
+		}
+	})
+	t.Run("OpenAI without a key", func(t *testing.T) {
+		vars := map[string]string{"FIXPLAN_BASE_URL": "https://api.openai.com/v1"}
+		code, _, errOut := runEnv(t, vars, "", "--root", cliProject(t), "plan", "--problem", "x fails")
+		if code != 1 || !strings.Contains(errOut, "set FIXPLAN_API_KEY") {
+			t.Errorf("exit %d %q", code, errOut)
+		}
+	})
+	t.Run("invalid output after the repair", func(t *testing.T) {
+		srv := llmtest.NewServer(t, llmtest.Reply{Content: "Step 1: fix it.\nStep 2: test it.\n"}, llmtest.Reply{Content: "I cannot."})
+		code, _, errOut := runEnv(t, providerEnv(srv), "", "--root", cliProject(t), "plan", "--problem", "x fails", "--quiet")
+		if code != 1 || !strings.Contains(errOut, "---- raw reply ----\nI cannot.") || !strings.Contains(errOut, "raw reply saved in .fixplan/plans/") {
+			t.Errorf("exit %d %q", code, errOut)
+		}
+	})
+}
+
+func TestPatchCommand(t *testing.T) {
+	root := cliProject(t)
+	diff := "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,4 @@\n def divide(a, b):\n+    if b == 0:\n+        return None\n     return a / b\n"
+	code, out, errOut := runEnv(t, nil, diff, "--root", root, "patch", "--check")
+	if code != 0 || !strings.Contains(out, "update calc.py (hunks: exact)") || !strings.Contains(out, "nothing written") {
+		t.Fatalf("check: exit %d %s %s", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "calc.py")); strings.Contains(string(b), "None") {
+		t.Fatal("--check wrote")
+	}
+	code, out, errOut = runEnv(t, nil, diff, "--root", root, "patch", "--json")
+	if code != 0 || !strings.Contains(out, `"transaction"`) {
+		t.Fatalf("patch: exit %d %s %s", code, out, errOut)
+	}
+	code, _, errOut = runEnv(t, nil, "--- a/calc.py\n+++ b/calc.py\n@@ -1 +1 @@\n-def nothing():\n+def x():\n", "--root", root, "patch")
+	if code != 1 || !strings.Contains(errOut, "ERR") && !strings.Contains(errOut, "does not apply") {
+		t.Errorf("bad patch: exit %d %s", code, errOut)
+	}
+}
