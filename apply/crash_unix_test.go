@@ -1,0 +1,163 @@
+//go:build !windows
+
+package apply
+
+import (
+	"bufio"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"fixplan/plan"
+)
+
+// pauseFS lets the child run until its k-th operation, then reports READY and
+// hangs, so the parent can SIGKILL it exactly there.
+type pauseFS struct {
+	at, ops int
+}
+
+func (p *pauseFS) step() {
+	p.ops++
+	if p.ops == p.at {
+		fmt.Println("READY")
+		time.Sleep(time.Hour)
+	}
+}
+func (p *pauseFS) WriteFile(path string, d []byte, m fs.FileMode) error {
+	p.step()
+	return OSFS{}.WriteFile(path, d, m)
+}
+func (p *pauseFS) Remove(path string) error                 { p.step(); return OSFS{}.Remove(path) }
+func (p *pauseFS) Mkdir(path string, m fs.FileMode) error { p.step(); return OSFS{}.Mkdir(path, m) }
+
+// TestCrashChild is the child process of TestCrashRecovery.
+func TestCrashChild(t *testing.T) {
+	root := os.Getenv("FIXPLAN_CRASH_ROOT")
+	if root == "" {
+		return // only meaningful as a child process
+	}
+	at, _ := strconv.Atoi(os.Getenv("FIXPLAN_CRASH_AT"))
+	e, err := Open(root, Options{FS: &pauseFS{at: at}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("STARTED")
+	if _, err := e.ApplyPlan(bg, os.Getenv("FIXPLAN_CRASH_PLAN"), Selection{}); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("DONE")
+}
+
+func crashTree(t *testing.T, n int) (string, plan.Plan) {
+	files := map[string]string{}
+	var acts []plan.Action
+	for i := 0; i < n; i++ {
+		p := fmt.Sprintf("pkg%d/file%03d.go", i%7, i)
+		files[p] = fmt.Sprintf("package pkg%d\n\n// original %d\n", i%7, i)
+		switch i % 4 {
+		case 0, 1:
+			acts = append(acts, act(plan.UpdateFile, p, str(fmt.Sprintf("package pkg%d\n\n// updated %d\n", i%7, i))))
+		case 2:
+			acts = append(acts, act(plan.DeleteFile, p, nil))
+		}
+		if i%5 == 0 {
+			acts = append(acts, act(plan.CreateFile, fmt.Sprintf("gen/g%d/new%03d.go", i%3, i), str("package gen\n")))
+		}
+	}
+	return tree(t, files), planOf(acts...)
+}
+
+// TestCrashRecovery kills a child applying a large plan at many points (exactly
+// before its k-th write, and at random times), then runs recovery: the tree must
+// be byte-identical to before, or fully applied and then undoable to before.
+func TestCrashRecovery(t *testing.T) {
+	_, p := crashTree(t, 60)
+	probe := &faultFS{}
+	{
+		root, _ := crashTree(t, 60)
+		e := open(t, root, probe)
+		rec := draft(t, e, p)
+		if _, err := e.ApplyPlan(bg, rec.ID, Selection{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := probe.ops
+	var points []int
+	for k := 1; k <= total; k += 1 + total/25 {
+		points = append(points, k)
+	}
+	points = append(points, total, 0, -1, -2) // 0: never pause; negative: kill after a random delay
+	sawBefore, sawAfter := 0, 0
+	for _, k := range points {
+		root, _ := crashTree(t, 60)
+		e := open(t, root, nil)
+		rec := draft(t, e, p)
+		before := snapshot(t, root)
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "FIXPLAN_CRASH_ROOT="+root, "FIXPLAN_CRASH_PLAN="+rec.ID, "FIXPLAN_CRASH_AT="+strconv.Itoa(max(k, 0)))
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(out)
+		switch {
+		case k > 0:
+			for sc.Scan() && sc.Text() != "READY" {
+			}
+		case k < 0:
+			for sc.Scan() && sc.Text() != "STARTED" {
+			}
+			time.Sleep(time.Duration(-k) * 700 * time.Microsecond)
+		default:
+			for sc.Scan() {
+			}
+		}
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		e2 := open(t, root, nil)
+		if _, err := e2.Recover(); err != nil {
+			t.Fatalf("k=%d: recover: %v", k, err)
+		}
+		now := snapshot(t, root)
+		if d := diffSnap(before, now); d == "" {
+			sawBefore++
+			if r, _ := e2.LoadPlan(rec.ID); r.State != plan.StateDraft {
+				t.Errorf("k=%d: rolled back but the plan is %s", k, r.State)
+			}
+			continue
+		}
+		// Otherwise it must be fully applied, and Undo must give the original bytes.
+		r, _ := e2.LoadPlan(rec.ID)
+		if r.State != plan.StateApplied {
+			t.Fatalf("k=%d: tree changed but plan is %s (half-applied?)", k, r.State)
+		}
+		for _, c := range r.Changes {
+			if c.Op == plan.OpUpdate || c.Op == plan.OpCreate {
+				if _, err := os.Stat(filepath.Join(root, c.Path)); err != nil {
+					t.Fatalf("k=%d: %s missing in an applied tree", k, c.Path)
+				}
+			}
+		}
+		if _, err := e2.Undo(bg); err != nil {
+			t.Fatalf("k=%d: undo: %v", k, err)
+		}
+		if d := diffSnap(before, snapshot(t, root)); d != "" {
+			t.Fatalf("k=%d: undo after a crash differs:\n%s", k, d)
+		}
+		sawAfter++
+	}
+	if sawBefore == 0 || sawAfter == 0 {
+		t.Errorf("kill points did not cover both outcomes: rolled back %d, applied %d", sawBefore, sawAfter)
+	}
+	t.Logf("%d operations; %d kills rolled back, %d completed", total, sawBefore, sawAfter)
+}
