@@ -34,7 +34,7 @@ func (p *pauseFS) WriteFile(path string, d []byte, m fs.FileMode) error {
 	p.step()
 	return OSFS{}.WriteFile(path, d, m)
 }
-func (p *pauseFS) Remove(path string) error                 { p.step(); return OSFS{}.Remove(path) }
+func (p *pauseFS) Remove(path string) error               { p.step(); return OSFS{}.Remove(path) }
 func (p *pauseFS) Mkdir(path string, m fs.FileMode) error { p.step(); return OSFS{}.Mkdir(path, m) }
 
 // TestCrashChild is the child process of TestCrashRecovery.
