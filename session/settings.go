@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"fixplan/plan"
@@ -189,6 +191,21 @@ func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
+	}
+	return nil
+}
+
+// MissingKey returns ERR_PROVIDER_AUTH when the provider is OpenAI's API (which
+// always needs a key) and no key is set, and ERR_CONFIG for an unusable base URL.
+func MissingKey(st Settings, key string) error {
+	u, err := url.Parse(st.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return plan.Errorf(plan.ErrConfig, "the provider base URL %q is not an http(s) URL", st.BaseURL).
+			WithHint("set the base URL in Settings or FIXPLAN_BASE_URL, e.g. http://127.0.0.1:11434/v1")
+	}
+	if key == "" && strings.HasSuffix(u.Hostname(), "openai.com") {
+		return plan.Errorf(plan.ErrProviderAuth, "no API key for %s", st.BaseURL).
+			WithHint("set FIXPLAN_API_KEY (or OPENAI_API_KEY), store the key in Settings, or choose a local provider")
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 
@@ -38,14 +37,8 @@ func loadSettings(e *env) (session.Settings, error) {
 // without one is refused before any request.
 func newModel(e *env, st session.Settings) (session.Model, error) {
 	key := session.APIKeyFromEnv(e.Getenv)
-	u, err := url.Parse(st.BaseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, plan.Errorf(plan.ErrConfig, "the provider base URL %q is not an http(s) URL", st.BaseURL).
-			WithHint("set FIXPLAN_BASE_URL, e.g. http://127.0.0.1:11434/v1")
-	}
-	if key == "" && strings.HasSuffix(u.Hostname(), "openai.com") {
-		return nil, plan.Errorf(plan.ErrProviderAuth, "no API key for %s", st.BaseURL).
-			WithHint("set FIXPLAN_API_KEY (or OPENAI_API_KEY), or point FIXPLAN_BASE_URL at a local server")
+	if err := session.MissingKey(st, key); err != nil {
+		return nil, err
 	}
 	c, err := openai.New(openai.Config{
 		BaseURL: st.BaseURL, Model: st.Model, APIKey: key, Timeout: st.Timeout(),

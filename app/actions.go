@@ -1,0 +1,183 @@
+package app
+
+import (
+	"context"
+	"sort"
+
+	"fixplan/apply"
+	"fixplan/plan"
+	"fixplan/session"
+)
+
+// ApplyRequest applies exactly the ticked files and memory keys of a plan.
+type ApplyRequest struct {
+	PlanID     string   `json:"plan_id"`
+	Paths      []string `json:"paths"`
+	MemoryKeys []string `json:"memory_keys"`
+}
+
+// ApplyResult reports a transaction.
+type ApplyResult struct {
+	Transaction string            `json:"transaction"`
+	PlanID      string            `json:"plan_id"`
+	Applied     []plan.FileChange `json:"applied"`
+	Memory      []string          `json:"memory"`
+	Recovered   bool              `json:"recovered"`
+}
+
+func toResult(r apply.Result) ApplyResult {
+	out := ApplyResult{Transaction: r.Transaction, PlanID: r.PlanID, Applied: r.Applied, Memory: r.Memory, Recovered: r.Recovered}
+	if out.Applied == nil {
+		out.Applied = []plan.FileChange{}
+	}
+	if out.Memory == nil {
+		out.Memory = []string{}
+	}
+	return out
+}
+
+// Apply applies the selected changes as one transaction (all or nothing).
+func (a *App) Apply(req ApplyRequest) (ApplyResult, error) {
+	s, err := a.session()
+	if err != nil {
+		return ApplyResult{}, err
+	}
+	if len(req.Paths) == 0 && len(req.MemoryKeys) == 0 {
+		return ApplyResult{}, fail(plan.Errorf(plan.ErrInvalidInput, "nothing is selected").WithHint("tick the files or memory entries to apply"))
+	}
+	paths := req.Paths
+	if paths == nil {
+		paths = []string{}
+	}
+	keys := req.MemoryKeys
+	if keys == nil {
+		keys = []string{}
+	}
+	r, err := s.Apply(context.Background(), req.PlanID, paths, keys)
+	if err != nil {
+		return ApplyResult{}, fail(err)
+	}
+	return toResult(r), nil
+}
+
+// Undo restores the last applied transaction.
+func (a *App) Undo() (ApplyResult, error) {
+	s, err := a.session()
+	if err != nil {
+		return ApplyResult{}, err
+	}
+	r, err := s.Undo(context.Background())
+	if err != nil {
+		return ApplyResult{}, fail(err)
+	}
+	return toResult(r), nil
+}
+
+// HistoryItem is one stored plan in the history list.
+type HistoryItem struct {
+	ID        string `json:"id"`
+	CreatedAt string `json:"created_at"`
+	State     string `json:"state"`
+	Summary   string `json:"summary"`
+	Problem   string `json:"problem"`
+	Files     int    `json:"files"`
+}
+
+// History lists the project's plans, newest first.
+func (a *App) History() ([]HistoryItem, error) {
+	s, err := a.session()
+	if err != nil {
+		return nil, err
+	}
+	recs, err := s.History()
+	if err != nil {
+		return nil, fail(err)
+	}
+	out := make([]HistoryItem, 0, len(recs))
+	for _, r := range recs {
+		prob := r.Input.Problem
+		if len(prob) > 200 {
+			prob = prob[:200] + "…"
+		}
+		out = append(out, HistoryItem{ID: r.ID, CreatedAt: r.CreatedAt.Format("2006-01-02 15:04:05"), State: string(r.State),
+			Summary: r.Plan.Summary, Problem: prob, Files: len(r.Changes)})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ID > out[j].ID })
+	return out, nil
+}
+
+// LoadPlan returns a stored plan.
+func (a *App) LoadPlan(id string) (*plan.Record, error) {
+	s, err := a.session()
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.Load(id)
+	if err != nil {
+		return nil, fail(err)
+	}
+	return r, nil
+}
+
+// CommandOutput is one chunk of a running command's output.
+type CommandOutput struct {
+	Command string `json:"command"`
+	Chunk   string `json:"chunk"`
+}
+
+// RunCommand runs one of the plan's commands_to_run; the user's click on its Run
+// button is the approval. Commands not in the plan are refused.
+func (a *App) RunCommand(planID, command string) (session.CommandResult, error) {
+	s, err := a.session()
+	if err != nil {
+		return session.CommandResult{}, err
+	}
+	rec, err := s.Load(planID)
+	if err != nil {
+		return session.CommandResult{}, fail(err)
+	}
+	found := false
+	for _, c := range rec.Plan.Commands() {
+		if c == command {
+			found = true
+		}
+	}
+	if !found {
+		return session.CommandResult{}, fail(plan.Errorf(plan.ErrInvalidInput, "%q is not one of plan %s's commands", command, planID).
+			WithHint("only the plan's own commands can be run from here"))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a.mu.Lock()
+	if a.cmdStop != nil {
+		a.mu.Unlock()
+		cancel()
+		return session.CommandResult{}, fail(plan.Errorf(plan.ErrInvalidInput, "a command is already running").WithHint("wait for it or press Stop"))
+	}
+	a.cmdStop = cancel
+	rt := a.d.Runtime
+	a.mu.Unlock()
+	defer func() {
+		cancel()
+		a.mu.Lock()
+		a.cmdStop = nil
+		a.mu.Unlock()
+	}()
+	res, err := s.RunCommand(ctx, command, func(chunk string) {
+		rt.Emit(EventCommandOutput, CommandOutput{Command: command, Chunk: chunk})
+	})
+	if err != nil {
+		return res, fail(err)
+	}
+	rt.Emit(EventCommandDone, res)
+	return res, nil
+}
+
+// StopCommand stops the running command, if any.
+func (a *App) StopCommand() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.cmdStop != nil {
+		a.cmdStop()
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+// Command fixplan (the desktop app) wires the core into a Wails window. Only wiring
+// lives here; the JavaScript API is app.App.
+package main
+
+import (
+	"context"
+	"embed"
+	"log"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+
+	"fixplan/app"
+	"fixplan/llm/openai"
+	"fixplan/session"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+func main() {
+	cfgDir := os.Getenv("FIXPLAN_CONFIG_DIR")
+	if cfgDir == "" {
+		d, err := os.UserConfigDir()
+		if err != nil {
+			log.Fatalf("fixplan: no user config dir: %v", err)
+		}
+		cfgDir = filepath.Join(d, "fixplan")
+	}
+	a := app.New(app.Deps{
+		Keys:         app.OSKeyring{},
+		NewModel:     newModel,
+		ConfigDir:    cfgDir,
+		UserPrefs:    os.Getenv("FIXPLAN_USER_PREFS"),
+		StartProject: os.Getenv("FIXPLAN_PROJECT"),
+	})
+	err := wails.Run(&options.App{
+		Title:            "fixplan",
+		Width:            1280,
+		Height:           800,
+		MinWidth:         900,
+		MinHeight:        600,
+		AssetServer:      &assetserver.Options{Assets: assets},
+		BackgroundColour: &options.RGBA{R: 248, G: 249, B: 251, A: 1},
+		OnStartup:        func(ctx context.Context) { app.Start(a, app.WailsRuntime{Ctx: ctx}) },
+		OnShutdown:       func(context.Context) { app.Stop(a) },
+		DragAndDrop:      &options.DragAndDrop{EnableFileDrop: true},
+		Bind:             []any{a},
+	})
+	if err != nil {
+		log.Fatalf("fixplan: %v", err)
+	}
+}
+
+// newModel builds the provider client from settings and the key.
+func newModel(st session.Settings, key string) (session.Model, error) {
+	if err := session.MissingKey(st, key); err != nil {
+		return nil, err
+	}
+	return openai.New(openai.Config{
+		BaseURL: st.BaseURL, Model: st.Model, APIKey: key, Timeout: time.Duration(st.TimeoutSeconds) * time.Second,
+		MaxTokens: st.MaxTokens, MaxRetries: st.MaxRetries, Stream: st.Stream,
+	})
+}
