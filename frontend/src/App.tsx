@@ -1,0 +1,91 @@
+import { useEffect, useSyncExternalStore } from "react";
+import type { Store } from "./state/store";
+import { stageText } from "./state/progress";
+import { Header } from "./components/Header";
+import { ErrorAlert } from "./components/ErrorAlert";
+import { ProblemPanel } from "./components/ProblemPanel";
+import { PlanView } from "./components/PlanView";
+import { HistoryDrawer } from "./components/HistoryDrawer";
+import { SettingsDialog } from "./components/SettingsDialog";
+
+/** App connects the store to the presentational components. */
+export function App({ store }: { store: Store }) {
+  const s = useSyncExternalStore(store.subscribe, store.get);
+  useEffect(() => {
+    store.start();
+    return () => store.stop();
+  }, [store]);
+  return (
+    <div className="app">
+      <Header
+        project={s.project}
+        onOpen={() => store.chooseProject()}
+        onRecent={(p) => store.openProject(p)}
+        onHistory={() => store.openHistory()}
+        onSettings={() => store.openSettings()}
+      />
+      <main>
+        {s.project && s.project.recovered.length > 0 && (
+          <div className="banner" role="status">
+            A change interrupted by a crash was rolled back: {s.project.recovered.join(" ")}
+          </div>
+        )}
+        {!s.project && (
+          <div className="empty">
+            <p>Open a project folder to start.</p>
+            <button className="primary" onClick={() => store.chooseProject()}>
+              Open folder…
+            </button>
+          </div>
+        )}
+        {s.error && <ErrorAlert error={s.error} onDismiss={store.dismissError} />}
+        <ProblemPanel
+          problem={s.problem}
+          logs={s.logs}
+          planning={s.planning}
+          progress={stageText(s.progress)}
+          disabled={!s.project}
+          onProblem={store.setProblem}
+          onFix={() => store.fix()}
+          onCancel={() => store.cancel()}
+          onAttach={() => store.chooseLogs()}
+          onRename={store.renameLog}
+          onRemove={store.removeLog}
+        />
+        {s.plan && (
+          <PlanView
+            plan={s.plan}
+            selected={s.selected}
+            memorySelected={s.memorySelected}
+            answers={s.answers}
+            commands={s.commands}
+            busy={s.busy}
+            planning={s.planning}
+            result={s.result}
+            onToggle={store.toggleChange}
+            onAll={store.setAllChanges}
+            onToggleMemory={store.toggleMemory}
+            onAnswer={store.setAnswer}
+            onReplan={() => store.replan()}
+            onApply={() => store.apply()}
+            onUndo={() => store.undo()}
+            onRun={(c) => store.runCommand(c)}
+            onStop={() => store.stopCommand()}
+            onFixAgain={() => store.fixAgain()}
+          />
+        )}
+      </main>
+      {s.history && <HistoryDrawer items={s.history} onOpen={(id) => store.loadPlan(id)} onClose={store.closeHistory} />}
+      {s.settings && (
+        <SettingsDialog
+          settings={s.settings}
+          presets={s.presets}
+          connection={s.connection}
+          onSave={(v, k) => store.saveSettings(v, k)}
+          onTest={() => store.testConnection()}
+          onClose={store.closeSettings}
+        />
+      )}
+    </div>
+  );
+}

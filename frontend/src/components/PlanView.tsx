@@ -1,0 +1,220 @@
+import { useState } from "react";
+import type { ApplyResult, ContextRequest, PlanRecord } from "../api/types";
+import type { CommandState } from "../state/store";
+import { ChangeList } from "./ChangeList";
+
+type Props = {
+  plan: PlanRecord;
+  selected: Record<string, boolean>;
+  memorySelected: Record<string, boolean>;
+  answers: string[];
+  commands: Record<string, CommandState>;
+  busy: boolean;
+  planning: boolean;
+  result: { kind: "applied" | "undone"; result: ApplyResult } | null;
+  onToggle: (path: string) => void;
+  onAll: (on: boolean) => void;
+  onToggleMemory: (key: string) => void;
+  onAnswer: (i: number, v: string) => void;
+  onReplan: () => void;
+  onApply: () => void;
+  onUndo: () => void;
+  onRun: (cmd: string) => void;
+  onStop: () => void;
+  onFixAgain: () => void;
+};
+
+export function describeRequest(r: ContextRequest): string {
+  switch (r.type) {
+    case "read_file":
+      return `read_file ${r.path}${r.start_line ? `:${r.start_line}-${r.end_line ?? ""}` : ""}`;
+    case "search":
+      return `search "${r.query}"${r.glob ? ` in ${r.glob}` : ""}`;
+    case "logs":
+      return `logs ${r.source}${r.last_n ? ` (last ${r.last_n})` : ""}`;
+  }
+  return r.type;
+}
+
+function memValue(v: unknown): string {
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+/** PlanView shows one plan: summary, questions, steps, risks, commands, context, memory and changes. */
+export function PlanView(p: Props) {
+  const { plan } = p;
+  const [layout, setLayout] = useState<"side-by-side" | "line-by-line">("line-by-line");
+  const commands = Array.from(new Set([...(plan.plan.commands_to_run ?? []), ...(plan.plan.proposed_changes?.commands_to_run ?? [])]));
+  const nSelected = plan.changes.filter((c) => p.selected[c.path]).length + plan.memory.filter((m) => p.memorySelected[m.key]).length;
+  const ranAny = Object.values(p.commands).some((c) => c.result);
+  if (plan.state === "failed") {
+    return (
+      <section className="panel" aria-label="Plan">
+        <h2>The model's reply could not be used</h2>
+        <ul>
+          {(plan.issues ?? []).map((i) => (
+            <li key={i}>
+              <code>{i}</code>
+            </li>
+          ))}
+        </ul>
+        <h3>Raw reply</h3>
+        <pre className="raw">{plan.raw}</pre>
+      </section>
+    );
+  }
+  return (
+    <section className="panel plan" aria-label="Plan">
+      <div className="row">
+        <h2 data-testid="summary">{plan.plan.summary || "(no summary)"}</h2>
+        <span className={`badge state-${plan.state}`}>{plan.state}</span>
+      </div>
+      {plan.warnings.length > 0 && (
+        <ul className="warnings" data-testid="warnings">
+          {plan.warnings.map((w, i) => (
+            <li key={i}>{w}</li>
+          ))}
+        </ul>
+      )}
+      {plan.plan.questions.length > 0 && (
+        <div className="questions">
+          <h3>Questions</h3>
+          {plan.plan.questions.map((q, i) => (
+            <label key={i} className="question">
+              <span>{q}</span>
+              <input data-testid="answer" value={p.answers[i] ?? ""} onChange={(e) => p.onAnswer(i, e.target.value)} placeholder="Your answer" />
+            </label>
+          ))}
+          <button data-testid="replan" onClick={p.onReplan} disabled={p.planning || p.answers.every((a) => !a.trim())}>
+            Re-plan with answers
+          </button>
+        </div>
+      )}
+      {plan.plan.plan.length > 0 && (
+        <>
+          <h3>Steps</h3>
+          <ol className="steps">
+            {plan.plan.plan.map((s, i) => (
+              <li key={i}>
+                <strong>{s.step}</strong> {s.details}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+      {plan.plan.risks.length > 0 && (
+        <>
+          <h3>Risks</h3>
+          <ul>
+            {plan.plan.risks.map((r, i) => (
+              <li key={i}>{r}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      <h3>Changes</h3>
+      <ChangeList changes={plan.changes} selected={p.selected} layout={layout} readOnly={plan.state !== "draft"} onToggle={p.onToggle} onAll={p.onAll} onLayout={setLayout} />
+      {plan.memory.length > 0 && (
+        <>
+          <h3>Memory</h3>
+          <ul className="memory">
+            {plan.memory.map((m) => (
+              <li key={m.key}>
+                <label>
+                  <input type="checkbox" data-testid="memory-check" checked={!!p.memorySelected[m.key]} disabled={plan.state !== "draft"} onChange={() => p.onToggleMemory(m.key)} />{" "}
+                  <code>{m.key}</code> = <code>{memValue(m.value)}</code>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <div className="row actions">
+        <button className="primary" data-testid="apply" onClick={p.onApply} disabled={p.busy || plan.state !== "draft" || nSelected === 0}>
+          Apply {nSelected > 0 ? `(${nSelected})` : ""}
+        </button>
+        <button data-testid="undo" onClick={p.onUndo} disabled={p.busy}>
+          Undo last apply
+        </button>
+      </div>
+      {p.result && (
+        <div className="result" data-testid="apply-result" role="status">
+          <strong>{p.result.kind === "applied" ? "Applied" : "Undone"}</strong> transaction <code>{p.result.result.transaction}</code>
+          {p.result.result.recovered && " (recovered)"}
+          <ul>
+            {p.result.result.applied.map((c) => (
+              <li key={c.path}>
+                <span className={`badge op-${c.op}`}>{c.op}</span> <code>{c.path}</code>
+              </li>
+            ))}
+            {p.result.result.memory.map((k) => (
+              <li key={k}>
+                memory <code>{k}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {commands.length > 0 && (
+        <>
+          <h3>Checks</h3>
+          {commands.map((c) => {
+            const st = p.commands[c];
+            return (
+              <div className="command" key={c}>
+                <div className="row">
+                  <code className="cmd">{c}</code>
+                  <span className="spacer" />
+                  {st?.running ? (
+                    <button onClick={p.onStop}>Stop</button>
+                  ) : (
+                    <button data-testid="run-command" onClick={() => p.onRun(c)} title="Runs in the project root">
+                      Run
+                    </button>
+                  )}
+                </div>
+                {st && (
+                  <pre className="output" data-testid="command-output">
+                    {st.output}
+                    {st.result && `\n[${st.result.stopped ? "stopped" : st.result.timed_out ? "timed out" : `exit ${st.result.exit_code}`} in ${st.result.duration_ms} ms]`}
+                  </pre>
+                )}
+              </div>
+            );
+          })}
+          {ranAny && (
+            <button onClick={p.onFixAgain} disabled={p.planning}>
+              Fix again with this output
+            </button>
+          )}
+        </>
+      )}
+      <details className="context" data-testid="context-sent">
+        <summary>
+          Context sent ({plan.base.sections.length} sections, {plan.rounds.length} round{plan.rounds.length === 1 ? "" : "s"}, {plan.base.redactions} redaction
+          {plan.base.redactions === 1 ? "" : "s"})
+        </summary>
+        {plan.base.sections.map((s, i) => (
+          <details key={i}>
+            <summary>{s.title}</summary>
+            <pre>{s.body}</pre>
+          </details>
+        ))}
+        {plan.rounds.map((r, i) => (
+          <div key={i}>
+            <h4>Round {i + 1}</h4>
+            {r.results.map((res, j) => (
+              <details key={j}>
+                <summary>
+                  {describeRequest(res.request)} — {res.ok ? "sent" : `not fulfilled: ${res.error}`}
+                </summary>
+                {res.ok && <pre>{res.text}</pre>}
+              </details>
+            ))}
+          </div>
+        ))}
+        {(plan.unfulfilled ?? []).length > 0 && <p className="muted">Not fulfilled (round limit): {(plan.unfulfilled ?? []).map(describeRequest).join(", ")}</p>}
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+import type { LogFile } from "../api/types";
+
+type Props = {
+  problem: string;
+  logs: LogFile[];
+  planning: boolean;
+  progress: string;
+  disabled: boolean;
+  onProblem: (v: string) => void;
+  onFix: () => void;
+  onCancel: () => void;
+  onAttach: () => void;
+  onRename: (i: number, source: string) => void;
+  onRemove: (i: number) => void;
+};
+
+/** ProblemPanel takes the problem, attached logs, and starts or cancels planning. */
+export function ProblemPanel(p: Props) {
+  return (
+    <section className="panel problem" aria-label="Problem">
+      <label htmlFor="problem" className="label">
+        Problem
+      </label>
+      <textarea
+        id="problem"
+        data-testid="problem"
+        value={p.problem}
+        placeholder="Paste the error, stack trace or failing test output, or describe the problem…"
+        onChange={(e) => p.onProblem(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            if (!p.planning && !p.disabled) p.onFix();
+          }
+        }}
+        spellCheck={false}
+      />
+      <div className="logs">
+        {p.logs.map((l, i) => (
+          <div className="log" key={l.path || `${l.source}-${i}`} data-testid="log">
+            <input aria-label="Log source" value={l.source} onChange={(e) => p.onRename(i, e.target.value)} />
+            <span className="path" title={l.path}>
+              {l.path || "(captured output)"}
+            </span>
+            <button className="link" aria-label={`Remove ${l.source}`} onClick={() => p.onRemove(i)}>
+              Remove
+            </button>
+          </div>
+        ))}
+      </div>
+      <div className="row">
+        <button onClick={p.onAttach} disabled={p.disabled}>
+          Attach logs…
+        </button>
+        <span className="muted small">or drop log files here</span>
+        <span className="spacer" />
+        {p.planning ? (
+          <button data-testid="cancel" onClick={p.onCancel}>
+            Cancel
+          </button>
+        ) : null}
+        <button className="primary" data-testid="fix" onClick={p.onFix} disabled={p.planning || p.disabled} title="Ctrl/Cmd+Enter">
+          Fix (plan)
+        </button>
+      </div>
+      {(p.planning || p.progress) && (
+        <div className="progress" data-testid="progress" aria-live="polite">
+          {p.planning && <span className="spinner" aria-hidden="true" />}
+          {p.progress}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,92 @@
+import { useState } from "react";
+import type { Preset, Settings } from "../api/types";
+
+type Props = {
+  settings: Settings;
+  presets: Preset[];
+  connection: string;
+  onSave: (s: Settings, key: string) => void;
+  onTest: () => void;
+  onClose: () => void;
+};
+
+/** SettingsDialog edits the provider; the key is write-only (only a hint is shown). */
+export function SettingsDialog({ settings, presets, connection, onSave, onTest, onClose }: Props) {
+  const [s, setS] = useState(settings);
+  const [key, setKey] = useState("");
+  const num = (k: keyof Settings) => (e: React.ChangeEvent<HTMLInputElement>) => setS({ ...s, [k]: Number(e.target.value) });
+  return (
+    <div className="dialog" role="dialog" aria-label="Settings" data-testid="settings-dialog">
+      <h2>Settings</h2>
+      <label>
+        Provider
+        <select
+          value={s.provider}
+          onChange={(e) => {
+            const p = presets.find((x) => x.id === e.target.value);
+            setS(p && p.id !== "custom" ? { ...s, provider: p.id, base_url: p.base_url, model: p.model } : { ...s, provider: e.target.value });
+          }}
+        >
+          {presets.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Base URL
+        <input value={s.base_url} onChange={(e) => setS({ ...s, base_url: e.target.value })} />
+      </label>
+      <label>
+        Model
+        <input value={s.model} onChange={(e) => setS({ ...s, model: e.target.value })} />
+      </label>
+      <label>
+        API key
+        <input type="password" autoComplete="off" value={key} data-testid="api-key" placeholder={s.key_set ? `stored (${s.key_hint}, from ${s.key_source})` : "not set"} onChange={(e) => setKey(e.target.value)} />
+      </label>
+      {!s.keychain_available && <p className="hint small">{s.keychain_note}</p>}
+      <div className="grid">
+        <label>
+          Timeout (s)
+          <input type="number" min={5} value={s.timeout_seconds} onChange={num("timeout_seconds")} />
+        </label>
+        <label>
+          Max tokens
+          <input type="number" min={0} value={s.max_tokens} onChange={num("max_tokens")} />
+        </label>
+        <label>
+          Context budget (bytes)
+          <input type="number" min={4096} value={s.context_budget} onChange={num("context_budget")} />
+        </label>
+        <label>
+          Retries
+          <input type="number" min={0} value={s.max_retries} onChange={num("max_retries")} />
+        </label>
+      </div>
+      <label className="inline">
+        <input type="checkbox" checked={s.stream} onChange={(e) => setS({ ...s, stream: e.target.checked })} /> Stream replies
+      </label>
+      {connection && (
+        <p className="connection" role="status">
+          {connection}
+        </p>
+      )}
+      <div className="row">
+        <button onClick={onTest}>Test connection</button>
+        <span className="spacer" />
+        <button onClick={onClose}>Close</button>
+        <button
+          className="primary"
+          onClick={() => {
+            onSave(s, key);
+            setKey("");
+          }}
+        >
+          Save
+        </button>
+      </div>
+    </div>
+  );
+}
