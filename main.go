@@ -13,6 +13,7 @@ import (
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"fixplan/app"
 	"fixplan/llm/openai"
@@ -21,6 +22,9 @@ import (
 
 //go:embed all:frontend/dist
 var assets embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
 
 func main() {
 	cfgDir := os.Getenv("FIXPLAN_CONFIG_DIR")
@@ -49,6 +53,7 @@ func main() {
 		OnStartup:        func(ctx context.Context) { app.Start(a, app.WailsRuntime{Ctx: ctx}) },
 		OnShutdown:       func(context.Context) { app.Stop(a) },
 		DragAndDrop:      &options.DragAndDrop{EnableFileDrop: true},
+		Linux:            &linux.Options{Icon: icon, ProgramName: "fixplan"},
 		Bind:             []any{a},
 	})
 	if err != nil {
