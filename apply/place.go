@@ -65,7 +65,7 @@ func place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 	if indentSensitive(rel) {
 		maxLevel = levelTrailing
 	}
-	var out []outLine
+	out := make([]outLine, 0, len(lines)+64)
 	var placements []string
 	cursor := 0
 	explicitNoEOL := false
@@ -113,6 +113,7 @@ func place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 		eol = "\r\n"
 	}
 	var b strings.Builder
+	b.Grow(len(before) + len(before)/8 + 256)
 	for i, l := range out {
 		b.WriteString(l.text)
 		last := i == len(out)-1
@@ -164,34 +165,30 @@ func find(lines, old []string, cursor, expected, maxLevel int) (int, int, error)
 		for i, o := range old {
 			want[i] = norm(o, level)
 		}
-		best, bestDist, ties := -1, 0, 0
-		for i := cursor; i+len(old) <= len(lines); i++ {
-			ok := true
+		matches := func(i int) bool {
+			if i < cursor || i+len(old) > len(lines) {
+				return false
+			}
 			for j := range want {
 				if norm(lines[i+j], level) != want[j] {
-					ok = false
-					break
+					return false
 				}
 			}
-			if !ok {
-				continue
-			}
-			d := i - expected
-			if d < 0 {
-				d = -d
-			}
-			switch {
-			case best < 0 || d < bestDist:
-				best, bestDist, ties = i, d, 0
-			case d == bestDist:
-				ties++
-			}
+			return true
 		}
-		if best >= 0 {
-			if ties > 0 {
-				return 0, 0, fmt.Errorf("its lines match at line %d and line %d equally well; fixplan does not guess", expected+1-bestDist, expected+1+bestDist)
+		// Search outward from the expected line: the first distance with a match
+		// wins; a match on both sides at that distance is ambiguous.
+		maxDist := max(expected-cursor, len(lines)-expected)
+		for d := 0; d <= maxDist; d++ {
+			below, above := matches(expected-d), d > 0 && matches(expected+d)
+			switch {
+			case below && above:
+				return 0, 0, fmt.Errorf("its lines match at line %d and line %d equally well; fixplan does not guess", expected+1-d, expected+1+d)
+			case below:
+				return expected - d, level, nil
+			case above:
+				return expected + d, level, nil
 			}
-			return best, level, nil
 		}
 	}
 	return 0, 0, fmt.Errorf("its lines are not in the file")

@@ -161,6 +161,9 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	asJSON := fs.Bool("json", false, "print exactly one JSON object")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	replan := fs.String("replan", "", "re-plan plan `ID` with answers to its questions")
+	baseURL := fs.String("base-url", "", "provider base `URL` (overrides FIXPLAN_BASE_URL and the settings file)")
+	model := fs.String("model", "", "model `NAME` (overrides FIXPLAN_MODEL and the settings file)")
+	timeout := fs.Int("timeout", 0, "per-request timeout in `SECONDS`")
 	var logs, answers ctxMulti
 	fs.Var(&logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
 	fs.Var(&answers, "answer", "answer to the plan's next question (repeatable, with --replan)")
@@ -211,6 +214,15 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	st, err := loadSettings(e)
 	if err != nil {
 		return fail(e, "plan", err, *asJSON)
+	}
+	if *baseURL != "" {
+		st.BaseURL, st.Provider = *baseURL, "custom"
+	}
+	if *model != "" {
+		st.Model = *model
+	}
+	if *timeout > 0 {
+		st.TimeoutSeconds = *timeout
 	}
 	m, err := newModel(e, st)
 	if err != nil {

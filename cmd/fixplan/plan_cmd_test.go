@@ -191,6 +191,14 @@ func TestPlanFailures(t *testing.T) {
 			t.Errorf("exit %d %q", code, errOut)
 		}
 	})
+	t.Run("flags override the environment", func(t *testing.T) {
+		srv := llmtest.NewServer(t, llmtest.Reply{Content: goodPlan})
+		vars := map[string]string{"FIXPLAN_BASE_URL": "http://127.0.0.1:1/v1", "FIXPLAN_MODEL": "wrong"}
+		code, _, errOut := runEnv(t, vars, "", "--root", cliProject(t), "plan", "--problem", traceback, "--quiet", "--base-url", srv.URL(), "--model", "flag-model")
+		if code != 0 || srv.Requests()[0].JSON["model"] != "flag-model" {
+			t.Errorf("exit %d %s", code, errOut)
+		}
+	})
 	t.Run("OpenAI without a key", func(t *testing.T) {
 		vars := map[string]string{"FIXPLAN_BASE_URL": "https://api.openai.com/v1"}
 		code, _, errOut := runEnv(t, vars, "", "--root", cliProject(t), "plan", "--problem", "x fails")

@@ -1,0 +1,42 @@
+package apply
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fixplan/plan"
+)
+
+// BenchmarkPatchChanges measures cleaning, parsing and placing a 20-hunk patch on a
+// 10,000-line file, with hunks exact and shifted by 7 lines (offset search).
+func BenchmarkPatchChanges(b *testing.B) {
+	var lines []string
+	for i := 0; i < 10000; i++ {
+		lines = append(lines, fmt.Sprintf("line %d of the big file", i))
+	}
+	var patch strings.Builder
+	patch.WriteString("--- a/big.txt\n+++ b/big.txt\n")
+	for h := 0; h < 20; h++ {
+		at := h*500 + 100
+		fmt.Fprintf(&patch, "@@ -%d,3 +%d,3 @@\n %s\n-%s\n+changed %d\n %s\n", at+1, at+1, lines[at], lines[at+1], h, lines[at+2])
+	}
+	for _, shift := range []int{0, 7} {
+		b.Run(fmt.Sprintf("shift %d", shift), func(b *testing.B) {
+			content := strings.Repeat("inserted\n", shift) + strings.Join(lines, "\n") + "\n"
+			root := tree(b, map[string]string{"big.txt": content})
+			e := open(b, root, nil)
+			p := patchPlan(patch.String())
+			b.SetBytes(int64(len(content)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				cs, err := e.Changes(&p)
+				if err != nil || len(cs) != 1 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+var _ = plan.OpUpdate
