@@ -31,6 +31,7 @@ describe("DiffView", () => {
     expect(container.querySelector(".d2h-wrapper")).not.toBeNull();
     expect(container.querySelectorAll(".d2h-ins").length).toBeGreaterThanOrEqual(2);
     expect(container.textContent).toContain("return None");
+    expect(container.querySelector(".hljs-keyword")?.textContent).toBe("def");
   });
   it("collapses large diffs until asked", () => {
     const big = "--- a/x\n+++ b/x\n@@ -1,0 +1," + LARGE_DIFF + " @@\n" + Array.from({ length: LARGE_DIFF + 5 }, (_, i) => `+line ${i}`).join("\n") + "\n";
