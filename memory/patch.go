@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"fixplan/internal/fsutil"
 	"fixplan/plan"
 )
 
@@ -203,7 +204,7 @@ func (s *Store) SaveUser(entries []plan.MemoryEntry) (bool, error) {
 	if err := os.MkdirAll(filepath.Dir(s.userPath), 0o700); err != nil {
 		return false, fmt.Errorf("create config dir: %w", err)
 	}
-	if err := writeAtomic(s.userPath, encode(m), 0o600); err != nil {
+	if err := fsutil.WriteFileAtomic(s.userPath, encode(m), 0o600); err != nil {
 		return false, err
 	}
 	s.user = m
@@ -218,33 +219,4 @@ func Keys(entries []plan.MemoryEntry) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// writeAtomic writes via a temp file in the same dir, fsync and rename.
-func writeAtomic(path string, data []byte, mode os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".fixplan-tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("sync %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("replace %s: %w", path, err)
-	}
-	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"fixplan/internal/fsutil"
 	"fixplan/plan"
 )
 
@@ -130,7 +131,7 @@ func SaveSettings(path string, s Settings) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("create settings dir: %w", err)
 	}
-	return writeFileAtomic(path, append(b, '\n'), 0o600)
+	return fsutil.WriteFileAtomic(path, append(b, '\n'), 0o600)
 }
 
 // WithEnv overrides settings from FIXPLAN_BASE_URL, FIXPLAN_MODEL, FIXPLAN_TIMEOUT
@@ -158,41 +159,6 @@ func APIKeyFromEnv(getenv func(string) string) string {
 		return k
 	}
 	return getenv("OPENAI_API_KEY")
-}
-
-// writeFileAtomic writes data next to path in a temp file, syncs it and renames it
-// over path, then syncs the folder, so a crash leaves the old or the new file.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("create temp file: %w", err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		return fmt.Errorf("chmod %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("sync %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("rename into %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // MissingKey returns ERR_PROVIDER_AUTH when the provider is OpenAI's API (which

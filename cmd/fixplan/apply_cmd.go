@@ -12,6 +12,7 @@ import (
 
 	"fixplan/apply"
 	"fixplan/plan"
+	"fixplan/session"
 )
 
 // confirm asks a yes/no question on a TTY. Without a TTY it refuses (exit 2 by the caller).
@@ -26,6 +27,27 @@ func confirm(e *env, question string) (bool, error) {
 	}
 	a := strings.ToLower(strings.TrimSpace(line))
 	return a == "y" || a == "yes", nil
+}
+
+// parseFlags parses a subcommand's flags: ok is false with the exit code to
+// return (0 for -h, 2 for a usage error).
+func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	return 0, true
+}
+
+// localSession opens the project for commands that need no model.
+func localSession(e *env) (*session.Session, error) {
+	st, err := loadSettings(e)
+	if err != nil {
+		return nil, err
+	}
+	return openSession(e, st, nil, nil)
 }
 
 func resultJSON(r apply.Result) map[string]any {
@@ -67,17 +89,10 @@ func runApply(ctx context.Context, e *env, args []string) int {
 	noMemory := fs.Bool("no-memory", false, "do not merge the plan's memory patch")
 	var only ctxMulti
 	fs.Var(&only, "only", "apply only this `PATH` (repeatable)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
-	st, err := loadSettings(e)
-	if err != nil {
-		return fail(e, "apply", err, *asJSON)
-	}
-	s, err := openSession(e, st, nil, nil)
+	s, err := localSession(e)
 	if err != nil {
 		return fail(e, "apply", err, *asJSON)
 	}
@@ -141,17 +156,10 @@ func runUndo(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("undo", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
 	asJSON := fs.Bool("json", false, "print the restored transaction as JSON")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
-	st, err := loadSettings(e)
-	if err != nil {
-		return fail(e, "undo", err, *asJSON)
-	}
-	s, err := openSession(e, st, nil, nil)
+	s, err := localSession(e)
 	if err != nil {
 		return fail(e, "undo", err, *asJSON)
 	}
@@ -175,11 +183,8 @@ func runPatch(ctx context.Context, e *env, args []string) int {
 	check := fs.Bool("check", false, "show how each hunk would be placed; write nothing")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	file := fs.String("file", "", "read the diff from `FILE` (default stdin)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	var b []byte
 	var err error
@@ -191,11 +196,7 @@ func runPatch(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, "patch", plan.Errorf(plan.ErrInvalidInput, "cannot read the diff: %v", err), *asJSON)
 	}
-	st, err := loadSettings(e)
-	if err != nil {
-		return fail(e, "patch", err, *asJSON)
-	}
-	s, err := openSession(e, st, nil, nil)
+	s, err := localSession(e)
 	if err != nil {
 		return fail(e, "patch", err, *asJSON)
 	}
@@ -251,17 +252,10 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 	fs.Usage = func() { fmt.Fprint(e.Stderr, verifyUsage); fs.PrintDefaults() }
 	id := fs.String("plan", "", "plan `ID` (default: the newest plan)")
 	yes := fs.Bool("yes", false, "run every command without asking")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
-	st, err := loadSettings(e)
-	if err != nil {
-		return fail(e, "verify", err, false)
-	}
-	s, err := openSession(e, st, nil, nil)
+	s, err := localSession(e)
 	if err != nil {
 		return fail(e, "verify", err, false)
 	}

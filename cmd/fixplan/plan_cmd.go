@@ -167,11 +167,8 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	var logs, answers ctxMulti
 	fs.Var(&logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
 	fs.Var(&answers, "answer", "answer to the plan's next question (repeatable, with --replan)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(e.Stderr, "fixplan plan: unexpected argument %q; pass the problem with --problem or --problem-file\n", fs.Arg(0))
