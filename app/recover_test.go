@@ -27,7 +27,7 @@ func (c *crashFS) WriteFile(p string, d []byte, m fs.FileMode) error {
 	c.step()
 	return apply.OSFS{}.WriteFile(p, d, m)
 }
-func (c *crashFS) Remove(p string) error                 { c.step(); return apply.OSFS{}.Remove(p) }
+func (c *crashFS) Remove(p string) error               { c.step(); return apply.OSFS{}.Remove(p) }
 func (c *crashFS) Mkdir(p string, m fs.FileMode) error { c.step(); return apply.OSFS{}.Mkdir(p, m) }
 
 func TestStartUpRollsBackACrashedApply(t *testing.T) {
