@@ -71,5 +71,6 @@ test-windows:
 
 test: apt-test test-go test-fuzz test-frontend test-e2e test-window test-windows
 
-bench:
+bench: dist-placeholder
 	@for s in bench/*/run.sh; do [ -x "$$s" ] && "$$s"; done
+	$(GO) test -run '^$$' -bench . -benchmem ./plan ./apply ./context
