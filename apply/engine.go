@@ -69,6 +69,23 @@ func Open(root string, opt Options) (*Engine, error) {
 // Root is the project root.
 func (e *Engine) Root() string { return e.root }
 
+// stateIgnore keeps fixplan's own state out of the project's git history, except
+// the project memory, which a team may want to share.
+const stateIgnore = "# fixplan's plans, journals and logs stay local; project.json is shareable.\n*\n!.gitignore\n!project.json\n"
+
+// ensureStateDir creates .fixplan/ (with its .gitignore) when missing.
+func (e *Engine) ensureStateDir() error {
+	dir := e.stateDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create .fixplan: %w", err)
+	}
+	gi := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(gi); os.IsNotExist(err) {
+		_ = os.WriteFile(gi, []byte(stateIgnore), 0o644)
+	}
+	return nil
+}
+
 func (e *Engine) stateDir(parts ...string) string {
 	return filepath.Join(append([]string{e.root, ".fixplan"}, parts...)...)
 }

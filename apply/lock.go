@@ -19,10 +19,9 @@ const staleLock = 10 * time.Minute
 // the pid). A lock left by a dead process is taken over.
 func (e *Engine) lock() (func(), error) {
 	e.mu.Lock()
-	dir := e.stateDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := e.ensureStateDir(); err != nil {
 		e.mu.Unlock()
-		return nil, fmt.Errorf("create .fixplan: %w", err)
+		return nil, err
 	}
 	p := e.stateDir("lock")
 	for attempt := 0; attempt < 2; attempt++ {

@@ -38,6 +38,9 @@ func (e *Engine) SavePlan(r *plan.Record) error {
 	if err != nil {
 		return fmt.Errorf("encode plan: %w", err)
 	}
+	if err := e.ensureStateDir(); err != nil {
+		return err
+	}
 	dir := e.stateDir("plans")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("save plan: %w", err)

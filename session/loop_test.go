@@ -486,3 +486,30 @@ func TestApplyMergesMemory(t *testing.T) {
 		t.Errorf("user memory = %s", user)
 	}
 }
+
+func TestApplyOnlyUserMemory(t *testing.T) {
+	f := newFixture(t, nil, reply(t, func(m map[string]any) {
+		m["memory_patch"] = []any{map[string]any{"key": "user.language", "value": "Español"}}
+	}))
+	rec, err := f.plan(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(f.root, "calc.py"))
+	res, err := f.s.Apply(context.Background(), rec.ID, []string{}, []string{plan.KeyLanguage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Applied) != 0 || len(res.Memory) != 1 {
+		t.Fatalf("result = %+v", res)
+	}
+	if after, _ := os.ReadFile(filepath.Join(f.root, "calc.py")); string(after) != string(before) {
+		t.Error("a file changed although none was ticked")
+	}
+	if user, _ := os.ReadFile(f.user); !strings.Contains(string(user), "Español") {
+		t.Errorf("user memory = %s", user)
+	}
+	if gi, err := os.ReadFile(filepath.Join(f.root, ".fixplan", ".gitignore")); err != nil || !strings.Contains(string(gi), "!project.json") {
+		t.Errorf(".fixplan/.gitignore = %q %v", gi, err)
+	}
+}

@@ -178,6 +178,18 @@ func (s *Session) Apply(ctx context.Context, id string, paths []string, memoryKe
 		}
 		sel.MemoryKeys = memory.Keys(entries)
 	}
+	if paths != nil && len(paths) == 0 && sel.ProjectMemory == nil {
+		// Only user preferences were ticked: nothing in the project changes.
+		saved, err := s.mem.SaveUser(entries)
+		if err != nil {
+			return apply.Result{}, fmt.Errorf("save user preferences: %w", err)
+		}
+		if !saved {
+			return apply.Result{}, plan.Errorf(plan.ErrInvalidInput, "nothing to apply: the ticked memory entries are already set").
+				WithHint("tick a file change, or leave it")
+		}
+		return apply.Result{PlanID: id, Applied: []plan.FileChange{}, Memory: sel.MemoryKeys}, nil
+	}
 	res, err := s.eng.ApplyPlan(ctx, id, sel)
 	if err != nil {
 		return res, err
