@@ -1,56 +1,54 @@
-// The only module that touches window.go / window.runtime (the Wails bindings).
+// The only module that talks to the Go side: typed wrappers over the bindings
+// Wails generates from app.App (src/api/wailsjs, `wails generate module`) and its
+// runtime events.
+import * as App from "./wailsjs/go/app/App";
+import { EventsOn, OnFileDrop, OnFileDropOff } from "./wailsjs/runtime/runtime";
 import { AppError, toAppError, type Backend } from "./types";
 
-type GoApp = Record<string, (...args: unknown[]) => Promise<unknown>>;
-type Runtime = {
-  EventsOn(name: string, cb: (...data: unknown[]) => void): () => void;
-  OnFileDrop?(cb: (x: number, y: number, paths: string[]) => void, useDropTarget: boolean): void;
-  OnFileDropOff?(): void;
-};
-type WailsWindow = { go?: { app?: { App?: GoApp } }; runtime?: Runtime };
+type WailsWindow = { go?: { app?: { App?: unknown } }; runtime?: unknown };
 
-function goApp(): GoApp {
-  const app = (window as unknown as WailsWindow).go?.app?.App;
-  if (!app) throw new AppError("ERR_NO_BACKEND", "the fixplan backend is not available", "start the app with `make run`");
-  return app;
+function available(): boolean {
+  const w = window as unknown as WailsWindow;
+  return !!w.go?.app?.App && !!w.runtime;
 }
 
-function runtime(): Runtime | undefined {
-  return (window as unknown as WailsWindow).runtime;
-}
-
-async function call<T>(method: string, ...args: unknown[]): Promise<T> {
+async function call<T>(fn: () => Promise<unknown>): Promise<T> {
+  if (!available()) throw new AppError("ERR_NO_BACKEND", "the fixplan backend is not available", "start the app with `make run`");
   try {
-    return (await goApp()[method](...args)) as T;
+    return (await fn()) as T;
   } catch (e) {
     throw toAppError(e);
   }
 }
 
+function on(name: string, cb: (data: never) => void): () => void {
+  if (!available()) return () => {};
+  return EventsOn(name, (data: unknown) => cb(data as never));
+}
+
 /** wailsBackend calls the bound Go methods of app.App. */
 export const wailsBackend: Backend = {
-  chooseProject: () => call("ChooseProject"),
-  openProject: (path) => call("OpenProject", path),
-  project: () => call("Project"),
-  chooseLogFiles: () => call("ChooseLogFiles"),
-  plan: (req) => call("Plan", req),
-  cancelPlan: () => call("CancelPlan"),
-  apply: (req) => call("Apply", req),
-  undo: () => call("Undo"),
-  history: () => call("History"),
-  loadPlan: (id) => call("LoadPlan", id),
-  runCommand: (planId, command) => call("RunCommand", planId, command),
-  stopCommand: () => call("StopCommand"),
-  getSettings: () => call("GetSettings"),
-  saveSettings: (s, key) => call("SaveSettings", s, key),
-  presets: () => call("Presets"),
-  testConnection: () => call("TestConnection"),
-  onProgress: (cb) => runtime()?.EventsOn("plan:progress", (evs) => cb(evs as never)) ?? (() => {}),
-  onCommandOutput: (cb) => runtime()?.EventsOn("command:output", (o) => cb(o as never)) ?? (() => {}),
+  chooseProject: () => call(() => App.ChooseProject()),
+  openProject: (path) => call(() => App.OpenProject(path)),
+  project: () => call(() => App.Project()),
+  chooseLogFiles: () => call(() => App.ChooseLogFiles()),
+  plan: (req) => call(() => App.Plan(req as never)),
+  cancelPlan: () => call(() => App.CancelPlan()),
+  apply: (req) => call(() => App.Apply(req as never)),
+  undo: () => call(() => App.Undo()),
+  history: () => call(() => App.History()),
+  loadPlan: (id) => call(() => App.LoadPlan(id)),
+  runCommand: (planId, command) => call(() => App.RunCommand(planId, command)),
+  stopCommand: () => call(() => App.StopCommand()),
+  getSettings: () => call(() => App.GetSettings()),
+  saveSettings: (s, key) => call(() => App.SaveSettings(s as never, key)),
+  presets: () => call(() => App.Presets()),
+  testConnection: () => call(() => App.TestConnection()),
+  onProgress: (cb) => on("plan:progress", cb),
+  onCommandOutput: (cb) => on("command:output", cb),
   onFileDrop: (cb) => {
-    const rt = runtime();
-    if (!rt?.OnFileDrop) return () => {};
-    rt.OnFileDrop((_x, _y, paths) => cb(paths), false);
-    return () => rt.OnFileDropOff?.();
+    if (!available()) return () => {};
+    OnFileDrop((_x: number, _y: number, paths: string[]) => cb(paths), false);
+    return () => OnFileDropOff();
   },
 };

@@ -1,0 +1,671 @@
+export namespace app {
+	
+	export class ApplyRequest {
+	    plan_id: string;
+	    paths: string[];
+	    memory_keys: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ApplyRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.plan_id = source["plan_id"];
+	        this.paths = source["paths"];
+	        this.memory_keys = source["memory_keys"];
+	    }
+	}
+	export class ApplyResult {
+	    transaction: string;
+	    plan_id: string;
+	    applied: plan.FileChange[];
+	    memory: string[];
+	    recovered: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ApplyResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.transaction = source["transaction"];
+	        this.plan_id = source["plan_id"];
+	        this.applied = this.convertValues(source["applied"], plan.FileChange);
+	        this.memory = source["memory"];
+	        this.recovered = source["recovered"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class HistoryItem {
+	    id: string;
+	    created_at: string;
+	    state: string;
+	    summary: string;
+	    problem: string;
+	    files: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.created_at = source["created_at"];
+	        this.state = source["state"];
+	        this.summary = source["summary"];
+	        this.problem = source["problem"];
+	        this.files = source["files"];
+	    }
+	}
+	export class LogFile {
+	    source: string;
+	    path: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LogFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.source = source["source"];
+	        this.path = source["path"];
+	    }
+	}
+	export class PlanRequest {
+	    problem: string;
+	    logs: LogFile[];
+	    answers: string[];
+	    previous: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PlanRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.problem = source["problem"];
+	        this.logs = this.convertValues(source["logs"], LogFile);
+	        this.answers = source["answers"];
+	        this.previous = source["previous"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProjectInfo {
+	    root: string;
+	    name: string;
+	    recovered: string[];
+	    recent: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ProjectInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.root = source["root"];
+	        this.name = source["name"];
+	        this.recovered = source["recovered"];
+	        this.recent = source["recent"];
+	    }
+	}
+	export class SettingsView {
+	    provider: string;
+	    base_url: string;
+	    model: string;
+	    timeout_seconds: number;
+	    max_tokens: number;
+	    max_retries: number;
+	    stream: boolean;
+	    context_budget: number;
+	    result_budget: number;
+	    command_timeout_seconds: number;
+	    key_set: boolean;
+	    key_hint: string;
+	    key_source: string;
+	    keychain_available: boolean;
+	    keychain_note: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.timeout_seconds = source["timeout_seconds"];
+	        this.max_tokens = source["max_tokens"];
+	        this.max_retries = source["max_retries"];
+	        this.stream = source["stream"];
+	        this.context_budget = source["context_budget"];
+	        this.result_budget = source["result_budget"];
+	        this.command_timeout_seconds = source["command_timeout_seconds"];
+	        this.key_set = source["key_set"];
+	        this.key_hint = source["key_hint"];
+	        this.key_source = source["key_source"];
+	        this.keychain_available = source["keychain_available"];
+	        this.keychain_note = source["keychain_note"];
+	    }
+	}
+
+}
+
+export namespace plan {
+	
+	export class Action {
+	    kind: string;
+	    path: string;
+	    content?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Action(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.path = source["path"];
+	        this.content = source["content"];
+	    }
+	}
+	export class ContextRequest {
+	    type: string;
+	    path?: string;
+	    start_line?: number;
+	    end_line?: number;
+	    query?: string;
+	    glob?: string;
+	    source?: string;
+	    last_n?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ContextRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.path = source["path"];
+	        this.start_line = source["start_line"];
+	        this.end_line = source["end_line"];
+	        this.query = source["query"];
+	        this.glob = source["glob"];
+	        this.source = source["source"];
+	        this.last_n = source["last_n"];
+	    }
+	}
+	export class SeenFile {
+	    path: string;
+	    whole: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SeenFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.whole = source["whole"];
+	    }
+	}
+	export class ContextResult {
+	    request: ContextRequest;
+	    ok: boolean;
+	    text?: string;
+	    error?: string;
+	    redactions?: number;
+	    seen?: SeenFile[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ContextResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.request = this.convertValues(source["request"], ContextRequest);
+	        this.ok = source["ok"];
+	        this.text = source["text"];
+	        this.error = source["error"];
+	        this.redactions = source["redactions"];
+	        this.seen = this.convertValues(source["seen"], SeenFile);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FileChange {
+	    path: string;
+	    op: string;
+	    diff: string;
+	    base_sha256: string;
+	    placement?: string[];
+	    flags?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new FileChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.op = source["op"];
+	        this.diff = source["diff"];
+	        this.base_sha256 = source["base_sha256"];
+	        this.placement = source["placement"];
+	        this.flags = source["flags"];
+	    }
+	}
+	export class Section {
+	    title: string;
+	    body: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Section(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.body = source["body"];
+	    }
+	}
+	export class Gathered {
+	    sections: Section[];
+	    redactions: number;
+	    seen: SeenFile[];
+	    warnings: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Gathered(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sections = this.convertValues(source["sections"], Section);
+	        this.redactions = source["redactions"];
+	        this.seen = this.convertValues(source["seen"], SeenFile);
+	        this.warnings = source["warnings"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class LogSource {
+	    source: string;
+	    path?: string;
+	    text?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LogSource(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.source = source["source"];
+	        this.path = source["path"];
+	        this.text = source["text"];
+	    }
+	}
+	export class MemoryEntry {
+	    key: string;
+	    value: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new MemoryEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.value = source["value"];
+	    }
+	}
+	export class ProposedChanges {
+	    patch?: string;
+	    actions: Action[];
+	    commands_to_run: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ProposedChanges(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.patch = source["patch"];
+	        this.actions = this.convertValues(source["actions"], Action);
+	        this.commands_to_run = source["commands_to_run"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Step {
+	    step: string;
+	    details: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Step(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.step = source["step"];
+	        this.details = source["details"];
+	    }
+	}
+	export class Plan {
+	    mode: string;
+	    summary: string;
+	    questions: string[];
+	    context_requests: ContextRequest[];
+	    plan: Step[];
+	    proposed_changes?: ProposedChanges;
+	    patch?: string;
+	    commands_to_run: string[];
+	    verification: string[];
+	    risks: string[];
+	    rollback: string[];
+	    memory_patch: MemoryEntry[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Plan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.summary = source["summary"];
+	        this.questions = source["questions"];
+	        this.context_requests = this.convertValues(source["context_requests"], ContextRequest);
+	        this.plan = this.convertValues(source["plan"], Step);
+	        this.proposed_changes = this.convertValues(source["proposed_changes"], ProposedChanges);
+	        this.patch = source["patch"];
+	        this.commands_to_run = source["commands_to_run"];
+	        this.verification = source["verification"];
+	        this.risks = source["risks"];
+	        this.rollback = source["rollback"];
+	        this.memory_patch = this.convertValues(source["memory_patch"], MemoryEntry);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProblemInput {
+	    problem: string;
+	    logs: LogSource[];
+	    answers?: string[];
+	    previous?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProblemInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.problem = source["problem"];
+	        this.logs = this.convertValues(source["logs"], LogSource);
+	        this.answers = source["answers"];
+	        this.previous = source["previous"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Round {
+	    requests: ContextRequest[];
+	    results: ContextResult[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Round(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.requests = this.convertValues(source["requests"], ContextRequest);
+	        this.results = this.convertValues(source["results"], ContextResult);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Record {
+	    id: string;
+	    // Go type: time
+	    created_at: any;
+	    state: string;
+	    input: ProblemInput;
+	    plan: Plan;
+	    changes: FileChange[];
+	    base: Gathered;
+	    rounds: Round[];
+	    warnings: string[];
+	    memory: MemoryEntry[];
+	    transaction?: string;
+	    // Go type: time
+	    applied_at?: any;
+	    raw?: string;
+	    issues?: string[];
+	    unfulfilled?: ContextRequest[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Record(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.created_at = this.convertValues(source["created_at"], null);
+	        this.state = source["state"];
+	        this.input = this.convertValues(source["input"], ProblemInput);
+	        this.plan = this.convertValues(source["plan"], Plan);
+	        this.changes = this.convertValues(source["changes"], FileChange);
+	        this.base = this.convertValues(source["base"], Gathered);
+	        this.rounds = this.convertValues(source["rounds"], Round);
+	        this.warnings = source["warnings"];
+	        this.memory = this.convertValues(source["memory"], MemoryEntry);
+	        this.transaction = source["transaction"];
+	        this.applied_at = this.convertValues(source["applied_at"], null);
+	        this.raw = source["raw"];
+	        this.issues = source["issues"];
+	        this.unfulfilled = this.convertValues(source["unfulfilled"], ContextRequest);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
+
+}
+
+export namespace session {
+	
+	export class CommandResult {
+	    command: string;
+	    exit_code: number;
+	    output: string;
+	    timed_out: boolean;
+	    stopped: boolean;
+	    duration_ms: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.command = source["command"];
+	        this.exit_code = source["exit_code"];
+	        this.output = source["output"];
+	        this.timed_out = source["timed_out"];
+	        this.stopped = source["stopped"];
+	        this.duration_ms = source["duration_ms"];
+	    }
+	}
+	export class Preset {
+	    id: string;
+	    name: string;
+	    base_url: string;
+	    model: string;
+	    needs_key: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Preset(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.needs_key = source["needs_key"];
+	    }
+	}
+
+}
+
