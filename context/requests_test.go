@@ -124,7 +124,6 @@ func TestFulfilLogs(t *testing.T) {
 	}
 }
 
-
 func TestFulfilBadRequests(t *testing.T) {
 	g := newGatherer(t, t.TempDir(), Options{})
 	tests := []struct {
