@@ -1,33 +1,61 @@
 #!/usr/bin/env bash
-# Smoke test of the real desktop window: builds the production binary, starts it
-# under Xvfb on a project, finds the window titled "fixplan", takes a screenshot,
-# and checks that the UI really painted (the blue Fix (plan) button is where the
-# layout puts it at 1280x800).
+# Smoke test of the real desktop window (production build, WebKitGTK under Xvfb):
+# finds the window titled "fixplan", checks the UI painted (the blue Fix (plan)
+# button), then uses it like a person with xdotool — click the problem box, type a
+# traceback, press Ctrl+Enter — and checks a plan was made through the real window
+# (a scripted fake provider answers). Screenshots in build/artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ART=build/artifacts; mkdir -p "$ART" build/bin
 (cd frontend && npm install --no-audit --no-fund --loglevel=error && npm run build >/dev/null)
 go build -tags desktop,production,webkit2_41 -ldflags "-w -s" -o build/bin/fixplan .
+go build -o build/bin/fakeprovider ./scripts/desktop/fakeprovider
 WORK=$(mktemp -d); mkdir -p "$WORK/project"
 printf 'def divide(a, b):\n    return a / b\n' > "$WORK/project/calc.py"
+printf 'from calc import divide\n\n\ndef test_divide_by_zero():\n    assert divide(1, 0) is None\n' > "$WORK/project/test_calc.py"
+python3 - "$WORK/replies.json" <<'PY'
+import json, sys
+replies = json.load(open("frontend/e2e/replies.json"))[:1]
+json.dump(replies, open(sys.argv[1], "w"))
+PY
+build/bin/fakeprovider -replies "$WORK/replies.json" > "$WORK/provider.out" 2> "$ART/window-provider.log" & PROV=$!
+trap 'kill $PROV 2>/dev/null || true; rm -rf "$WORK"' EXIT
+for _ in $(seq 1 50); do grep -q '^ready ' "$WORK/provider.out" 2>/dev/null && break; sleep 0.1; done
+URL=$(sed -n 's/^ready //p' "$WORK/provider.out")
+
 cat > "$WORK/smoke-inner.sh" <<'INNER'
 set -euo pipefail
+pixel() { import -window "$W" -crop 1x1+$1+$2 txt:- | grep -o 'srgb([0-9,]*)' || true; }
 build/bin/fixplan & PID=$!
 W=""
 for _ in $(seq 1 100); do W=$(xdotool search --onlyvisible --name '^fixplan$' 2>/dev/null | head -1 || true); [ -n "$W" ] && break; sleep 0.1; done
 [ -n "$W" ] || { echo "window-smoke: no visible window titled fixplan"; kill $PID; exit 1; }
 geo=$(xdotool getwindowgeometry "$W" | sed -n 's/.*Geometry: //p')
-for _ in $(seq 1 50); do
-  import -window "$W" "$ART/window.png"
-  px=$(import -window "$W" -crop 1x1+1150+281 txt:- | grep -o 'srgb([0-9,]*)' || true)
-  [ "$px" = "srgb(36,88,214)" ] && break
-  sleep 0.2
-done
-kill $PID; wait $PID 2>/dev/null || true
+px=""
+for _ in $(seq 1 50); do px=$(pixel 1150 281); [ "$px" = "srgb(36,88,214)" ] && break; sleep 0.2; done
+import -window "$W" "$ART/window.png"
 echo "window-smoke: window $W geometry $geo, Fix button pixel $px"
-[ "$px" = "srgb(36,88,214)" ] || { echo "window-smoke: the UI did not paint as expected (see $ART/window.png)"; exit 1; }
+[ "$px" = "srgb(36,88,214)" ] || { echo "window-smoke: the UI did not paint as expected (see $ART/window.png)"; kill $PID; exit 1; }
+# Use it: click into the problem box, type a traceback, Ctrl+Enter.
+xdotool windowfocus "$W" 2>/dev/null || true
+xdotool mousemove --window "$W" 600 170 click 1
+xdotool type --delay 2 'Traceback (most recent call last):'
+xdotool key Return
+xdotool type --delay 2 '  File "calc.py", line 2, in divide'
+xdotool key Return
+xdotool type --delay 2 'ZeroDivisionError: division by zero'
+xdotool key ctrl+Return
+for _ in $(seq 1 150); do ls "$FIXPLAN_PROJECT"/.fixplan/plans/*.json >/dev/null 2>&1 && break; sleep 0.2; done
+sleep 1
+import -window "$W" "$ART/window-plan.png"
+kill $PID; wait $PID 2>/dev/null || true
+plan=$(ls "$FIXPLAN_PROJECT"/.fixplan/plans/*.json 2>/dev/null | head -1 || true)
+[ -n "$plan" ] || { echo "window-smoke: typing a problem and Ctrl+Enter in the real window made no plan (see $ART/window-plan.png)"; exit 1; }
+grep -q 'ZeroDivisionError: division by zero' "$plan" || { echo "window-smoke: the plan does not carry the typed problem"; exit 1; }
+grep -q '"state": "draft"' "$plan" || { echo "window-smoke: the plan is not a draft"; exit 1; }
+echo "window-smoke: a plan was made through the real window: $plan"
 INNER
-ART="$ART" FIXPLAN_PROJECT="$WORK/project" FIXPLAN_CONFIG_DIR="$WORK/config" \
-  timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" bash "$WORK/smoke-inner.sh"
-rm -rf "$WORK"
-echo "window-smoke: screenshot in $ART/window.png"
+ART="$ART" FIXPLAN_PROJECT="$WORK/project" FIXPLAN_CONFIG_DIR="$WORK/config" FIXPLAN_USER_PREFS="$WORK/prefs.json" \
+FIXPLAN_BASE_URL="$URL" FIXPLAN_MODEL=fake-model \
+  timeout 180 xvfb-run -a -s "-screen 0 1280x800x24" bash "$WORK/smoke-inner.sh"
+echo "window-smoke: screenshots in $ART/window.png and $ART/window-plan.png"
