@@ -59,7 +59,7 @@ func resultJSON(r apply.Result) map[string]any {
 	if mem == nil {
 		mem = []string{}
 	}
-	return map[string]any{"transaction": r.Transaction, "plan": r.PlanID, "applied": applied, "memory": mem}
+	return map[string]any{"transaction": r.Transaction, "applied": applied, "memory": mem}
 }
 
 func printResult(w io.Writer, verb string, r apply.Result) {

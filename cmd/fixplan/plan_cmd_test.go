@@ -136,6 +136,9 @@ func TestPlanHumanOutputAndApplyUndo(t *testing.T) {
 	}
 	var res map[string]any
 	json.Unmarshal([]byte(out), &res)
+	if len(res) != 3 {
+		t.Errorf("apply --json keys = %v, want transaction, applied, memory", res)
+	}
 	if res["transaction"] == "" || len(res["applied"].([]any)) != 1 || res["memory"].([]any)[0] != "project.default_test_command" {
 		t.Fatalf("apply json = %s", out)
 	}

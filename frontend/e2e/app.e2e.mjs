@@ -2,7 +2,7 @@
 // with its real bindings; Debian's Chromium drives it like a user would.
 // Usage: node e2e/app.e2e.mjs URL PROJECT_DIR SCREENSHOT
 import { chromium } from "playwright-core";
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import assert from "node:assert/strict";
@@ -75,6 +75,27 @@ try {
   assert.equal(readFileSync(join(project, "calc.py"), "utf8"), original + "# edited by hand\n");
   assert.equal(existsSync(join(project, "notes.md")), false);
   step("a file changed since the preview is refused with a clear error, nothing written");
+
+  // Cancel a slow plan: no error, the Fix button is usable again.
+  await page.getByTestId("error").locator("button").click();
+  await page.getByTestId("fix").click();
+  await page.getByTestId("cancel").click();
+  await page.getByTestId("cancel").waitFor({ state: "detached" });
+  assert.equal(await page.getByTestId("error").count(), 0, "cancelling must not show an error");
+  assert.equal(await page.getByTestId("fix").isEnabled(), true);
+  step("a running plan was cancelled");
+
+  // Questions: answer inline and re-plan with the answer.
+  await page.getByTestId("fix").click();
+  await page.getByTestId("summary").filter({ hasText: "need to know the Python version" }).waitFor();
+  await page.getByTestId("answer").fill("3.8 and newer");
+  await page.getByTestId("replan").click();
+  await page.getByTestId("summary").filter({ hasText: "Python 3.8 compatible" }).waitFor();
+  const plans = readdirSync(join(project, ".fixplan", "plans")).map((f) => JSON.parse(readFileSync(join(project, ".fixplan", "plans", f), "utf8")));
+  const replanned = plans.find((p) => p.plan.summary.includes("3.8 compatible"));
+  assert.deepEqual(replanned.input.answers, ["3.8 and newer"]);
+  assert.ok(plans.some((p) => p.id === replanned.input.previous && p.plan.questions.length === 1));
+  step("answered a question inline and re-planned with the answer");
 
   await page.getByTestId("history").click();
   await page.getByTestId("history-drawer").filter({ hasText: "undone" }).waitFor();
