@@ -37,22 +37,29 @@ func (p *pauseFS) WriteFile(path string, d []byte, m fs.FileMode) error {
 func (p *pauseFS) Remove(path string) error               { p.step(); return OSFS{}.Remove(path) }
 func (p *pauseFS) Mkdir(path string, m fs.FileMode) error { p.step(); return OSFS{}.Mkdir(path, m) }
 
-// TestCrashChild is the child process of TestCrashRecovery.
-func TestCrashChild(t *testing.T) {
-	root := os.Getenv("FIXPLAN_CRASH_ROOT")
-	if root == "" {
-		return // only meaningful as a child process
+// TestMain runs the package's tests, or — when started by TestCrashRecovery with
+// FIXPLAN_CRASH_ROOT set — the child process that applies a plan until it is killed.
+func TestMain(m *testing.M) {
+	if root := os.Getenv("FIXPLAN_CRASH_ROOT"); root != "" {
+		os.Exit(crashChild(root))
 	}
+	os.Exit(m.Run())
+}
+
+func crashChild(root string) int {
 	at, _ := strconv.Atoi(os.Getenv("FIXPLAN_CRASH_AT"))
 	e, err := Open(root, Options{FS: &pauseFS{at: at}})
 	if err != nil {
-		t.Fatal(err)
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	fmt.Println("STARTED")
 	if _, err := e.ApplyPlan(bg, os.Getenv("FIXPLAN_CRASH_PLAN"), Selection{}); err != nil {
-		t.Fatal(err)
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	fmt.Println("DONE")
+	return 0
 }
 
 func crashTree(t *testing.T, n int) (string, plan.Plan) {
@@ -100,7 +107,7 @@ func TestCrashRecovery(t *testing.T) {
 		e := open(t, root, nil)
 		rec := draft(t, e, p)
 		before := snapshot(t, root)
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
+		cmd := exec.Command(os.Args[0])
 		cmd.Env = append(os.Environ(), "FIXPLAN_CRASH_ROOT="+root, "FIXPLAN_CRASH_PLAN="+rec.ID, "FIXPLAN_CRASH_AT="+strconv.Itoa(max(k, 0)))
 		out, err := cmd.StdoutPipe()
 		if err != nil {

@@ -94,6 +94,8 @@ type run struct {
 	seen   map[string]bool // path → whole content seen
 	turn   int
 	rounds int
+	// warnedFormat is set once the weaker-format warning was recorded.
+	warnedFormat bool
 }
 
 // Plan gathers context, asks the model, validates (one repair request per reply),
@@ -280,6 +282,10 @@ func (r *run) complete(ctx context.Context, msgs []llm.Message, stage string) (s
 			return resp.Content, err
 		}
 		return "", ProviderError(err, pl.cfg.Provider, ctx)
+	}
+	if resp.Format != "" && resp.Format != llm.FormatJSONSchema && !r.warnedFormat {
+		r.warnedFormat = true
+		r.rec.Warnings = append(r.rec.Warnings, fmt.Sprintf("the provider does not accept strict JSON schemas; fixplan asked for %s output and validated it locally", resp.Format))
 	}
 	if resp.Attempts > 1 {
 		r.rec.Warnings = append(r.rec.Warnings, fmt.Sprintf("the provider needed %d attempts for round %d", resp.Attempts, turn))

@@ -365,8 +365,12 @@ func TestFallbackToJSONObject(t *testing.T) {
 	first.RejectFormat = "json_schema"
 	first.Content = ""
 	f := newFixture(t, nil, first, reply(t, nil))
-	if _, err := f.plan(t); err != nil {
+	rec, err := f.plan(t)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(rec.Warnings, "\n"), "asked for json_object output") {
+		t.Errorf("warnings = %q", rec.Warnings)
 	}
 	reqs := f.srv.Requests()
 	if reqs[0].ResponseFormat != "json_schema" || reqs[1].ResponseFormat != "json_object" {
