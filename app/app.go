@@ -275,14 +275,6 @@ func (a *App) Plan(req PlanRequest) (*plan.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, key := a.settings()
-	if a.d.NewModel != nil {
-		m, err := a.d.NewModel(st, key)
-		if err != nil {
-			return nil, fail(err)
-		}
-		s.SetModel(m, st)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	a.mu.Lock()
 	if a.cancel != nil {
@@ -301,6 +293,14 @@ func (a *App) Plan(req PlanRequest) (*plan.Record, error) {
 			a.em.flush()
 		}
 	}()
+	st, key := a.settings()
+	if a.d.NewModel != nil {
+		m, err := a.d.NewModel(st, key)
+		if err != nil {
+			return nil, fail(err)
+		}
+		s.SetModel(m, st)
+	}
 	in := plan.ProblemInput{Problem: req.Problem, Answers: req.Answers, Previous: req.Previous}
 	for _, l := range req.Logs {
 		in.Logs = append(in.Logs, plan.LogSource{Source: l.Source, Path: l.Path})

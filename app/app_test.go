@@ -211,3 +211,32 @@ func TestFailIsJSON(t *testing.T) {
 		t.Errorf("%+v", ae)
 	}
 }
+
+func TestOnePlanAtATimeAndCancel(t *testing.T) {
+	a, _, root, srv := newApp(t, llmtest.Reply{Delay: 20 * time.Second, Content: planReply})
+	if _, err := a.OpenProject(root); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := a.Plan(PlanRequest{Problem: "  File \"calc.py\", line 2, in divide\n"})
+		done <- err
+	}()
+	for len(srv.Requests()) == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := a.Plan(PlanRequest{Problem: "again"}); !strings.Contains(appErr(t, err).Message, "already being made") {
+		t.Fatalf("second plan: %v", err)
+	}
+	if err := a.CancelPlan(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if appErr(t, err).Code != plan.ErrCancelled {
+			t.Fatalf("cancelled plan: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("CancelPlan did not stop the running plan")
+	}
+}
