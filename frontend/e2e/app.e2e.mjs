@@ -101,6 +101,12 @@ try {
   await page.getByTestId("history-drawer").filter({ hasText: "undone" }).waitFor();
   step("history lists the undone and the draft plan");
   await page.screenshot({ path: shot, fullPage: false });
+  await page.getByTestId("history-drawer").getByText("Close").click();
+  await page.emulateMedia({ colorScheme: "dark" });
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(bg, "rgb(21, 24, 30)", "the dark theme follows the OS setting");
+  await page.screenshot({ path: shot.replace(/\.png$/, "-dark.png"), fullPage: false });
+  step("follows the OS dark theme");
   console.log("e2e: PASS");
 } catch (e) {
   await page.screenshot({ path: shot.replace(/\.png$/, "-failure.png") }).catch(() => {});

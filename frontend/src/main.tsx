@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import "diff2html/bundles/css/diff2html.min.css";
-import "highlight.js/styles/github.css";
+
 import "./styles.css";
 import { App } from "./App";
 import { Store } from "./state/store";
