@@ -11,7 +11,7 @@ import (
 const (
 	ExtractedWhole         = "" // the reply was exactly one JSON value
 	ExtractedFromText      = "extracted from surrounding text or code fences"
-	ExtractedTrailingComma = "trailing commas removed" // may be combined with ExtractedFromText
+	ExtractedRepaired      = "comments or trailing commas removed" // may be combined with ExtractedFromText
 )
 
 // planKeys are object keys that make a JSON object look like a (possibly legacy) plan.
@@ -31,8 +31,8 @@ func extract(raw []byte) ([]byte, string, error) {
 	}
 	if s[0] == '{' || s[0] == '[' {
 		if end, ok := scanValue(s, 0); ok && end == len(s) {
-			if fixed := removeTrailingCommas(s); json.Valid(fixed) {
-				return fixed, ExtractedTrailingComma, nil
+			if fixed := repairJSON(s); json.Valid(fixed) {
+				return fixed, ExtractedRepaired, nil
 			}
 		}
 	}
@@ -54,13 +54,13 @@ func extract(raw []byte) ([]byte, string, error) {
 		}
 		v := s[i:end]
 		if !json.Valid(v) {
-			fixed := removeTrailingCommas(v)
+			fixed := repairJSON(v)
 			if !json.Valid(fixed) {
 				i = end - 1
 				continue
 			}
 			v = fixed
-			how = ExtractedFromText + "; " + ExtractedTrailingComma
+			how = ExtractedFromText + "; " + ExtractedRepaired
 		}
 		if planLike(v) {
 			cands = append(cands, v)
@@ -142,6 +142,52 @@ func scanValue(s []byte, i int) (end int, ok bool) {
 		}
 	}
 	return len(s), false
+}
+
+// repairJSON fixes the two slips models make most in hand-written JSON: line and
+// block comments, and trailing commas (both outside strings).
+func repairJSON(s []byte) []byte { return removeTrailingCommas(stripComments(s)) }
+
+// stripComments removes // line comments and /* */ block comments outside strings.
+func stripComments(s []byte) []byte {
+	out := make([]byte, 0, len(s))
+	inStr, esc := false, false
+	for j := 0; j < len(s); j++ {
+		c := s[j]
+		if inStr {
+			out = append(out, c)
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch {
+		case c == '"':
+			inStr = true
+		case c == '/' && j+1 < len(s) && s[j+1] == '/':
+			for j < len(s) && s[j] != '\n' {
+				j++
+			}
+			if j < len(s) {
+				out = append(out, '\n')
+			}
+			continue
+		case c == '/' && j+1 < len(s) && s[j+1] == '*':
+			end := bytes.Index(s[j+2:], []byte("*/"))
+			if end < 0 {
+				return out
+			}
+			j += end + 3
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // removeTrailingCommas drops commas that directly precede a closing bracket

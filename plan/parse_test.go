@@ -72,6 +72,11 @@ func TestParseForms(t *testing.T) {
 			}
 		}},
 		{name: "trailing commas", file: "trailing_commas.txt", form: FormPartial},
+		{name: "comments", file: "comments.txt", form: FormPartial, check: func(t *testing.T, p *Plan) {
+			if p.Summary != "a // inside a string stays" || len(p.Plan) != 1 {
+				t.Errorf("plan = %+v", p)
+			}
+		}},
 		{name: "unknown fields dropped, questions capped", file: "unknown_fields.txt", form: FormPartial, contains: `unknown field "confidence"`, check: func(t *testing.T, p *Plan) {
 			if len(p.Questions) != 2 {
 				t.Errorf("questions = %v", p.Questions)
