@@ -73,11 +73,18 @@ func openSession(e *env, st session.Settings, m session.Model, em session.Emitte
 // jsonOut it also prints {"error": {...}} on stdout.
 func fail(e *env, cmd string, err error, jsonOut bool) int {
 	code, msg, hint := describe(err)
-	line := fmt.Sprintf("fixplan %s: %s", cmd, msg)
+	first, details, _ := strings.Cut(msg, "\n")
+	line := fmt.Sprintf("fixplan %s: %s", cmd, first)
 	if hint != "" {
 		line += " — " + hint
 	}
 	fmt.Fprintln(e.Stderr, oneLine(line))
+	// Details (a hunk that did not apply, with the closest lines) follow, indented.
+	if details != "" && !jsonOut {
+		for _, l := range strings.Split(strings.TrimRight(details, "\n"), "\n") {
+			fmt.Fprintf(e.Stderr, "    %s\n", l)
+		}
+	}
 	if jsonOut {
 		out := map[string]any{"code": code, "message": msg, "hint": hint}
 		var pe *plan.Error

@@ -38,7 +38,13 @@ export function App({ store }: { store: Store }) {
             </button>
           </div>
         )}
-        {s.error && <ErrorAlert error={s.error} onDismiss={store.dismissError} />}
+        {s.error && (
+          <ErrorAlert
+            error={s.error}
+            onDismiss={store.dismissError}
+            onReplan={s.plan && ["ERR_BASE_MISMATCH", "ERR_PATCH_APPLY_FAILED"].includes(s.error.code) ? () => store.fix({ previous: s.plan?.id }) : undefined}
+          />
+        )}
         <ProblemPanel
           problem={s.problem}
           logs={s.logs}

@@ -52,6 +52,13 @@ describe("ErrorAlert", () => {
     expect(el.textContent).toContain("re-plan");
     expect(el.textContent).toContain("ERR_PATCH_APPLY_FAILED");
     expect(el.querySelector("li code")?.textContent).toBe("calc.py");
+    expect(screen.queryByTestId("error-replan")).toBeNull();
+  });
+  it("offers a re-plan when asked to", () => {
+    const onReplan = vi.fn();
+    render(<ErrorAlert error={new AppError("ERR_BASE_MISMATCH", "changed since the preview: a.go", "re-plan", ["a.go"])} onDismiss={() => {}} onReplan={onReplan} />);
+    fireEvent.click(screen.getByTestId("error-replan"));
+    expect(onReplan).toHaveBeenCalledTimes(1);
   });
 });
 
