@@ -276,6 +276,14 @@ func (s *Session) savedVerification() string {
 	return string(b)
 }
 
+// The production implementations of the loop's interfaces.
+var (
+	_ Gatherer  = (*codectx.Gatherer)(nil)
+	_ Memory    = (*memory.Store)(nil)
+	_ PlanStore = (*apply.Engine)(nil)
+	_ Previewer = engineAdapter{}
+)
+
 // engineAdapter turns apply's changes into previews for the loop.
 type engineAdapter struct{ e *apply.Engine }
 
