@@ -39,6 +39,7 @@ func commands() map[string]command {
 		"undo":    runUndo,
 		"patch":   runPatch,
 		"verify":  runVerify,
+		"history": runHistory,
 	}
 }
 
@@ -50,6 +51,7 @@ commands:
   undo      undo the last applied transaction
   patch     apply a unified diff as one undoable transaction
   verify    run the plan's commands_to_run, each after approval
+  history   list this project's plans (draft, applied, undone, failed)
   context   show exactly what context the model would get (trace|read|search|logs|env|base)
 
 Run 'fixplan COMMAND -h' for a command's flags.
@@ -98,7 +100,7 @@ func run(ctx context.Context, e *env, args []string) int {
 
 func known() []string {
 	var out []string
-	for _, n := range []string{"plan", "apply", "undo", "patch", "verify", "context"} {
+	for _, n := range []string{"plan", "apply", "undo", "patch", "verify", "history", "context"} {
 		if _, ok := commands()[n]; ok {
 			out = append(out, n)
 		}

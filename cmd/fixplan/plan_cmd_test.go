@@ -152,6 +152,10 @@ func TestPlanHumanOutputAndApplyUndo(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "$ echo verified\nverified\n[exit 0") {
 		t.Errorf("verify: exit %d\n%s%s", code, out, errOut)
 	}
+	code, out, _ = runEnv(t, nil, "", "--root", root, "history")
+	if code != 0 || !strings.Contains(out, "applied") || !strings.Contains(out, "guard against b == 0") {
+		t.Errorf("history: exit %d\n%s", code, out)
+	}
 	code, _, errOut = runEnv(t, nil, "", "--root", root, "undo", "--json")
 	if code != 0 {
 		t.Fatalf("undo exit %d: %s", code, errOut)
