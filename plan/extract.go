@@ -9,9 +9,9 @@ import (
 
 // How the JSON value was found in the reply.
 const (
-	ExtractedWhole         = "" // the reply was exactly one JSON value
-	ExtractedFromText      = "extracted from surrounding text or code fences"
-	ExtractedRepaired      = "comments or trailing commas removed" // may be combined with ExtractedFromText
+	ExtractedWhole    = "" // the reply was exactly one JSON value
+	ExtractedFromText = "extracted from surrounding text or code fences"
+	ExtractedRepaired = "comments or trailing commas removed" // may be combined with ExtractedFromText
 )
 
 // planKeys are object keys that make a JSON object look like a (possibly legacy) plan.

@@ -238,6 +238,18 @@ type Round struct {
 	Results  []ContextResult  `json:"results"`
 }
 
+// Call is one request to the model: what it cost and how it went.
+type Call struct {
+	Turn             int    `json:"turn"`
+	Repair           bool   `json:"repair,omitempty"`
+	Model            string `json:"model"`
+	Format           string `json:"format"` // json_schema, json_object or text
+	PromptTokens     int    `json:"prompt_tokens"`
+	CompletionTokens int    `json:"completion_tokens"`
+	Attempts         int    `json:"attempts"`
+	DurationMS       int64  `json:"duration_ms"`
+}
+
 // State is the lifecycle state of a stored plan.
 type State string
 
@@ -270,4 +282,6 @@ type Record struct {
 	Issues []string `json:"issues,omitempty"`
 	// Unfulfilled are context requests the model made after the last allowed round.
 	Unfulfilled []ContextRequest `json:"unfulfilled,omitempty"`
+	// Calls are the model requests this plan took, in order.
+	Calls []Call `json:"calls,omitempty"`
 }

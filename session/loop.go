@@ -274,6 +274,10 @@ func (r *run) complete(ctx context.Context, msgs []llm.Message, stage string) (s
 			pl.emit(Event{Stage: StageStream, Round: turn, Chars: p.Chars})
 		},
 	})
+	if err == nil || llm.KindOf(err) == llm.KindTruncated {
+		r.rec.Calls = append(r.rec.Calls, plan.Call{Turn: turn, Repair: stage == StageRepair, Model: resp.Model, Format: string(resp.Format),
+			PromptTokens: resp.PromptTokens, CompletionTokens: resp.CompletionTokens, Attempts: resp.Attempts, DurationMS: resp.Duration.Milliseconds()})
+	}
 	if err != nil {
 		if llm.KindOf(err) == llm.KindTruncated {
 			return resp.Content, err

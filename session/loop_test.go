@@ -207,6 +207,9 @@ func TestPlanWithoutContextRounds(t *testing.T) {
 		t.Errorf("first user message lacks the problem or the code window:\n%s", user)
 	}
 	noKeyInMessages(t, f.srv)
+	if len(rec.Calls) != 1 || rec.Calls[0].Format != "json_schema" || rec.Calls[0].PromptTokens == 0 || rec.Calls[0].Model != "fake-model" {
+		t.Errorf("calls = %+v", rec.Calls)
+	}
 	if st := f.ev.stages(); st != "gather,ask,preview,done" {
 		t.Errorf("stages = %s", st)
 	}

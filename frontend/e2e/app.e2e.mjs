@@ -39,6 +39,7 @@ try {
   assert.equal(await rows.count(), 2);
   assert.match(await page.getByTestId("diff").first().innerText(), /if b == 0/);
   assert.equal(readFileSync(join(project, "calc.py"), "utf8"), original, "planning must not change files");
+  assert.match(await page.getByTestId("calls").textContent(), /1 model request to fake-model \(json_schema\): [\d,]+ tokens in/);
   step("plan shown with 2 changes and a diff; nothing written");
 
   await page.locator('[data-testid="change-row"][data-path="notes.md"] [data-testid="change-check"]').uncheck();

@@ -57,6 +57,7 @@ export type PlanRecord = {
   raw?: string;
   issues?: string[];
   unfulfilled?: ContextRequest[];
+  calls?: { turn: number; repair?: boolean; model: string; format: string; prompt_tokens: number; completion_tokens: number; attempts: number; duration_ms: number }[];
 };
 
 export type ApplyRequest = { plan_id: string; paths: string[]; memory_keys: string[] };

@@ -213,6 +213,14 @@ export function PlanView(p: Props) {
             ))}
           </div>
         ))}
+        {(plan.calls ?? []).length > 0 && (
+          <p className="muted small" data-testid="calls">
+            {(plan.calls ?? []).length} model request{(plan.calls ?? []).length === 1 ? "" : "s"} to {(plan.calls ?? [])[0].model} (
+            {(plan.calls ?? []).map((c) => c.format).filter((f, i, a) => a.indexOf(f) === i).join(", ")}):{" "}
+            {(plan.calls ?? []).reduce((n, c) => n + c.prompt_tokens, 0).toLocaleString("en")} tokens in,{" "}
+            {(plan.calls ?? []).reduce((n, c) => n + c.completion_tokens, 0).toLocaleString("en")} out
+          </p>
+        )}
         {(plan.unfulfilled ?? []).length > 0 && <p className="muted">Not fulfilled (round limit): {(plan.unfulfilled ?? []).map(describeRequest).join(", ")}</p>}
       </details>
     </section>

@@ -205,6 +205,32 @@ export namespace plan {
 	        this.content = source["content"];
 	    }
 	}
+	export class Call {
+	    turn: number;
+	    repair?: boolean;
+	    model: string;
+	    format: string;
+	    prompt_tokens: number;
+	    completion_tokens: number;
+	    attempts: number;
+	    duration_ms: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Call(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.turn = source["turn"];
+	        this.repair = source["repair"];
+	        this.model = source["model"];
+	        this.format = source["format"];
+	        this.prompt_tokens = source["prompt_tokens"];
+	        this.completion_tokens = source["completion_tokens"];
+	        this.attempts = source["attempts"];
+	        this.duration_ms = source["duration_ms"];
+	    }
+	}
 	export class ContextRequest {
 	    type: string;
 	    path?: string;
@@ -574,6 +600,7 @@ export namespace plan {
 	    raw?: string;
 	    issues?: string[];
 	    unfulfilled?: ContextRequest[];
+	    calls?: Call[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Record(source);
@@ -596,6 +623,7 @@ export namespace plan {
 	        this.raw = source["raw"];
 	        this.issues = source["issues"];
 	        this.unfulfilled = this.convertValues(source["unfulfilled"], ContextRequest);
+	        this.calls = this.convertValues(source["calls"], Call);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
