@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"fixplan/plan"
 )
 
 // BenchmarkPatchChanges measures cleaning, parsing and placing a 20-hunk patch on a
@@ -38,5 +36,3 @@ func BenchmarkPatchChanges(b *testing.B) {
 		})
 	}
 }
-
-var _ = plan.OpUpdate
