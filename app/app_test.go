@@ -187,6 +187,17 @@ func TestSettingsNeverShowTheKey(t *testing.T) {
 	if strings.Contains(string(raw), "sk-new") {
 		t.Fatal("the key was written to the settings file")
 	}
+	if _, err := a.OpenProject(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	before := a.sess
+	v2.ContextBudget = 4096
+	if _, err := a.SaveSettings(v2, ""); err != nil {
+		t.Fatal(err)
+	}
+	if a.sess == before {
+		t.Error("saving settings did not reopen the project with the new budgets")
+	}
 	a.d.Keys = &fakeKeys{available: false}
 	if _, err := a.SaveSettings(v, "sk-another-key-1234"); !strings.Contains(appErr(t, err).Hint, "FIXPLAN_API_KEY") {
 		t.Errorf("no-keychain error = %v", err)

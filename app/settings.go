@@ -99,9 +99,15 @@ func (a *App) SaveSettings(v SettingsView, apiKey string) (SettingsView, error) 
 	}
 	st, key := a.settings()
 	a.mu.Lock()
-	s := a.sess
+	s, planning := a.sess, a.cancel != nil
 	a.mu.Unlock()
-	if s != nil && a.d.NewModel != nil {
+	switch {
+	case s != nil && !planning:
+		// Reopen so the new context budgets apply too (recovery finds nothing new).
+		if _, err := a.OpenProject(s.Root()); err != nil {
+			return a.view(), err
+		}
+	case s != nil && a.d.NewModel != nil:
 		if m, err := a.d.NewModel(st, key); err == nil {
 			s.SetModel(m, st)
 		}
