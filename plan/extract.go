@@ -105,28 +105,41 @@ func compact(b []byte) []byte {
 	return buf.Bytes()
 }
 
+// strScan tracks whether a byte-by-byte walk over JSON text is inside a string.
+type strScan struct{ in, esc bool }
+
+// inString consumes c and reports whether it belongs to a string (its quotes included).
+func (st *strScan) inString(c byte) bool {
+	if st.in {
+		switch {
+		case st.esc:
+			st.esc = false
+		case c == '\\':
+			st.esc = true
+		case c == '"':
+			st.in = false
+		}
+		return true
+	}
+	if c == '"' {
+		st.in = true
+		return true
+	}
+	return false
+}
+
 // scanValue finds the end (exclusive) of the JSON object or array starting at s[i],
 // balancing brackets outside strings. ok is false when the input ends first or the
 // brackets do not match.
 func scanValue(s []byte, i int) (end int, ok bool) {
 	var stack []byte
-	inStr, esc := false, false
+	var st strScan
 	for j := i; j < len(s); j++ {
 		c := s[j]
-		if inStr {
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
+		if st.inString(c) {
 			continue
 		}
 		switch c {
-		case '"':
-			inStr = true
 		case '{':
 			stack = append(stack, '}')
 		case '[':
@@ -151,24 +164,11 @@ func repairJSON(s []byte) []byte { return removeTrailingCommas(stripComments(s))
 // stripComments removes // line comments and /* */ block comments outside strings.
 func stripComments(s []byte) []byte {
 	out := make([]byte, 0, len(s))
-	inStr, esc := false, false
+	var st strScan
 	for j := 0; j < len(s); j++ {
 		c := s[j]
-		if inStr {
-			out = append(out, c)
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-			continue
-		}
 		switch {
-		case c == '"':
-			inStr = true
+		case st.inString(c):
 		case c == '/' && j+1 < len(s) && s[j+1] == '/':
 			for j < len(s) && s[j] != '\n' {
 				j++
@@ -194,25 +194,10 @@ func stripComments(s []byte) []byte {
 // (outside strings), the most common hand-written JSON slip.
 func removeTrailingCommas(s []byte) []byte {
 	out := make([]byte, 0, len(s))
-	inStr, esc := false, false
+	var st strScan
 	for j := 0; j < len(s); j++ {
 		c := s[j]
-		if inStr {
-			out = append(out, c)
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-			continue
-		}
-		if c == '"' {
-			inStr = true
-		}
-		if c == ',' {
+		if !st.inString(c) && c == ',' {
 			k := j + 1
 			for k < len(s) && (s[k] == ' ' || s[k] == '\n' || s[k] == '\r' || s[k] == '\t') {
 				k++
