@@ -14,6 +14,10 @@ const (
 	ExtractedRepaired = "comments or trailing commas removed" // may be combined with ExtractedFromText
 )
 
+// thinkRe matches the reasoning blocks local reasoning models (DeepSeek-R1, Qwen3,
+// ...) print before their answer; JSON-like text inside them is not the answer.
+var thinkRe = regexp.MustCompile(`(?s)<(think|thinking|reasoning)>.*?</(think|thinking|reasoning)>`)
+
 // planKeys are object keys that make a JSON object look like a (possibly legacy) plan.
 var planKeys = []string{"mode", "summary", "plan", "proposed_changes", "actions", "patch",
 	"context_requests", "memory_patch", "questions", "commands_to_run"}
@@ -22,11 +26,16 @@ var planKeys = []string{"mode", "summary", "plan", "proposed_changes", "actions"
 // Errors are *ParseError with ErrJSONExtract: empty reply, no JSON, a truncated
 // value, several different values, or a prose "phantom plan".
 func extract(raw []byte) ([]byte, string, error) {
-	s := bytes.TrimSpace(bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")))
+	s := bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
+	thought := thinkRe.Match(s)
+	s = bytes.TrimSpace(thinkRe.ReplaceAll(s, nil))
 	if len(s) == 0 {
 		return nil, "", extractErr("the reply is empty")
 	}
 	if json.Valid(s) {
+		if thought {
+			return s, ExtractedFromText, nil
+		}
 		return s, ExtractedWhole, nil
 	}
 	if s[0] == '{' || s[0] == '[' {
