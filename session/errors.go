@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"fixplan/llm"
 	"fixplan/plan"
@@ -46,6 +47,9 @@ func ProviderError(err error, provider string, ctx context.Context) error {
 	case llm.KindBadRequest:
 		e.Code, e.Msg = plan.ErrProviderRequest, fmt.Sprintf("%s rejected the request (HTTP %d): %s", where, le.StatusCode, detail)
 		e.Hint = "check the model name (FIXPLAN_MODEL or Settings) and the base URL"
+		if contextOverflow(detail) {
+			e.Hint = "the context is too big for this model: lower the context budget in Settings (context_budget) or use a model with a larger context window"
+		}
 	case llm.KindCancelled:
 		e.Code, e.Msg = plan.ErrCancelled, "planning was cancelled"
 		e.Hint = "press Fix (plan) again to start over"
@@ -57,4 +61,16 @@ func ProviderError(err error, provider string, ctx context.Context) error {
 		e.Hint = "is the server running and the base URL right? (FIXPLAN_BASE_URL or Settings)"
 	}
 	return e
+}
+
+// contextOverflow recognises "too much context" in the wording of OpenAI, vLLM,
+// llama.cpp and Ollama.
+func contextOverflow(msg string) bool {
+	m := strings.ToLower(msg)
+	for _, w := range []string{"context_length_exceeded", "maximum context length", "context length", "context window", "too many tokens", "exceeds the context", "n_ctx"} {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
 }

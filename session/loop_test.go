@@ -326,6 +326,7 @@ func TestProviderFailures(t *testing.T) {
 		replies []llmtest.Reply
 		code    plan.Code
 		msg     string
+		hint    string
 	}{
 		{name: "429 then success", replies: []llmtest.Reply{{Status: 429, Error: "slow down"}}},
 		{name: "500 forever", replies: []llmtest.Reply{{Status: 500, Error: "x"}, {Status: 500, Error: "x"}, {Status: 500, Error: "x"}},
@@ -334,6 +335,8 @@ func TestProviderFailures(t *testing.T) {
 			replies: []llmtest.Reply{{Delay: 3 * time.Second}}, code: plan.ErrProviderUnavailable, msg: "did not answer in time"},
 		{name: "bad key", replies: []llmtest.Reply{{Status: 401, Error: "Incorrect API key provided: " + apiKey}},
 			code: plan.ErrProviderAuth, msg: "refused the API key"},
+		{name: "context overflow", replies: []llmtest.Reply{{Status: 400, Code: "context_length_exceeded", Error: "This model's maximum context length is 8192 tokens."}},
+			code: plan.ErrProviderRequest, msg: "maximum context length", hint: "lower the context budget"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -353,7 +356,7 @@ func TestProviderFailures(t *testing.T) {
 				return
 			}
 			var pe *plan.Error
-			if !errors.As(err, &pe) || pe.Code != tc.code || !strings.Contains(pe.Msg, tc.msg) || pe.Hint == "" {
+			if !errors.As(err, &pe) || pe.Code != tc.code || !strings.Contains(pe.Msg, tc.msg) || pe.Hint == "" || !strings.Contains(pe.Hint, tc.hint) {
 				t.Fatalf("err = %v", err)
 			}
 			if strings.Contains(pe.Error(), apiKey) {
