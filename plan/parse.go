@@ -84,6 +84,15 @@ func Parse(raw []byte) (*Parsed, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, extractErr("the JSON could not be decoded: " + err.Error())
 	}
+	// Some servers double-encode: the answer is a JSON string holding the object.
+	if inner, ok := v.(string); ok && planLike([]byte(strings.TrimSpace(inner))) {
+		dec := json.NewDecoder(strings.NewReader(inner))
+		dec.UseNumber()
+		var iv any
+		if dec.Decode(&iv) == nil {
+			v, how = iv, "decoded from a JSON string"
+		}
+	}
 	out := &Parsed{Extracted: how}
 	obj, err := normalise(v, out)
 	if err != nil {

@@ -72,6 +72,11 @@ func TestParseForms(t *testing.T) {
 			}
 		}},
 		{name: "trailing commas", file: "trailing_commas.txt", form: FormPartial},
+		{name: "double-encoded JSON string", file: "double_encoded.txt", form: FormPartial, check: func(t *testing.T, p *Plan) {
+			if p.Summary != "double-encoded reply" {
+				t.Errorf("summary = %q", p.Summary)
+			}
+		}},
 		{name: "reasoning block before the answer", file: "think.txt", form: FormStrict, check: func(t *testing.T, p *Plan) {
 			if p.Summary != "guard b == 0 in divide()" {
 				t.Errorf("summary = %q", p.Summary)
