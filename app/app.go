@@ -190,14 +190,14 @@ func (a *App) OpenProject(root string) (ProjectInfo, error) {
 	if a.d.NewModel != nil {
 		m, _ = a.d.NewModel(st, key) // a missing key is reported when planning
 	}
-	s, err := session.Open(root, st, m, a.emitter(), session.Options{UserPrefsPath: a.d.UserPrefs})
+	s, err := session.Open(root, st, m, a.emitter(), session.Options{UserPrefsPath: a.d.UserPrefs, ConfigDir: a.d.ConfigDir})
 	if err != nil {
 		return ProjectInfo{}, fail(err)
 	}
 	rec, err := s.Recover()
 	if err != nil {
-		s.Close()
-		return ProjectInfo{}, fail(err)
+		// Recovery never blocks the project: tell the user, the next open retries.
+		rec = append(rec, "recovery was skipped: "+err.Error())
 	}
 	a.mu.Lock()
 	if a.sess != nil {

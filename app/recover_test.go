@@ -11,6 +11,7 @@ import (
 
 	"fixplan/apply"
 	"fixplan/plan"
+	"fixplan/session"
 )
 
 // crashFS stops the process-like flow after n writes by panicking, leaving the
@@ -23,17 +24,24 @@ func (c *crashFS) step() {
 		panic("crash")
 	}
 }
-func (c *crashFS) WriteFile(p string, d []byte, m fs.FileMode) error {
+func (c *crashFS) WriteFile(r *os.Root, p string, d []byte, m fs.FileMode) error {
 	c.step()
-	return apply.OSFS{}.WriteFile(p, d, m)
+	return apply.OSFS{}.WriteFile(r, p, d, m)
 }
-func (c *crashFS) Remove(p string) error               { c.step(); return apply.OSFS{}.Remove(p) }
-func (c *crashFS) Mkdir(p string, m fs.FileMode) error { c.step(); return apply.OSFS{}.Mkdir(p, m) }
+func (c *crashFS) Remove(r *os.Root, p string) error { c.step(); return apply.OSFS{}.Remove(r, p) }
+func (c *crashFS) Mkdir(r *os.Root, p string, m fs.FileMode) error {
+	c.step()
+	return apply.OSFS{}.Mkdir(r, p, m)
+}
 
 func TestStartUpRollsBackACrashedApply(t *testing.T) {
 	a, _, root, _ := newApp(t)
 	original := "def divide(a, b):\n    return a / b\n"
-	e, err := apply.Open(root, apply.Options{FS: &crashFS{n: 6}})
+	key, err := apply.LoadKey(session.StateKeyPath(a.d.ConfigDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := apply.Open(root, apply.Options{FS: &crashFS{n: 6}, Key: key})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +64,6 @@ func TestStartUpRollsBackACrashedApply(t *testing.T) {
 		defer func() { _ = recover() }()
 		_, _ = e.ApplyPlan(context.Background(), rec.ID, apply.Selection{})
 	}()
-	os.Remove(filepath.Join(root, ".fixplan", "lock")) // the crashed process is this one
 	if b, _ := os.ReadFile(filepath.Join(root, "calc.py")); string(b) == original {
 		if _, err := os.Stat(filepath.Join(root, "a")); err != nil {
 			t.Fatal("the simulated crash happened before any change; raise n")

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -76,8 +75,8 @@ type stat struct {
 	data        []byte
 }
 
-func (e *Engine) look(rel, abs string, read bool) (stat, error) {
-	fi, err := os.Lstat(abs)
+func (e *Engine) look(rel, _ string, read bool) (stat, error) {
+	fi, err := e.r.Lstat(name(rel))
 	if errors.Is(err, fs.ErrNotExist) {
 		return stat{}, nil
 	}
@@ -89,7 +88,7 @@ func (e *Engine) look(rel, abs string, read bool) (stat, error) {
 		return s, &plan.Error{Code: plan.ErrInvalidInput, Msg: rel + " is not a regular file", Paths: []string{rel}}
 	}
 	if read && !s.dir {
-		if s.data, err = os.ReadFile(abs); err != nil {
+		if s.data, err = e.r.ReadFile(name(rel)); err != nil {
 			return s, &plan.Error{Code: plan.ErrIO, Msg: "cannot read " + rel, Err: err, Paths: []string{rel}}
 		}
 	}
@@ -203,11 +202,10 @@ func (e *Engine) checkDirDeletes(cs []Change) error {
 			continue
 		}
 		var left []string
-		_ = filepath.WalkDir(filepath.Join(e.root, filepath.FromSlash(c.Path)), func(p string, d fs.DirEntry, err error) error {
+		_ = fs.WalkDir(e.r.FS(), c.Path, func(rel string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil
 			}
-			rel := relTo(e.root, p)
 			if rel == c.Path {
 				return nil
 			}

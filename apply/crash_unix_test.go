@@ -30,12 +30,15 @@ func (p *pauseFS) step() {
 		time.Sleep(time.Hour)
 	}
 }
-func (p *pauseFS) WriteFile(path string, d []byte, m fs.FileMode) error {
+func (p *pauseFS) WriteFile(r *os.Root, path string, d []byte, m fs.FileMode) error {
 	p.step()
-	return OSFS{}.WriteFile(path, d, m)
+	return OSFS{}.WriteFile(r, path, d, m)
 }
-func (p *pauseFS) Remove(path string) error               { p.step(); return OSFS{}.Remove(path) }
-func (p *pauseFS) Mkdir(path string, m fs.FileMode) error { p.step(); return OSFS{}.Mkdir(path, m) }
+func (p *pauseFS) Remove(r *os.Root, path string) error { p.step(); return OSFS{}.Remove(r, path) }
+func (p *pauseFS) Mkdir(r *os.Root, path string, m fs.FileMode) error {
+	p.step()
+	return OSFS{}.Mkdir(r, path, m)
+}
 
 // TestMain runs the package's tests, or — when started by TestCrashRecovery with
 // FIXPLAN_CRASH_ROOT set — the child process that applies a plan until it is killed.
@@ -48,7 +51,7 @@ func TestMain(m *testing.M) {
 
 func crashChild(root string) int {
 	at, _ := strconv.Atoi(os.Getenv("FIXPLAN_CRASH_AT"))
-	e, err := Open(root, Options{FS: &pauseFS{at: at}})
+	e, err := Open(root, Options{FS: &pauseFS{at: at}, Key: testKey})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -9,13 +9,16 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
+	"fixplan/internal/fsutil"
 	"fixplan/plan"
 )
 
@@ -27,12 +30,16 @@ type Options struct {
 	FS FS
 	// Now gives the time (nil → time.Now).
 	Now func() time.Time
+	// Key is the per-user key that seals journals and plans (LoadKey). Required:
+	// state without this user's seal is never obeyed.
+	Key []byte
 }
 
 // Engine applies changes inside one project root.
 type Engine struct {
 	root     string
 	realRoot string
+	r        *os.Root // every project read and write goes through it
 	opt      Options
 	fs       FS
 	mu       sync.Mutex
@@ -53,13 +60,20 @@ func Open(root string, opt Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open engine: %w", err)
 	}
+	if len(opt.Key) < 16 {
+		return nil, fmt.Errorf("open engine: no per-user state key")
+	}
+	r, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open engine: %w", err)
+	}
 	if opt.Keep <= 0 {
 		opt.Keep = 20
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	e := &Engine{root: abs, realRoot: real, opt: opt, fs: opt.FS}
+	e := &Engine{root: abs, realRoot: real, r: r, opt: opt, fs: opt.FS}
 	if e.fs == nil {
 		e.fs = OSFS{}
 	}
@@ -69,25 +83,78 @@ func Open(root string, opt Options) (*Engine, error) {
 // Root is the project root.
 func (e *Engine) Root() string { return e.root }
 
+// Close releases the root handle.
+func (e *Engine) Close() error { return e.r.Close() }
+
 // stateIgnore keeps fixplan's own state out of the project's git history, except
 // the project memory, which a team may want to share.
 const stateIgnore = "# fixplan's plans, journals and logs stay local; project.json is shareable.\n*\n!.gitignore\n!project.json\n"
 
-// ensureStateDir creates .fixplan/ (with its .gitignore) when missing.
-func (e *Engine) ensureStateDir() error {
-	dir := e.stateDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create .fixplan: %w", err)
+// ensureStateDir creates .fixplan/ and the given subfolders when missing (with
+// its .gitignore; the project root is fsynced so the new folder is durable). A
+// .fixplan or subfolder that is not a real folder (a symbolic link a clone
+// shipped, a file) is refused: fixplan keeps state only in real folders.
+func (e *Engine) ensureStateDir(sub ...string) error {
+	made, err := e.mkState(stateName())
+	if err != nil {
+		return err
 	}
-	gi := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(gi); os.IsNotExist(err) {
-		_ = os.WriteFile(gi, []byte(stateIgnore), 0o644)
+	if made {
+		if err := fsutil.SyncDirIn(e.r, "."); err != nil {
+			return err
+		}
+	}
+	gi := stateName(".gitignore")
+	if _, err := e.r.Lstat(gi); errors.Is(err, fs.ErrNotExist) {
+		if err := fsutil.WriteFileAtomicIn(e.r, gi, []byte(stateIgnore), 0o644); err != nil {
+			return fmt.Errorf("create .fixplan/.gitignore: %w", err)
+		}
+	}
+	p := stateName()
+	for _, s := range sub {
+		p = filepath.Join(p, s)
+		if _, err := e.mkState(p); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-func (e *Engine) stateDir(parts ...string) string {
-	return filepath.Join(append([]string{e.root, ".fixplan"}, parts...)...)
+// mkState makes one state folder, or checks that it is a real folder.
+func (e *Engine) mkState(name string) (bool, error) {
+	fi, err := e.r.Lstat(name)
+	switch {
+	case err == nil && fi.IsDir():
+		return false, nil
+	case err == nil:
+		return false, (&plan.Error{Code: plan.ErrProtectedPath, Msg: filepath.ToSlash(name) + " is not a real folder (a symbolic link or a file); fixplan keeps its state only in a real folder",
+			Paths: []string{filepath.ToSlash(name)}}).WithHint("remove it (it may have come with the project) and run fixplan again")
+	case !errors.Is(err, fs.ErrNotExist):
+		return false, fmt.Errorf("inspect %s: %w", name, err)
+	}
+	if err := fsutil.MkdirIn(e.r, name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return false, fmt.Errorf("create %s: %w", name, err)
+	}
+	return true, nil
+}
+
+// stateReal reports whether every folder of the state path name (relative to the
+// root) is a real folder, so listing or reading it cannot be redirected by a link.
+func (e *Engine) stateReal(name string) bool {
+	p := ""
+	for _, seg := range strings.Split(filepath.ToSlash(name), "/") {
+		p = filepath.Join(p, seg)
+		fi, err := e.r.Lstat(p)
+		if err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// stateName is the root-relative name of a path under .fixplan/.
+func stateName(parts ...string) string {
+	return filepath.Join(append([]string{".fixplan"}, parts...)...)
 }
 
 // NewID returns a sortable unique id: UTC time and random hex.

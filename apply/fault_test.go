@@ -34,25 +34,25 @@ func (f *faultFS) step(what string) error {
 	return nil
 }
 
-func (f *faultFS) WriteFile(p string, data []byte, mode fs.FileMode) error {
+func (f *faultFS) WriteFile(r *os.Root, p string, data []byte, mode fs.FileMode) error {
 	if err := f.step("write " + filepath.Base(p)); err != nil {
 		return err
 	}
-	return OSFS{}.WriteFile(p, data, mode)
+	return OSFS{}.WriteFile(r, p, data, mode)
 }
 
-func (f *faultFS) Remove(p string) error {
+func (f *faultFS) Remove(r *os.Root, p string) error {
 	if err := f.step("remove " + filepath.Base(p)); err != nil {
 		return err
 	}
-	return OSFS{}.Remove(p)
+	return OSFS{}.Remove(r, p)
 }
 
-func (f *faultFS) Mkdir(p string, mode fs.FileMode) error {
+func (f *faultFS) Mkdir(r *os.Root, p string, mode fs.FileMode) error {
 	if err := f.step("mkdir " + filepath.Base(p)); err != nil {
 		return err
 	}
-	return OSFS{}.Mkdir(p, mode)
+	return OSFS{}.Mkdir(r, p, mode)
 }
 
 func multiFilePlan() plan.Plan {

@@ -8,36 +8,29 @@ import (
 )
 
 // FS performs every write of a transaction (project files and the journal), so
-// tests can fail the k-th operation and check the rollback.
+// tests can fail the k-th operation and check the rollback. Names are relative to
+// the project's os.Root, which refuses anything that leads outside it.
 type FS interface {
-	// WriteFile atomically replaces path with data and mode.
-	WriteFile(path string, data []byte, mode fs.FileMode) error
+	// WriteFile atomically replaces name with data and mode.
+	WriteFile(r *os.Root, name string, data []byte, mode fs.FileMode) error
 	// Remove removes a file or an empty folder.
-	Remove(path string) error
+	Remove(r *os.Root, name string) error
 	// Mkdir creates one folder.
-	Mkdir(path string, mode fs.FileMode) error
+	Mkdir(r *os.Root, name string, mode fs.FileMode) error
 }
 
-// OSFS is the real filesystem.
+// OSFS is the real filesystem, confined to the root.
 type OSFS struct{}
 
-// WriteFile replaces path atomically (fsutil.WriteFileAtomic).
-func (OSFS) WriteFile(path string, data []byte, mode fs.FileMode) error {
-	return fsutil.WriteFileAtomic(path, data, mode)
+// WriteFile replaces name atomically (fsutil.WriteFileAtomicIn).
+func (OSFS) WriteFile(r *os.Root, name string, data []byte, mode fs.FileMode) error {
+	return fsutil.WriteFileAtomicIn(r, name, data, mode)
 }
 
-// Remove removes path and syncs its folder.
-func (OSFS) Remove(path string) error {
-	if err := os.Remove(path); err != nil {
-		return err
-	}
-	return fsutil.SyncDir(parentDir(path))
-}
+// Remove removes name and syncs its folder.
+func (OSFS) Remove(r *os.Root, name string) error { return fsutil.RemoveIn(r, name) }
 
-// Mkdir creates path and syncs its parent.
-func (OSFS) Mkdir(path string, mode fs.FileMode) error {
-	if err := os.Mkdir(path, mode); err != nil {
-		return err
-	}
-	return fsutil.SyncDir(parentDir(path))
+// Mkdir creates name and syncs its parent.
+func (OSFS) Mkdir(r *os.Root, name string, mode fs.FileMode) error {
+	return fsutil.MkdirIn(r, name, mode)
 }

@@ -135,7 +135,7 @@ func draft(t testing.TB, e *Engine, p plan.Plan) *plan.Record {
 
 func open(t testing.TB, root string, fsys FS) *Engine {
 	t.Helper()
-	e, err := Open(root, Options{FS: fsys})
+	e, err := Open(root, Options{FS: fsys, Key: testKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,6 +143,9 @@ func open(t testing.TB, root string, fsys FS) *Engine {
 }
 
 var bg = context.Background()
+
+// testKey is the per-user state key of the tests' "user".
+var testKey = []byte("fixplan-test-key-0123456789abcdef")
 
 func read(t testing.TB, root, rel string) string {
 	t.Helper()

@@ -1,59 +1,53 @@
 package apply
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"strconv"
-	"strings"
+	"path/filepath"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"fixplan/plan"
 )
 
-// staleLock is the age after which a lock whose owner cannot be checked is taken over.
-const staleLock = 10 * time.Minute
+// lockWait is how long a command waits for another fixplan to release the project.
+const lockWait = 3 * time.Second
 
-// lock takes the project's apply lock (.fixplan/lock, created exclusively, holding
-// the pid). A lock left by a dead process is taken over.
+// lock takes the project's apply lock: an OS file lock on .fixplan/lock, released
+// by the OS when the holder dies, so there is never a stale lock to judge or delete.
+// A symbolic link at .fixplan/lock (shipped by a clone) is removed, never followed.
 func (e *Engine) lock() (func(), error) {
 	e.mu.Lock()
 	if err := e.ensureStateDir(); err != nil {
 		e.mu.Unlock()
 		return nil, err
 	}
-	p := e.stateDir("lock")
-	for attempt := 0; attempt < 2; attempt++ {
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-		if err == nil {
-			fmt.Fprintf(f, "%d\n", os.Getpid())
-			f.Close()
-			return func() { os.Remove(p); e.mu.Unlock() }, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
+	name := stateName("lock")
+	if fi, err := e.r.Lstat(name); err == nil && !fi.Mode().IsRegular() {
+		if err := e.r.Remove(name); err != nil {
 			e.mu.Unlock()
-			return nil, fmt.Errorf("take lock: %w", err)
+			return nil, fmt.Errorf("take lock: .fixplan/lock is not a regular file and cannot be removed: %w", err)
 		}
-		if !lockIsStale(p) {
-			break
-		}
-		os.Remove(p)
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		e.mu.Unlock()
+		return nil, fmt.Errorf("take lock: %w", err)
 	}
-	e.mu.Unlock()
-	return nil, plan.Errorf(plan.ErrIO, "another fixplan is applying changes in this project").
-		WithHint("wait for it to finish; if none runs, delete .fixplan/lock")
-}
-
-func lockIsStale(p string) bool {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return true
+	fl := flock.New(filepath.Join(e.root, name), flock.SetFlag(os.O_CREATE|os.O_RDWR|noFollow), flock.SetPermissions(0o644))
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+	defer cancel()
+	ok, err := fl.TryLockContext(ctx, 50*time.Millisecond)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		e.mu.Unlock()
+		return nil, fmt.Errorf("take lock: %w", err)
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || pid <= 0 {
-		fi, err := os.Stat(p)
-		return err != nil || time.Since(fi.ModTime()) > staleLock
+	if !ok {
+		e.mu.Unlock()
+		return nil, plan.Errorf(plan.ErrIO, "another fixplan is applying or undoing changes in this project").
+			WithHint("wait for it to finish and try again")
 	}
-	return pid != os.Getpid() && !pidAlive(pid)
+	return func() { _ = fl.Unlock(); e.mu.Unlock() }, nil
 }

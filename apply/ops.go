@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"time"
 
@@ -26,6 +25,9 @@ func (e *Engine) ApplyPlan(ctx context.Context, id string, sel Selection) (Resul
 	rec, err := e.LoadPlan(id)
 	if err != nil {
 		return Result{}, err
+	}
+	if rec.Foreign {
+		return Result{}, foreignPlan(id)
 	}
 	switch rec.State {
 	case plan.StateDraft:
@@ -117,7 +119,7 @@ func sortStrings(s []string) {
 
 // diskSum is the sha256 of rel's bytes now ("" when it is missing or a folder).
 func (e *Engine) diskSum(rel string) string {
-	b, err := os.ReadFile(e.abs(rel))
+	b, err := e.r.ReadFile(name(rel))
 	if err != nil {
 		return ""
 	}
@@ -172,16 +174,24 @@ func (e *Engine) ApplyPatch(ctx context.Context, patch string, check bool) (Resu
 	return res, cs, err
 }
 
-// Undo restores the newest committed transaction. Files edited since are listed
-// in ERR_UNDO_EDITED_SINCE and nothing is restored; ERR_NOTHING_TO_UNDO when
-// there is nothing to undo.
+func foreignPlan(id string) error {
+	return (&plan.Error{Code: plan.ErrForeignState, Msg: fmt.Sprintf("plan %s was not made by your fixplan (it is not sealed with your key; it may have come with the project)", id)}).
+		WithHint("fixplan never applies such a plan; make your own with fixplan plan (re-plan)")
+}
+
+// Undo restores the newest committed transaction. Everything is checked before the
+// first write: files edited since are listed in ERR_UNDO_EDITED_SINCE and nothing
+// is restored; created folders that now hold other files are kept (Result.Kept).
+// If a write fails half-way, the files already restored are put back as the
+// transaction left them, so a failed undo changes nothing. ERR_NOTHING_TO_UNDO
+// when there is nothing to undo.
 func (e *Engine) Undo(ctx context.Context) (Result, error) {
 	unlock, err := e.lock()
 	if err != nil {
 		return Result{}, err
 	}
 	defer unlock()
-	js, _, err := e.journals()
+	js, err := e.journals()
 	if err != nil {
 		return Result{}, err
 	}
@@ -195,20 +205,12 @@ func (e *Engine) Undo(ctx context.Context) (Result, error) {
 	if j == nil {
 		return Result{}, plan.Errorf(plan.ErrNothingToUndo, "there is no applied change to undo")
 	}
-	var edited []string
-	for _, en := range j.Entries {
-		if !en.isFile() {
-			continue
-		}
-		cur := e.diskSum(en.Path)
-		_, statErr := os.Lstat(e.abs(en.Path))
-		switch {
-		case en.Op == plan.OpDelete && !errors.Is(statErr, fs.ErrNotExist):
-			edited = append(edited, en.Path)
-		case en.Op != plan.OpDelete && cur != en.After:
-			edited = append(edited, en.Path)
-		}
+	steps, edited, err := e.inspectRevert(j)
+	if err != nil {
+		return Result{}, ioErr("inspect the files to undo", err)
 	}
+	// A file the transaction left as it was (same bytes) but that now differs is
+	// also an edit; inspectRevert only sees what is not the transaction's.
 	if len(edited) > 0 {
 		return Result{}, (&plan.Error{Code: plan.ErrUndoEditedSince, Msg: "edited after the change was applied: " + strings.Join(edited, ", "), Paths: edited}).
 			WithHint("nothing was restored; undo those edits by hand first, or keep the files as they are")
@@ -220,11 +222,28 @@ func (e *Engine) Undo(ctx context.Context) (Result, error) {
 	if err := e.writeJournal(j); err != nil {
 		return Result{}, ioErr("mark the journal undoing", err)
 	}
-	if err := e.restore(j.ID, j.Entries); err != nil {
-		return Result{}, &plan.Error{Code: plan.ErrIO, Msg: "undo could not restore every file", Err: err,
-			Hint: "run fixplan again: an interrupted undo is finished at start-up; originals are in .fixplan/tx/" + j.ID}
+	done, kept, err := e.execRevert(j, steps)
+	if err != nil {
+		if ferr := e.rollForward(j, steps, done, kept); ferr != nil {
+			j.State, j.Problem = stateHeld, "undo failed half-way and could not be reverted: "+errors.Join(err, ferr).Error()
+			_ = e.writeJournal(j)
+			return Result{}, &plan.Error{Code: plan.ErrIO, Msg: "undo failed half-way and the files it had restored could not all be put back", Err: errors.Join(err, ferr),
+				Hint: "the transaction is set aside: see fixplan journals show " + j.ID + " (originals are in .fixplan/tx/" + j.ID + ")"}
+		}
+		j.State = stateCommitted
+		if werr := e.writeJournal(j); werr != nil {
+			return Result{}, &plan.Error{Code: plan.ErrIO, Msg: "undo failed; the files are as before the undo, but the journal could not be reset", Err: errors.Join(err, werr),
+				Hint: "run fixplan again: the interrupted undo is finished at start-up"}
+		}
+		return Result{}, &plan.Error{Code: plan.ErrIO, Msg: "undo failed; nothing was changed", Err: err, Hint: "check permissions and free space, then undo again"}
 	}
-	return e.finishUndo(j, false)
+	res, err := e.finishUndo(j, false)
+	if err != nil {
+		return Result{}, &plan.Error{Code: plan.ErrIO, Msg: "the files were restored, but the journal could not be marked undone", Err: err,
+			Hint: "run fixplan again: the undo is finished at start-up"}
+	}
+	res.Kept = kept
+	return res, nil
 }
 
 func (e *Engine) finishUndo(j *journal, recovered bool) (Result, error) {
@@ -243,7 +262,7 @@ func (e *Engine) finishUndo(j *journal, recovered bool) (Result, error) {
 		res.Applied = append(res.Applied, plan.FileChange{Path: en.Path, Op: inverse(en.Op), Diff: en.Diff, BaseSHA256: en.After})
 	}
 	if j.PlanID != "" {
-		if rec, err := e.LoadPlan(j.PlanID); err == nil {
+		if rec, err := e.LoadPlan(j.PlanID); err == nil && !rec.Foreign {
 			rec.State = plan.StateUndone
 			_ = e.SavePlan(rec)
 		}
@@ -265,12 +284,34 @@ func inverse(op plan.Op) plan.Op {
 	return op
 }
 
-// Recover finishes what a crash interrupted: a transaction left applying is rolled
-// back, an undo left undoing is completed, and a committed transaction whose plan
-// was not yet marked applied is marked. Each rolled-back or completed journal is
-// reported with Recovered set.
-func (e *Engine) Recover() ([]Result, error) {
-	if _, err := os.Stat(e.stateDir("tx")); errors.Is(err, fs.ErrNotExist) {
+// Notice kinds reported by Recover.
+const (
+	NoticeRolledBack  = "rolled_back"   // an interrupted apply was rolled back
+	NoticeUndone      = "undo_finished" // an interrupted undo was finished
+	NoticeHeld        = "held"          // recovery could not finish; set aside
+	NoticeQuarantined = "quarantined"   // state not written by this user, or malformed; set aside
+)
+
+// Notice is one thing Recover did or found, worded for people.
+type Notice struct {
+	Kind        string `json:"kind"`
+	Transaction string `json:"transaction"`
+	PlanID      string `json:"plan_id,omitempty"`
+	Message     string `json:"message"`
+	// Kept are files left as they are because they were edited after the crash,
+	// or created folders that hold other files.
+	Kept []string `json:"kept,omitempty"`
+}
+
+// Recover finishes what a crash interrupted, for this user's journals only: an
+// apply left applying is rolled back, an undo left undoing is finished (both
+// conflict-aware: a file edited since the crash is kept and reported), and a
+// committed transaction whose plan was not yet marked applied is marked. A
+// journal that cannot be recovered is held (set aside, blocking nothing); a folder
+// that is not this user's valid journal is moved to .fixplan/quarantine/. Only a
+// lock held by another fixplan is an error.
+func (e *Engine) Recover() ([]Notice, error) {
+	if _, err := e.r.Lstat(stateName("tx")); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	unlock, err := e.lock()
@@ -278,42 +319,38 @@ func (e *Engine) Recover() ([]Result, error) {
 		return nil, err
 	}
 	defer unlock()
-	js, orphans, err := e.journals()
+	names, err := e.txFolders()
 	if err != nil {
-		return nil, err
+		return []Notice{{Kind: NoticeHeld, Message: "could not list .fixplan/tx: " + err.Error()}}, nil
 	}
-	for _, o := range orphans {
-		e.discard(o) // a journal never written: nothing was changed
-	}
-	var out []Result
-	var errs []error
-	for _, j := range js {
+	var out []Notice
+	for _, n := range names {
+		j, err := e.loadJournal(n)
+		if err != nil {
+			why := err.Error()
+			if errors.Is(err, errForeign) {
+				why = "its journal was not written by your fixplan (it may have come with the project); it was not recovered"
+			}
+			where, qerr := e.quarantine(n, why)
+			msg := fmt.Sprintf(".fixplan/tx/%s was set aside in %s: %s; inspect or discard it with fixplan journals", n, where, why)
+			if qerr != nil {
+				msg = fmt.Sprintf(".fixplan/tx/%s is ignored: %s (%v)", n, why, qerr)
+			}
+			if errors.Is(err, errNoJournal) {
+				msg = fmt.Sprintf("an apply stopped before its first change (.fixplan/tx/%s, nothing was changed); set aside in %s", n, where)
+			}
+			out = append(out, Notice{Kind: NoticeQuarantined, Transaction: n, Message: msg})
+			continue
+		}
 		switch j.State {
-		case stateApplying:
-			if err := e.restore(j.ID, j.Entries); err != nil {
-				errs = append(errs, fmt.Errorf("roll back %s: %w", j.ID, err))
-				continue
-			}
-			j.State = stateRolledBack
-			if err := e.writeJournal(j); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			out = append(out, Result{Transaction: j.ID, PlanID: j.PlanID, Applied: []plan.FileChange{}, Memory: []string{}, Recovered: true})
-		case stateUndoing:
-			if err := e.restore(j.ID, j.Entries); err != nil {
-				errs = append(errs, fmt.Errorf("finish undo %s: %w", j.ID, err))
-				continue
-			}
-			r, err := e.finishUndo(j, true)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			out = append(out, r)
+		case stateApplying, stateUndoing:
+			out = append(out, e.recoverOne(j))
+		case stateHeld:
+			out = append(out, Notice{Kind: NoticeHeld, Transaction: j.ID, PlanID: j.PlanID,
+				Message: fmt.Sprintf("transaction %s is set aside (%s); inspect it with fixplan journals show %s or discard it with fixplan journals discard %s", j.ID, j.Problem, j.ID, j.ID)})
 		case stateCommitted:
 			if j.PlanID != "" {
-				if rec, err := e.LoadPlan(j.PlanID); err == nil && rec.State == plan.StateDraft {
+				if rec, err := e.LoadPlan(j.PlanID); err == nil && rec.State == plan.StateDraft && !rec.Foreign {
 					now := time.Now().UTC()
 					rec.State, rec.Transaction, rec.AppliedAt = plan.StateApplied, j.ID, &now
 					_ = e.SavePlan(rec)
@@ -321,9 +358,55 @@ func (e *Engine) Recover() ([]Result, error) {
 			}
 		}
 	}
-	if len(errs) > 0 {
-		return out, &plan.Error{Code: plan.ErrIO, Msg: "recovering an interrupted transaction failed", Err: errors.Join(errs...),
-			Hint: "the originals are kept under .fixplan/tx/"}
-	}
 	return out, nil
+}
+
+// recoverOne reverts an interrupted apply or finishes an interrupted undo.
+func (e *Engine) recoverOne(j *journal) Notice {
+	undo := j.State == stateUndoing
+	what, subject := "applying", "transaction "+j.ID
+	if undo {
+		what = "undoing"
+	}
+	if j.PlanID != "" {
+		subject = fmt.Sprintf("plan %s (transaction %s)", j.PlanID, j.ID)
+	}
+	hold := func(err error) Notice {
+		j.Interrupted, j.State, j.Problem = j.State, stateHeld, err.Error()
+		_ = e.writeJournal(j)
+		return Notice{Kind: NoticeHeld, Transaction: j.ID, PlanID: j.PlanID,
+			Message: fmt.Sprintf("%s %s was interrupted and could not be finished (%v); it is set aside and blocks nothing: inspect it with fixplan journals show %s, discard it with fixplan journals discard %s",
+				what, subject, err, j.ID, j.ID)}
+	}
+	steps, conflicts, err := e.inspectRevert(j)
+	if err != nil {
+		return hold(err)
+	}
+	_, keptDirs, err := e.execRevert(j, steps)
+	if err != nil {
+		return hold(err)
+	}
+	j.Kept = conflicts
+	j.Interrupted = j.State
+	n := Notice{Kind: NoticeRolledBack, Transaction: j.ID, PlanID: j.PlanID, Kept: append(append([]string{}, conflicts...), keptDirs...)}
+	if undo {
+		if _, err := e.finishUndo(j, true); err != nil {
+			return hold(err)
+		}
+		n.Kind = NoticeUndone
+		n.Message = fmt.Sprintf("undoing %s was interrupted; the undo has been finished", subject)
+	} else {
+		j.State = stateRolledBack
+		if err := e.writeJournal(j); err != nil {
+			return hold(err)
+		}
+		n.Message = fmt.Sprintf("applying %s was interrupted; it has been rolled back and the files are as before", subject)
+	}
+	if len(conflicts) > 0 {
+		n.Message += fmt.Sprintf("; kept as they are because they were edited after the crash: %s (their originals are in .fixplan/tx/%s/)", strings.Join(conflicts, ", "), j.ID)
+	}
+	if len(keptDirs) > 0 {
+		n.Message += "; folders kept because they hold other files: " + strings.Join(keptDirs, ", ")
+	}
+	return n
 }

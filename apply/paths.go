@@ -31,11 +31,9 @@ func cleanRel(p string) (string, error) {
 
 func quote(s string) string { return "\"" + s + "\"" }
 
-// protected reports app-owned folders no plan may touch.
-func protected(rel string) bool {
-	first := strings.ToLower(strings.SplitN(rel, "/", 2)[0])
-	return first == ".git" || first == ".fixplan"
-}
+// protected reports why no plan may write rel (a .git, .hg or .fixplan segment
+// at any depth in any spelling, a Windows device or short name, a stream), or "".
+func protected(rel string) string { return plan.ProtectedProblem(rel) }
 
 // secret reports files that hold credentials; writing them is refused.
 func secret(rel string) bool {
@@ -70,8 +68,8 @@ func isLockFile(rel string) bool { return lockFiles[strings.ToLower(path.Base(re
 // symlinks of its existing parents, not protected, not a secret, and not itself a
 // symlink. It returns the absolute path.
 func (e *Engine) checkTarget(rel string) (string, error) {
-	if protected(rel) {
-		return "", (&plan.Error{Code: plan.ErrProtectedPath, Msg: rel + " is inside .git/ or .fixplan/, which fixplan never changes", Paths: []string{rel}}).
+	if why := protected(rel); why != "" {
+		return "", (&plan.Error{Code: plan.ErrProtectedPath, Msg: "path " + rel + ": " + why, Paths: []string{rel}}).
 			WithHint("change files of the project itself")
 	}
 	if secret(rel) {
@@ -96,7 +94,7 @@ func (e *Engine) checkTarget(rel string) (string, error) {
 				return "", (&plan.Error{Code: plan.ErrPathOutsideRoot, Msg: rel + " resolves outside the project (through a symbolic link)", Paths: []string{rel}}).
 					WithHint("only files inside the project folder can be changed")
 			}
-			if real != e.realRoot && protected(relTo(e.realRoot, real)) {
+			if real != e.realRoot && plan.InProtectedFolder(relTo(e.realRoot, real)) {
 				return "", (&plan.Error{Code: plan.ErrProtectedPath, Msg: rel + " leads into .git/ or .fixplan/ through a link", Paths: []string{rel}})
 			}
 			return abs, nil

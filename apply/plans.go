@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -27,83 +25,109 @@ func validID(id string) bool {
 	return true
 }
 
-func (e *Engine) planPath(id string) string { return e.stateDir("plans", id+".json") }
+func planName(id string) string { return stateName("plans", id+".json") }
 
-// SavePlan writes r to .fixplan/plans/<id>.json atomically.
+// SavePlan seals r with the per-user key and writes it to .fixplan/plans/<id>.json
+// atomically. A foreign record is refused: sealing it would make it trusted.
 func (e *Engine) SavePlan(r *plan.Record) error {
 	if !validID(r.ID) {
 		return plan.Errorf(plan.ErrInvalidInput, "invalid plan id %q", r.ID)
+	}
+	if r.Foreign {
+		return foreignPlan(r.ID)
 	}
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode plan: %w", err)
 	}
-	if err := e.ensureStateDir(); err != nil {
+	if err := e.ensureStateDir("plans"); err != nil {
 		return err
 	}
-	dir := e.stateDir("plans")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("save plan: %w", err)
-	}
-	return fsutil.WriteFileAtomic(e.planPath(r.ID), append(b, '\n'), 0o644)
+	return fsutil.WriteFileAtomicIn(e.r, planName(r.ID), e.seal("plan", r.ID, b), 0o644)
 }
 
-// LoadPlan reads a stored plan; ERR_NOT_FOUND when there is none with that id.
+// maxPlanFile bounds a plan file fixplan will read.
+const maxPlanFile = 64 << 20
+
+// LoadPlan reads a stored plan; ERR_NOT_FOUND when there is none with that id. A
+// plan not sealed with this user's key (shipped with the project, or edited) is
+// returned with Foreign set: it may be shown, never applied.
 func (e *Engine) LoadPlan(id string) (*plan.Record, error) {
-	if !validID(id) {
-		return nil, plan.Errorf(plan.ErrNotFound, "there is no plan %q", id).WithHint("list plans in History or .fixplan/plans")
+	notFound := plan.Errorf(plan.ErrNotFound, "there is no plan %q in this project", id).WithHint("list plans in History or with fixplan history")
+	if !validID(id) || !e.stateReal(stateName("plans")) {
+		return nil, notFound
 	}
-	b, err := os.ReadFile(e.planPath(id))
+	fi, err := e.r.Lstat(planName(id))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, plan.Errorf(plan.ErrNotFound, "there is no plan %q in this project", id).WithHint("list plans in History or .fixplan/plans")
+		return nil, notFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("load plan %s: %w", id, err)
 	}
+	if !fi.Mode().IsRegular() || fi.Size() > maxPlanFile {
+		return nil, plan.Errorf(plan.ErrForeignState, "plan file .fixplan/plans/%s.json is not a regular file of a sane size", id).WithHint("delete it")
+	}
+	b, err := e.r.ReadFile(planName(id))
+	if err != nil {
+		return nil, fmt.Errorf("load plan %s: %w", id, err)
+	}
+	body, serr := e.unseal("plan", id, b)
+	if errors.Is(serr, errMalformed) {
+		body = b // an unsealed record: shown as foreign at most
+	}
 	var r plan.Record
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, plan.Errorf(plan.ErrIO, "plan file %s is damaged: %v", e.planPath(id), err)
+	if err := json.Unmarshal(body, &r); err != nil {
+		return nil, plan.Errorf(plan.ErrIO, "plan file .fixplan/plans/%s.json is damaged: %v", id, err).WithHint("delete it")
+	}
+	r.Foreign = serr != nil
+	if r.ID != id {
+		r.Foreign = true
+		r.ID = id
 	}
 	return &r, nil
 }
 
-// Plans returns every stored plan, newest first. Damaged files are skipped.
+// Plans returns every stored plan, newest first (by the sealed creation time;
+// foreign plans, marked, after). Damaged files are skipped.
 func (e *Engine) Plans() ([]plan.Record, error) {
-	ents, err := os.ReadDir(e.stateDir("plans"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return []plan.Record{}, nil
+	out := []plan.Record{}
+	if !e.stateReal(stateName("plans")) {
+		return out, nil
 	}
+	ents, err := fs.ReadDir(e.r.FS(), ".fixplan/plans")
 	if err != nil {
 		return nil, fmt.Errorf("list plans: %w", err)
 	}
-	var ids []string
 	for _, d := range ents {
-		if n := d.Name(); strings.HasSuffix(n, ".json") && !d.IsDir() {
-			ids = append(ids, strings.TrimSuffix(n, ".json"))
+		if n := d.Name(); strings.HasSuffix(n, ".json") && d.Type().IsRegular() {
+			if r, err := e.LoadPlan(strings.TrimSuffix(n, ".json")); err == nil {
+				out = append(out, *r)
+			}
 		}
 	}
-	sort.Sort(sort.Reverse(sort.StringSlice(ids)))
-	out := []plan.Record{}
-	for _, id := range ids {
-		if r, err := e.LoadPlan(id); err == nil {
-			out = append(out, *r)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Foreign != out[j].Foreign {
+			return !out[i].Foreign
 		}
-	}
+		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
+			return out[i].CreatedAt.After(out[j].CreatedAt)
+		}
+		return out[i].ID > out[j].ID
+	})
 	return out, nil
 }
 
-// LatestDraft returns the newest plan not yet applied; ERR_NO_PLAN when none.
+// LatestDraft returns this user's newest plan not yet applied; ERR_NO_PLAN when
+// none. Foreign plans are never picked.
 func (e *Engine) LatestDraft() (*plan.Record, error) {
 	all, err := e.Plans()
 	if err != nil {
 		return nil, err
 	}
 	for i := range all {
-		if all[i].State == plan.StateDraft {
+		if all[i].State == plan.StateDraft && !all[i].Foreign {
 			return &all[i], nil
 		}
 	}
-	return nil, plan.Errorf(plan.ErrNoPlan, "there is no unapplied plan in this project").WithHint("make one with fixplan plan")
+	return nil, plan.Errorf(plan.ErrNoPlan, "there is no unapplied plan of yours in this project").WithHint("make one with fixplan plan")
 }
-
-func (e *Engine) txDir(id string) string { return filepath.Join(e.stateDir("tx"), id) }

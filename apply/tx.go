@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -23,10 +21,13 @@ const (
 	stateRolledBack = "rolled_back"
 	stateUndoing    = "undoing"
 	stateUndone     = "undone"
+	// stateHeld: recovery could not finish (an I/O error); the journal is set
+	// aside for the user to inspect or discard, and blocks nothing.
+	stateHeld = "held"
 )
 
-// journal is .fixplan/tx/<id>/journal.json: everything needed to put the files
-// back, written (and synced) before the first change.
+// journal is the body of .fixplan/tx/<id>/journal.json (sealed, see trust.go):
+// everything needed to put the files back, written and synced before the first change.
 type journal struct {
 	ID      string    `json:"id"`
 	PlanID  string    `json:"plan_id,omitempty"`
@@ -34,6 +35,13 @@ type journal struct {
 	Created time.Time `json:"created"`
 	Entries []entry   `json:"entries"`
 	Memory  []string  `json:"memory,omitempty"`
+	// Kept are files a recovery left alone because they no longer held what the
+	// transaction wrote (edited after the crash); their originals stay here.
+	Kept []string `json:"kept,omitempty"`
+	// Problem says why a held journal could not be recovered.
+	Problem string `json:"problem,omitempty"`
+	// Interrupted is the state a recovery found ("applying" or "undoing").
+	Interrupted string `json:"interrupted,omitempty"`
 }
 
 type entry struct {
@@ -52,6 +60,9 @@ type entry struct {
 
 func (en entry) isFile() bool { return en.Op != plan.OpMkdir && en.Op != plan.OpRmdir }
 
+// blobName is the one form a saved original's name may have.
+func blobName(i int) string { return fmt.Sprintf("%04d.orig", i) }
+
 // Result reports a transaction.
 type Result struct {
 	Transaction string            `json:"transaction"`
@@ -59,10 +70,20 @@ type Result struct {
 	Applied     []plan.FileChange `json:"applied"`
 	Memory      []string          `json:"memory"`
 	Recovered   bool              `json:"recovered"`
+	// Kept are folders an undo left in place because they hold files it did not create.
+	Kept []string `json:"kept,omitempty"`
 }
 
 // memoryPath is the one file under .fixplan/ a transaction may write.
 const memoryPath = ".fixplan/project.json"
+
+// name is the OS form of a root-relative slash path, for os.Root.
+func name(rel string) string { return filepath.FromSlash(rel) }
+
+// txName is the root-relative name of a file in a transaction's folder.
+func txName(id string, parts ...string) string {
+	return stateName(append([]string{"tx", id}, parts...)...)
+}
 
 // entries turns changes (plus optional project memory bytes) into journal entries,
 // adding the parent folders new files need.
@@ -78,7 +99,7 @@ func (e *Engine) entries(cs []Change, memory []byte) ([]entry, error) {
 		if c.Op == plan.OpCreate || c.Op == plan.OpMkdir {
 			var missing []string
 			for d := path.Dir(c.Path); d != "." && !made[d]; d = path.Dir(d) {
-				if _, err := os.Lstat(filepath.Join(e.root, filepath.FromSlash(d))); err == nil {
+				if _, err := e.r.Lstat(name(d)); err == nil {
 					break
 				}
 				missing = append(missing, d)
@@ -95,13 +116,20 @@ func (e *Engine) entries(cs []Change, memory []byte) ([]entry, error) {
 		out = append(out, en)
 	}
 	if memory != nil {
-		abs := filepath.Join(e.root, filepath.FromSlash(memoryPath))
 		en := entry{Path: memoryPath, Op: plan.OpCreate, AfterMode: 0o644, data: memory, After: sum(memory)}
-		if b, err := os.ReadFile(abs); err == nil {
-			fi, _ := os.Stat(abs)
+		fi, err := e.r.Lstat(name(memoryPath))
+		switch {
+		case err == nil && !fi.Mode().IsRegular():
+			return nil, (&plan.Error{Code: plan.ErrProtectedPath, Msg: memoryPath + " is not a regular file (a link or a folder)", Paths: []string{memoryPath}}).
+				WithHint("remove it; fixplan writes project memory only as a plain file")
+		case err == nil:
+			b, err := e.r.ReadFile(name(memoryPath))
+			if err != nil {
+				return nil, fmt.Errorf("read project memory: %w", err)
+			}
 			en.Op, en.Existed, en.Before, en.Mode = plan.OpUpdate, true, sum(b), fi.Mode().Perm()
 			en.AfterMode = en.Mode
-		} else if !errors.Is(err, fs.ErrNotExist) {
+		case !errors.Is(err, fs.ErrNotExist):
 			return nil, fmt.Errorf("read project memory: %w", err)
 		}
 		out = append(out, en)
@@ -109,27 +137,13 @@ func (e *Engine) entries(cs []Change, memory []byte) ([]entry, error) {
 	return out, nil
 }
 
-func (e *Engine) abs(rel string) string { return filepath.Join(e.root, filepath.FromSlash(rel)) }
-
+// writeJournal seals and atomically writes the journal.
 func (e *Engine) writeJournal(j *journal) error {
 	b, err := json.MarshalIndent(j, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode journal: %w", err)
 	}
-	return e.fs.WriteFile(filepath.Join(e.txDir(j.ID), "journal.json"), append(b, '\n'), 0o644)
-}
-
-func (e *Engine) mkdirAll(dir string) error {
-	if _, err := os.Stat(dir); err == nil {
-		return nil
-	}
-	if err := e.mkdirAll(filepath.Dir(dir)); err != nil {
-		return err
-	}
-	if err := e.fs.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	return nil
+	return e.fs.WriteFile(e.r, txName(j.ID, "journal.json"), e.seal("journal", j.ID, b), 0o644)
 }
 
 // run executes entries as one transaction: journal first, then each change; on
@@ -138,8 +152,10 @@ func (e *Engine) run(ctx context.Context, j *journal) error {
 	if err := ctx.Err(); err != nil {
 		return plan.Errorf(plan.ErrCancelled, "apply was cancelled before it started")
 	}
-	dir := e.txDir(j.ID)
-	if err := e.mkdirAll(dir); err != nil {
+	if err := e.ensureStateDir("tx"); err != nil {
+		return err
+	}
+	if err := e.fs.Mkdir(e.r, txName(j.ID), 0o755); err != nil {
 		return ioErr("create the journal", err)
 	}
 	for i := range j.Entries {
@@ -147,7 +163,7 @@ func (e *Engine) run(ctx context.Context, j *journal) error {
 		if !en.Existed || !en.isFile() {
 			continue
 		}
-		b, err := os.ReadFile(e.abs(en.Path))
+		b, err := e.r.ReadFile(name(en.Path))
 		if err != nil {
 			e.discard(j.ID)
 			return ioErr("read "+en.Path, err)
@@ -156,8 +172,8 @@ func (e *Engine) run(ctx context.Context, j *journal) error {
 			e.discard(j.ID)
 			return baseMismatch([]string{en.Path})
 		}
-		en.Blob = fmt.Sprintf("%04d.orig", i)
-		if err := e.fs.WriteFile(filepath.Join(dir, en.Blob), b, 0o600); err != nil {
+		en.Blob = blobName(i)
+		if err := e.fs.WriteFile(e.r, txName(j.ID, en.Blob), b, 0o600); err != nil {
 			e.discard(j.ID)
 			return ioErr("save the original of "+en.Path, err)
 		}
@@ -169,7 +185,7 @@ func (e *Engine) run(ctx context.Context, j *journal) error {
 	}
 	for i, en := range j.Entries {
 		if err := e.do(en); err != nil {
-			rerr := e.restore(j.ID, j.Entries[:i+1])
+			rerr := e.rollback(j, i+1)
 			j.State = stateRolledBack
 			_ = e.writeJournal(j)
 			if rerr != nil {
@@ -182,8 +198,7 @@ func (e *Engine) run(ctx context.Context, j *journal) error {
 	}
 	j.State = stateCommitted
 	if err := e.writeJournal(j); err != nil {
-		rerr := e.restore(j.ID, j.Entries)
-		if rerr != nil {
+		if rerr := e.rollback(j, len(j.Entries)); rerr != nil {
 			return &plan.Error{Code: plan.ErrIO, Msg: "committing the journal failed and the rollback could not restore everything", Err: errors.Join(err, rerr),
 				Hint: "the originals are kept in .fixplan/tx/" + j.ID}
 		}
@@ -192,6 +207,23 @@ func (e *Engine) run(ctx context.Context, j *journal) error {
 		return ioErr("commit the journal (every file was restored)", err)
 	}
 	e.prune()
+	return nil
+}
+
+// rollback reverts the first n entries of a transaction that is being applied.
+func (e *Engine) rollback(j *journal, n int) error {
+	part := *j
+	part.Entries = j.Entries[:n]
+	steps, conflicts, err := e.inspectRevert(&part)
+	if err != nil {
+		return err
+	}
+	if _, _, err := e.execRevert(&part, steps); err != nil {
+		return err
+	}
+	if len(conflicts) > 0 {
+		return fmt.Errorf("changed by someone else during the apply, kept: %s", strings.Join(conflicts, ", "))
+	}
 	return nil
 }
 
@@ -204,72 +236,25 @@ func baseMismatch(paths []string) error {
 		WithHint("nothing was written; re-plan so the changes are computed from the files as they are now")
 }
 
-// discard removes a transaction folder that never started.
-func (e *Engine) discard(id string) { _ = os.RemoveAll(e.txDir(id)) }
+// discard removes a transaction folder that never started (ids here are ours).
+func (e *Engine) discard(id string) {
+	if validTxID(id) {
+		_ = e.r.RemoveAll(txName(id))
+	}
+}
 
 // do performs one entry.
 func (e *Engine) do(en entry) error {
-	p := e.abs(en.Path)
+	p := name(en.Path)
 	switch en.Op {
 	case plan.OpCreate, plan.OpUpdate:
-		return e.fs.WriteFile(p, en.data, en.AfterMode)
+		return e.fs.WriteFile(e.r, p, en.data, en.AfterMode)
 	case plan.OpDelete, plan.OpRmdir:
-		return e.fs.Remove(p)
+		return e.fs.Remove(e.r, p)
 	case plan.OpMkdir:
-		return e.fs.Mkdir(p, 0o755)
+		return e.fs.Mkdir(e.r, p, 0o755)
 	}
 	return fmt.Errorf("unknown op %q", en.Op)
-}
-
-// restore puts entries back to their original state, last first, and verifies the
-// result. It is idempotent, so recovery can run it on a half-applied journal.
-func (e *Engine) restore(id string, ens []entry) error {
-	var errs []error
-	for i := len(ens) - 1; i >= 0; i-- {
-		if err := e.undoEntry(id, ens[i]); err != nil {
-			errs = append(errs, fmt.Errorf("restore %s: %w", ens[i].Path, err))
-		}
-	}
-	if len(errs) > 0 {
-		return errors.Join(errs...)
-	}
-	return e.verify(ens)
-}
-
-func (e *Engine) undoEntry(id string, en entry) error {
-	p := e.abs(en.Path)
-	fi, statErr := os.Lstat(p)
-	exists := statErr == nil
-	switch en.Op {
-	case plan.OpMkdir:
-		if exists && fi.IsDir() {
-			if err := e.fs.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-		}
-		return nil
-	case plan.OpRmdir:
-		if !exists {
-			return e.fs.Mkdir(p, dirMode(en.Mode))
-		}
-		return nil
-	}
-	if !en.Existed {
-		if exists {
-			return e.fs.Remove(p)
-		}
-		return nil
-	}
-	if exists {
-		if b, err := os.ReadFile(p); err == nil && sum(b) == en.Before && fi.Mode().Perm() == en.Mode.Perm() {
-			return nil
-		}
-	}
-	b, err := os.ReadFile(filepath.Join(e.txDir(id), en.Blob))
-	if err != nil {
-		return fmt.Errorf("read the saved original: %w", err)
-	}
-	return e.fs.WriteFile(p, b, en.Mode)
 }
 
 func dirMode(m fs.FileMode) fs.FileMode {
@@ -277,77 +262,4 @@ func dirMode(m fs.FileMode) fs.FileMode {
 		return 0o755
 	}
 	return m.Perm()
-}
-
-// verify checks every file is back to its original bytes (or absent).
-func (e *Engine) verify(ens []entry) error {
-	var bad []string
-	for _, en := range ens {
-		if !en.isFile() {
-			continue
-		}
-		b, err := os.ReadFile(e.abs(en.Path))
-		switch {
-		case en.Existed && (err != nil || sum(b) != en.Before):
-			bad = append(bad, en.Path)
-		case !en.Existed && err == nil:
-			bad = append(bad, en.Path)
-		}
-	}
-	if len(bad) > 0 {
-		return fmt.Errorf("not restored: %s", strings.Join(bad, ", "))
-	}
-	return nil
-}
-
-// journals lists transaction journals, newest first.
-func (e *Engine) journals() ([]*journal, []string, error) {
-	ents, err := os.ReadDir(e.stateDir("tx"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("list transactions: %w", err)
-	}
-	var out []*journal
-	var orphans []string
-	names := make([]string, 0, len(ents))
-	for _, d := range ents {
-		if d.IsDir() {
-			names = append(names, d.Name())
-		}
-	}
-	sort.Sort(sort.Reverse(sort.StringSlice(names)))
-	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(e.txDir(n), "journal.json"))
-		if err != nil {
-			orphans = append(orphans, n)
-			continue
-		}
-		var j journal
-		if err := json.Unmarshal(b, &j); err != nil {
-			orphans = append(orphans, n)
-			continue
-		}
-		out = append(out, &j)
-	}
-	return out, orphans, nil
-}
-
-// prune keeps the newest Keep finished transactions.
-func (e *Engine) prune() {
-	js, _, err := e.journals()
-	if err != nil {
-		return
-	}
-	kept := 0
-	for _, j := range js {
-		if j.State == stateApplying || j.State == stateUndoing {
-			continue
-		}
-		kept++
-		if kept > e.opt.Keep {
-			_ = os.RemoveAll(e.txDir(j.ID))
-		}
-	}
 }

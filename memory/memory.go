@@ -61,10 +61,44 @@ func Open(root, userPath string) (*Store, error) {
 	if s.user, err = readFile(userPath); err != nil {
 		return nil, err
 	}
-	if s.project, err = readFile(filepath.Join(root, filepath.FromSlash(ProjectFile))); err != nil {
+	b, err := readProject(root)
+	if err != nil {
+		return nil, err
+	}
+	if s.project, err = parse(ProjectFile, b); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// maxProjectFile bounds the project memory file fixplan reads.
+const maxProjectFile = 1 << 20
+
+// readProject reads .fixplan/project.json confined to root: the project folder is
+// untrusted, so a link (to ~/.ssh or anywhere) or an oversized file is refused.
+func readProject(root string) ([]byte, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("read memory: %w", err)
+	}
+	defer r.Close()
+	name := filepath.FromSlash(ProjectFile)
+	fi, err := r.Lstat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read memory %s: %w", ProjectFile, err)
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > maxProjectFile {
+		return nil, plan.Errorf(plan.ErrConfig, "memory file %s is not a regular file under 1 MB (a link or a folder?)", ProjectFile).
+			WithHint("replace it with a plain JSON file or delete it")
+	}
+	b, err := r.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("read memory %s: %w", ProjectFile, err)
+	}
+	return b, nil
 }
 
 func readFile(path string) (map[string]json.RawMessage, error) {
@@ -75,6 +109,10 @@ func readFile(path string) (map[string]json.RawMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read memory %s: %w", path, err)
 	}
+	return parse(path, b)
+}
+
+func parse(path string, b []byte) (map[string]json.RawMessage, error) {
 	m := map[string]json.RawMessage{}
 	if len(bytes.TrimSpace(b)) == 0 {
 		return m, nil

@@ -37,6 +37,9 @@ const (
 	ErrCancelled       Code = "ERR_CANCELLED"
 	ErrInvalidInput    Code = "ERR_INVALID_INPUT"
 	ErrIO              Code = "ERR_IO"
+	// ErrForeignState: a plan or journal in .fixplan/ was not written by this
+	// user's fixplan (it may have come with the project); it is never obeyed.
+	ErrForeignState Code = "ERR_FOREIGN_STATE"
 )
 
 // Error is an error with a stable code, a sentence for people (Msg) and what to do (Hint).

@@ -284,4 +284,7 @@ type Record struct {
 	Unfulfilled []ContextRequest `json:"unfulfilled,omitempty"`
 	// Calls are the model requests this plan took, in order.
 	Calls []Call `json:"calls,omitempty"`
+	// Foreign is set when the stored file is not sealed by this user's fixplan
+	// (it came with the project, or was edited): shown, never applied.
+	Foreign bool `json:"foreign,omitempty"`
 }

@@ -101,7 +101,7 @@ func newFixture(t *testing.T, mod func(*openai.Config), replies ...llmtest.Reply
 	f.user = filepath.Join(t.TempDir(), "preferences.json")
 	st := DefaultSettings()
 	st.BaseURL = f.srv.URL()
-	f.s, err = Open(f.root, st, m, f.ev, Options{UserPrefsPath: f.user})
+	f.s, err = Open(f.root, st, m, f.ev, Options{UserPrefsPath: f.user, ConfigDir: filepath.Dir(f.user)})
 	if err != nil {
 		t.Fatal(err)
 	}

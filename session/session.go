@@ -37,6 +37,23 @@ type Options struct {
 	UserPrefsPath string
 	// AllowSecrets lets the model read secret files (their values are still redacted).
 	AllowSecrets bool
+	// ConfigDir is the user's fixplan config folder ("" → <os config dir>/fixplan);
+	// it holds the per-user key that seals this user's plans and journals.
+	ConfigDir string
+}
+
+// StateKeyPath is where the per-user state key lives in a config folder.
+func StateKeyPath(configDir string) string { return filepath.Join(configDir, "state.key") }
+
+func (o Options) configDir() (string, error) {
+	if o.ConfigDir != "" {
+		return o.ConfigDir, nil
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("find user config dir: %w", err)
+	}
+	return filepath.Join(dir, "fixplan"), nil
 }
 
 // Open opens the project at root. model may be nil for sessions that only apply,
@@ -70,7 +87,18 @@ func Open(root string, st Settings, model Model, em Emitter, opt Options) (*Sess
 		gath.Close()
 		return nil, err
 	}
-	eng, err := apply.Open(abs, apply.Options{})
+	cfg, err := opt.configDir()
+	if err != nil {
+		gath.Close()
+		return nil, err
+	}
+	key, err := apply.LoadKey(StateKeyPath(cfg))
+	if err != nil {
+		gath.Close()
+		return nil, &plan.Error{Code: plan.ErrConfig, Msg: "the per-user state key cannot be read or created", Err: err,
+			Hint: "check that " + cfg + " is writable by you"}
+	}
+	eng, err := apply.Open(abs, apply.Options{Key: key})
 	if err != nil {
 		gath.Close()
 		return nil, fmt.Errorf("open project: %w", err)
@@ -82,7 +110,7 @@ func Open(root string, st Settings, model Model, em Emitter, opt Options) (*Sess
 func (s *Session) Root() string { return s.root }
 
 // Close releases the project's file handles.
-func (s *Session) Close() error { return s.gath.Close() }
+func (s *Session) Close() error { return errors.Join(s.gath.Close(), s.eng.Close()) }
 
 // SetModel replaces the model (after the settings changed).
 func (s *Session) SetModel(m Model, st Settings) {
@@ -91,20 +119,28 @@ func (s *Session) SetModel(m Model, st Settings) {
 	s.model, s.st = m, st
 }
 
-// Recover rolls back transactions a crash left half-applied and returns one
-// sentence per recovered transaction.
+// Recover finishes what a crash interrupted (this user's journals only, never
+// overwriting a file edited since) and sets aside what it must not obey; it
+// returns one sentence per thing done or found. Its error (another fixplan holds
+// the project) never needs to stop the caller: nothing is blocked by recovery.
 func (s *Session) Recover() ([]string, error) {
-	rs, err := s.eng.Recover()
+	ns, err := s.eng.Recover()
 	var out []string
-	for _, r := range rs {
-		msg := fmt.Sprintf("transaction %s was interrupted and has been rolled back; the files are as before it", r.Transaction)
-		if r.PlanID != "" {
-			msg = fmt.Sprintf("applying plan %s was interrupted (transaction %s); it has been rolled back and the files are as before", r.PlanID, r.Transaction)
-		}
-		out = append(out, msg)
-		s.em.Emit(Event{Stage: StageRecovery, Message: msg})
+	for _, n := range ns {
+		out = append(out, n.Message)
+		s.em.Emit(Event{Stage: StageRecovery, Message: n.Message})
 	}
 	return out, err
+}
+
+// Journals lists this user's transactions and the folders set aside.
+func (s *Session) Journals() ([]apply.JournalInfo, error) { return s.eng.Journals() }
+
+// DiscardJournal deletes a held, finished or set-aside journal.
+func (s *Session) DiscardJournal(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.eng.DiscardJournal(id)
 }
 
 // Plan runs the fix loop for in (see Planner.Plan). A log with source
@@ -157,6 +193,13 @@ func (s *Session) Apply(ctx context.Context, id string, paths []string, memoryKe
 	if err != nil {
 		return apply.Result{}, err
 	}
+	// Project memory is re-read now: project.json may have been edited by hand or
+	// by a git pull since the session opened, and must not be overwritten from a cache.
+	mem, err := memory.Open(s.root, s.opts.UserPrefsPath)
+	if err != nil {
+		return apply.Result{}, err
+	}
+	s.mem = mem
 	var entries []plan.MemoryEntry
 	want := map[string]bool{}
 	for _, k := range memoryKeys {

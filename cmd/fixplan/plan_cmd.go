@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"fixplan/llm/openai"
@@ -54,7 +55,7 @@ func newModel(e *env, st session.Settings) (session.Model, error) {
 // openSession opens the project at e.Root and rolls back any transaction a crash
 // left half-applied, telling the user on stderr.
 func openSession(e *env, st session.Settings, m session.Model, em session.Emitter) (*session.Session, error) {
-	s, err := session.Open(e.Root, st, m, em, session.Options{UserPrefsPath: e.Getenv("FIXPLAN_USER_PREFS")})
+	s, err := session.Open(e.Root, st, m, em, session.Options{UserPrefsPath: e.Getenv("FIXPLAN_USER_PREFS"), ConfigDir: configDir(e)})
 	if err != nil {
 		return nil, err
 	}
@@ -63,10 +64,22 @@ func openSession(e *env, st session.Settings, m session.Model, em session.Emitte
 		fmt.Fprintf(e.Stderr, "fixplan: %s\n", m)
 	}
 	if err != nil {
-		s.Close()
-		return nil, err
+		// Recovery never blocks other work: the next command tries again.
+		fmt.Fprintf(e.Stderr, "fixplan: recovery skipped: %s\n", oneLine(err.Error()))
 	}
 	return s, nil
+}
+
+// configDir is the user's fixplan config folder: FIXPLAN_CONFIG_DIR, else the
+// folder of FIXPLAN_SETTINGS, else "" (the OS default).
+func configDir(e *env) string {
+	if d := e.Getenv("FIXPLAN_CONFIG_DIR"); d != "" {
+		return d
+	}
+	if p := e.Getenv("FIXPLAN_SETTINGS"); p != "" {
+		return filepath.Dir(p)
+	}
+	return ""
 }
 
 // fail prints a one-line reason (with what to do) on stderr and returns 1. With

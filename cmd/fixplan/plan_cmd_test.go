@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"strings"
 	"testing"
 
@@ -39,7 +40,7 @@ func cliProject(t *testing.T) string {
 // runEnv runs the CLI with a scripted environment.
 func runEnv(t *testing.T, vars map[string]string, stdin string, args ...string) (int, string, string) {
 	t.Helper()
-	cfg := t.TempDir()
+	cfg := userConfig(t)
 	getenv := func(k string) string {
 		if v, ok := vars[k]; ok {
 			return v
@@ -57,6 +58,28 @@ func runEnv(t *testing.T, vars map[string]string, stdin string, args ...string) 
 	code := run(context.Background(), e, args)
 	return code, out.String(), errb.String()
 }
+
+// userConfig is one config folder per top-level test: the same "user" (and state
+// key) across the CLI runs of a test, as for a real user.
+func userConfig(t *testing.T) string {
+	cfgMu.Lock()
+	defer cfgMu.Unlock()
+	top, _, _ := strings.Cut(t.Name(), "/")
+	if d, ok := cfgDirs[top]; ok {
+		return d
+	}
+	d, err := os.MkdirTemp("", "fixplan-cli-cfg-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgDirs[top] = d
+	return d
+}
+
+var (
+	cfgMu   sync.Mutex
+	cfgDirs = map[string]string{}
+)
 
 func providerEnv(srv *llmtest.Server) map[string]string {
 	return map[string]string{"FIXPLAN_BASE_URL": srv.URL(), "FIXPLAN_MODEL": "fake-model", "FIXPLAN_API_KEY": cliKey}
@@ -241,4 +264,12 @@ func TestPatchCommand(t *testing.T) {
 		!strings.Contains(errOut, "\n    expected lines:\n      def nothing():\n") || !strings.Contains(errOut, "re-plan") {
 		t.Errorf("bad patch: exit %d\n%s", code, errOut)
 	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, d := range cfgDirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
 }

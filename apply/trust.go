@@ -1,0 +1,120 @@
+package apply
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// A project folder is untrusted: a clone can ship a .fixplan/ of its own. So every
+// journal and plan fixplan writes is sealed with an HMAC under a per-user key kept
+// in the user's config folder, and only sealed state is ever obeyed (recovered,
+// undone, auto-selected). Unsealed or badly sealed state is foreign.
+
+// KeySize is the length of the per-user state key.
+const KeySize = 32
+
+// LoadKey reads the per-user state key at path, creating it (random, mode 0600,
+// its folder 0700) when it does not exist. Two processes creating it at once end
+// up with the same key (the second adopts the first one's file).
+func LoadKey(path string) ([]byte, error) {
+	if k, err := readKey(path); err == nil {
+		return k, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create state key: %w", err)
+	}
+	k := make([]byte, KeySize)
+	if _, err := rand.Read(k); err != nil {
+		return nil, fmt.Errorf("create state key: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".state-key-*")
+	if err != nil {
+		return nil, fmt.Errorf("create state key: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	_ = tmp.Chmod(0o600)
+	if _, err := tmp.WriteString(hex.EncodeToString(k) + "\n"); err != nil {
+		tmp.Close()
+		return nil, fmt.Errorf("create state key: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return nil, fmt.Errorf("create state key: %w", err)
+	}
+	tmp.Close()
+	// Link fails when another process made the key first; then use theirs.
+	if err := os.Link(tmp.Name(), path); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := os.Rename(tmp.Name(), path); err != nil {
+			return nil, fmt.Errorf("create state key: %w", err)
+		}
+	}
+	return readKey(path)
+}
+
+func readKey(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	k, err := hex.DecodeString(string(bytes.TrimSpace(b)))
+	if err != nil || len(k) != KeySize {
+		return nil, fmt.Errorf("state key %s is damaged (want %d hex bytes); delete it and fixplan makes a new one (older plans and journals then show as foreign)", path, KeySize)
+	}
+	return k, nil
+}
+
+// envelope is the on-disk form of sealed state: the body's exact bytes and their MAC.
+type envelope struct {
+	Format string          `json:"format"`
+	MAC    string          `json:"mac"`
+	Body   json.RawMessage `json:"body"`
+}
+
+var (
+	// errForeign: the file is not sealed with this user's key.
+	errForeign = errors.New("not written by this user's fixplan (no valid seal)")
+	// errMalformed: the file is not the envelope fixplan writes.
+	errMalformed = errors.New("not a fixplan state file")
+)
+
+func (e *Engine) mac(kind, id string, body []byte) string {
+	h := hmac.New(sha256.New, e.opt.Key)
+	h.Write([]byte("fixplan/" + kind + "\x00" + id + "\x00"))
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// seal wraps body (JSON) for the file of kind/id.
+func (e *Engine) seal(kind, id string, body []byte) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "{\n\"format\": %q,\n\"mac\": %q,\n\"body\": ", "fixplan-"+kind+"/1", e.mac(kind, id, body))
+	b.Write(body)
+	b.WriteString("\n}\n")
+	return b.Bytes()
+}
+
+// unseal returns the body of a sealed file of kind/id. errForeign means the body
+// parsed but its seal is not this user's (it is returned for display only);
+// errMalformed that the file is not an envelope at all.
+func (e *Engine) unseal(kind, id string, file []byte) ([]byte, error) {
+	var env envelope
+	if err := json.Unmarshal(file, &env); err != nil || env.Format != "fixplan-"+kind+"/1" || len(env.Body) == 0 {
+		return nil, errMalformed
+	}
+	want := e.mac(kind, id, env.Body)
+	if !hmac.Equal([]byte(want), []byte(env.MAC)) {
+		return env.Body, errForeign
+	}
+	return env.Body, nil
+}
