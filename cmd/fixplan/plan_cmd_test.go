@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 
 	"fixplan/llm/llmtest"
