@@ -61,6 +61,7 @@ export namespace app {
 	    summary: string;
 	    problem: string;
 	    files: number;
+	    foreign: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new HistoryItem(source);
@@ -74,6 +75,7 @@ export namespace app {
 	        this.summary = source["summary"];
 	        this.problem = source["problem"];
 	        this.files = source["files"];
+	        this.foreign = source["foreign"];
 	    }
 	}
 	export class LogFile {
@@ -183,6 +185,72 @@ export namespace app {
 	        this.keychain_available = source["keychain_available"];
 	        this.keychain_note = source["keychain_note"];
 	    }
+	}
+
+}
+
+export namespace apply {
+	
+	export class JournalEntry {
+	    path: string;
+	    op: string;
+	    original?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new JournalEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.op = source["op"];
+	        this.original = source["original"];
+	    }
+	}
+	export class JournalInfo {
+	    id: string;
+	    plan_id?: string;
+	    state: string;
+	    // Go type: time
+	    created: any;
+	    where: string;
+	    reason?: string;
+	    kept?: string[];
+	    entries?: JournalEntry[];
+	
+	    static createFrom(source: any = {}) {
+	        return new JournalInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.plan_id = source["plan_id"];
+	        this.state = source["state"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.where = source["where"];
+	        this.reason = source["reason"];
+	        this.kept = source["kept"];
+	        this.entries = this.convertValues(source["entries"], JournalEntry);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
@@ -601,6 +669,7 @@ export namespace plan {
 	    issues?: string[];
 	    unfulfilled?: ContextRequest[];
 	    calls?: Call[];
+	    foreign?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Record(source);
@@ -624,6 +693,7 @@ export namespace plan {
 	        this.issues = source["issues"];
 	        this.unfulfilled = this.convertValues(source["unfulfilled"], ContextRequest);
 	        this.calls = this.convertValues(source["calls"], Call);
+	        this.foreign = source["foreign"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -18,12 +18,20 @@ export function ChooseProject() {
   return window['go']['app']['App']['ChooseProject']();
 }
 
+export function DiscardJournal(arg1) {
+  return window['go']['app']['App']['DiscardJournal'](arg1);
+}
+
 export function GetSettings() {
   return window['go']['app']['App']['GetSettings']();
 }
 
 export function History() {
   return window['go']['app']['App']['History']();
+}
+
+export function Journals() {
+  return window['go']['app']['App']['Journals']();
 }
 
 export function LoadPlan(arg1) {
