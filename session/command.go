@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -39,7 +42,10 @@ func (r CommandResult) Summary() string {
 // timeout, streaming output chunks to onOutput (may be nil) and keeping the last
 // 1 MiB. Cancelling ctx stops it (Stopped); the whole process group is killed.
 // It only fails when the command cannot be started; a non-zero exit is a result.
-// Callers run a command only after the user approved that exact command.
+// Callers run a command only after the user approved that exact command. The
+// command inherits fixplan's environment minus the API key variables of the
+// well-known model providers (FIXPLAN_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY,
+// ...): a check command runs project code, which has no business with the key.
 func RunCommand(ctx context.Context, root, command string, timeout time.Duration, onOutput func(string)) (CommandResult, error) {
 	res := CommandResult{Command: command}
 	if strings.TrimSpace(command) == "" {
@@ -52,6 +58,7 @@ func RunCommand(ctx context.Context, root, command string, timeout time.Duration
 	defer cancel()
 	cmd := shellCommand(command)
 	cmd.Dir = root
+	cmd.Env = commandEnv(os.Environ(), root)
 	w := &tailWriter{max: maxCommandOutput, on: onOutput}
 	cmd.Stdout, cmd.Stderr = w, w
 	setProcessGroup(cmd)
@@ -88,6 +95,47 @@ func RunCommand(ctx context.Context, root, command string, timeout time.Duration
 		res.ExitCode = -1
 	}
 	return res, nil
+}
+
+// providerKeyVars are the environment variables that carry model providers' API
+// keys. RunCommand removes them from the environment of the commands it runs.
+var providerKeyVars = []string{
+	"FIXPLAN_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AZURE_OPENAI_API_KEY",
+	"OPENROUTER_API_KEY", "GROQ_API_KEY", "MISTRAL_API_KEY", "DEEPSEEK_API_KEY",
+	"GEMINI_API_KEY", "GOOGLE_API_KEY", "TOGETHER_API_KEY", "FIREWORKS_API_KEY",
+}
+
+// commandEnv is environ without providerKeyVars (names compared case-insensitively,
+// as Windows does) and, off Windows, with PWD naming dir: os/exec sets PWD only
+// when Cmd.Env is nil.
+func commandEnv(environ []string, dir string) []string {
+	out := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "" { // Windows' per-drive "=C:=C:\dir" entries
+			out = append(out, kv)
+			continue
+		}
+		if isProviderKeyVar(name) || (runtime.GOOS != "windows" && name == "PWD") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	if runtime.GOOS != "windows" {
+		if abs, err := filepath.Abs(dir); err == nil {
+			out = append(out, "PWD="+abs)
+		}
+	}
+	return out
+}
+
+func isProviderKeyVar(name string) bool {
+	for _, k := range providerKeyVars {
+		if strings.EqualFold(name, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // tailWriter keeps the last max bytes written and forwards every chunk.

@@ -4,6 +4,8 @@ package session
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -85,5 +87,49 @@ func TestRunCommandKeepsTail(t *testing.T) {
 	}
 	if len(res.Output) > maxCommandOutput+100 || !strings.HasSuffix(res.Output, "END\n") || !strings.HasPrefix(res.Output, "…[earlier output truncated]") {
 		t.Fatalf("len %d, head %q", len(res.Output), res.Output[:40])
+	}
+}
+
+func TestRunCommandDropsProviderKeys(t *testing.T) {
+	for _, k := range providerKeyVars {
+		t.Setenv(k, "sk-secret-"+k)
+	}
+	t.Setenv("FIXPLAN_TEST_KEEP", "kept")
+	root := t.TempDir()
+	res, err := RunCommand(context.Background(), root, "env; echo \"pwd=$(pwd -P)\"", time.Minute, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 0 {
+		t.Fatalf("result = %+v", res)
+	}
+	got := map[string]string{}
+	for _, l := range strings.Split(res.Output, "\n") {
+		if k, v, ok := strings.Cut(l, "="); ok {
+			got[k] = v
+		}
+	}
+	for _, k := range providerKeyVars {
+		if v, ok := got[k]; ok {
+			t.Errorf("%s reached the command (%q)", k, v)
+		}
+	}
+	if strings.Contains(res.Output, "sk-secret-") {
+		t.Errorf("a key reached the command:\n%s", res.Output)
+	}
+	for _, k := range []string{"PATH", "HOME"} {
+		if got[k] != os.Getenv(k) {
+			t.Errorf("%s = %q, want %q", k, got[k], os.Getenv(k))
+		}
+	}
+	if got["FIXPLAN_TEST_KEEP"] != "kept" {
+		t.Errorf("an ordinary variable was dropped: FIXPLAN_TEST_KEEP = %q", got["FIXPLAN_TEST_KEEP"])
+	}
+	real, _ := filepath.EvalSymlinks(root)
+	if got["pwd"] != real {
+		t.Errorf("ran in %q, want %q", got["pwd"], real)
+	}
+	if pwd, _ := filepath.EvalSymlinks(got["PWD"]); pwd != real {
+		t.Errorf("PWD = %q, want the root %q", got["PWD"], root)
 	}
 }
