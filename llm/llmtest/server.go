@@ -5,6 +5,7 @@
 package llmtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -45,6 +46,10 @@ type Reply struct {
 	RejectFormat string `json:"reject_format,omitempty"`
 	// Model is reported in the reply (default "fake-model").
 	Model string `json:"model,omitempty"`
+	// Repeat serves Content that many times over (0 or 1 → once), generated while
+	// it is written, so a test can be sent a reply of many megabytes without the
+	// server holding it. The server stops writing when the client goes away.
+	Repeat int `json:"repeat,omitempty"`
 }
 
 // Recorded is one request the server received.
@@ -203,7 +208,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		finish = "stop"
 	}
 	if rec.Stream {
-		s.stream(w, rp, model, finish)
+		s.stream(w, r, rp, model, finish)
+		return
+	}
+	if rp.Repeat > 1 {
+		repeatJSON(w, r, rp, model, finish, len(body))
 		return
 	}
 	resp := map[string]any{
@@ -216,31 +225,70 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(resp)
 }
 
-// stream sends the content as SSE chunks of ~16 characters.
-func (s *Server) stream(w http.ResponseWriter, rp Reply, model, finish string) {
+// stream sends the content (Repeat times) as SSE chunks of ~16 characters. It
+// stops early when the client goes away.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, rp Reply, model, finish string) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	fl, _ := w.(http.Flusher)
-	chunk := func(delta map[string]any, fin any) {
+	event := func(delta map[string]any, fin any) []byte {
 		b, _ := json.Marshal(map[string]any{"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1, "model": model,
 			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": fin}}})
-		fmt.Fprintf(w, "data: %s\n\n", b)
+		return []byte("data: " + string(b) + "\n\n")
+	}
+	send := func(b []byte) bool {
+		if _, err := w.Write(b); err != nil || r.Context().Err() != nil {
+			return false
+		}
 		if fl != nil {
 			fl.Flush()
 		}
+		return true
 	}
-	chunk(map[string]any{"role": "assistant", "content": ""}, nil)
+	if !send(event(map[string]any{"role": "assistant", "content": ""}, nil)) {
+		return
+	}
 	parts := splitRunes(rp.Content, 16)
 	if rp.Truncate {
 		parts = parts[:len(parts)/2]
 	}
-	for _, p := range parts {
-		chunk(map[string]any{"content": p}, nil)
+	events := make([][]byte, len(parts)) // marshalled once, sent Repeat times
+	for i, p := range parts {
+		events[i] = event(map[string]any{"content": p}, nil)
+	}
+	for range max(rp.Repeat, 1) {
+		for _, ev := range events {
+			if !send(ev) {
+				return
+			}
+		}
 	}
 	if rp.Truncate {
 		return
 	}
-	chunk(map[string]any{}, finish)
+	send(event(map[string]any{}, finish))
 	io.WriteString(w, "data: [DONE]\n\n")
+}
+
+// repeatJSON writes a chat.completion whose content is rp.Content repeated
+// rp.Repeat times, in blocks, stopping early when the client goes away.
+func repeatJSON(w http.ResponseWriter, r *http.Request, rp Reply, model, finish string, reqLen int) {
+	w.Header().Set("Content-Type", "application/json")
+	esc, _ := json.Marshal(rp.Content)
+	esc = esc[1 : len(esc)-1] // the escaped content without its quotes
+	n := len(rp.Content) * rp.Repeat
+	fmt.Fprintf(w, `{"id":"chatcmpl-fake","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"finish_reason":%q,"message":{"role":"assistant","content":"`, model, finish)
+	per := max(1, (32<<10)/max(1, len(esc)))
+	block := bytes.Repeat(esc, per)
+	for left := rp.Repeat; left > 0; left -= per {
+		b := block
+		if left < per {
+			b = block[:left*len(esc)]
+		}
+		if _, err := w.Write(b); err != nil || r.Context().Err() != nil {
+			return
+		}
+	}
+	fmt.Fprintf(w, `"}}],"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`+"\n", reqLen/4, n/4, (reqLen+n)/4)
 }
 
 func splitRunes(s string, n int) []string {

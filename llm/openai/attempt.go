@@ -141,6 +141,9 @@ func (c *Client) stream(ctx context.Context, creq goopenai.ChatCompletionRequest
 			break
 		}
 		if err != nil {
+			if tooLarge(err) {
+				return llm.Response{}, err
+			}
 			if ctx.Err() != nil {
 				return resp, err
 			}
@@ -188,6 +191,11 @@ func (c *Client) classify(ctx context.Context, err error) *llm.Error {
 	}
 	if ctx.Err() != nil {
 		return &llm.Error{Kind: llm.KindCancelled, Message: "the request was cancelled", Err: ctx.Err()}
+	}
+	var tl *ReplyTooLargeError
+	if errors.As(err, &tl) {
+		return &llm.Error{Kind: llm.KindUnavailable, Err: tl,
+			Message: fmt.Sprintf("%s; lower max_tokens or check the server", tl.Error())}
 	}
 	var ae *attemptError
 	if errors.As(err, &ae) && ae.timedOut {
@@ -261,9 +269,12 @@ func (c *Client) scrub(s string) string {
 	return s
 }
 
-// transport sends temperature 0 for real (go-openai omits a zero float) and
-// records Retry-After.
-type transport struct{ base http.RoundTripper }
+// transport sends temperature 0 for real (go-openai omits a zero float), records
+// Retry-After, and caps the bytes read of every response body at maxReply.
+type transport struct {
+	base     http.RoundTripper
+	maxReply int64
+}
 
 func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions") && r.Body != nil {
@@ -286,6 +297,9 @@ func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	resp, err := t.base.RoundTrip(r)
 	if err == nil {
+		if t.maxReply > 0 {
+			resp.Body = newLimitedBody(resp.Body, resp.ContentLength, t.maxReply)
+		}
 		if h, ok := r.Context().Value(holderKey{}).(*holder); ok {
 			h.retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		}

@@ -40,6 +40,10 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Jitter returns a factor in [0.5, 1) applied to backoff waits (nil → random).
 	Jitter func() float64
+	// MaxReplyBytes caps the bytes of one reply as they arrive (the HTTP body after
+	// decompression, streamed or not; 0 → DefaultMaxReplyBytes, 4 MiB). A bigger
+	// reply is stopped at the cap and fails with a *ReplyTooLargeError, not retried.
+	MaxReplyBytes int64
 }
 
 // Backoff bounds.
@@ -81,9 +85,12 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Jitter == nil {
 		cfg.Jitter = func() float64 { return 0.5 + rand.Float64()/2 }
 	}
+	if cfg.MaxReplyBytes <= 0 {
+		cfg.MaxReplyBytes = DefaultMaxReplyBytes
+	}
 	oc := goopenai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	oc.HTTPClient = &http.Client{Transport: &transport{base: http.DefaultTransport}}
+	oc.HTTPClient = &http.Client{Transport: &transport{base: http.DefaultTransport, maxReply: cfg.MaxReplyBytes}}
 	return &Client{cfg: cfg, api: goopenai.NewClientWithConfig(oc), format: map[string]llm.Format{}}, nil
 }
 
@@ -149,6 +156,9 @@ func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 		}
 		le := c.classify(ctx, err)
 		le.Attempts = attempts
+		if tooLarge(le) { // the same request would stream the same flood again
+			return llm.Response{Attempts: attempts}, le
+		}
 		if le.Kind == llm.KindTruncated {
 			resp.Attempts, resp.Duration, resp.Format = attempts, time.Since(start), f
 			return resp, le
