@@ -37,6 +37,8 @@ export const wailsBackend: Backend = {
   apply: (req) => call(() => App.Apply(req as never)),
   undo: () => call(() => App.Undo()),
   history: () => call(() => App.History()),
+  journals: () => call(() => App.Journals()),
+  discardJournal: (id) => call(() => App.DiscardJournal(id)),
   loadPlan: (id) => call(() => App.LoadPlan(id)),
   runCommand: (planId, command) => call(() => App.RunCommand(planId, command)),
   stopCommand: () => call(() => App.StopCommand()),

@@ -58,11 +58,38 @@ export type PlanRecord = {
   issues?: string[];
   unfulfilled?: ContextRequest[];
   calls?: { turn: number; repair?: boolean; model: string; format: string; prompt_tokens: number; completion_tokens: number; attempts: number; duration_ms: number }[];
+  /** foreign: not sealed by this user's fixplan (e.g. shipped with the project); shown, never applied or run. */
+  foreign?: boolean;
 };
 
 export type ApplyRequest = { plan_id: string; paths: string[]; memory_keys: string[] };
 export type ApplyResult = { transaction: string; plan_id: string; applied: FileChange[]; memory: string[]; recovered: boolean };
-export type HistoryItem = { id: string; created_at: string; state: string; summary: string; problem: string; files: number };
+/** HistoryItem is one stored plan; foreign ones were not made by this user's fixplan and are never applied or run. */
+export type HistoryItem = { id: string; created_at: string; state: string; summary: string; problem: string; files: number; foreign: boolean };
+
+/** JournalState: committed (the undo history), rolled_back, undone, held (a recovery could
+ * not finish; set aside, blocks nothing) or quarantined (a folder under .fixplan/tx not
+ * written by this user's fixplan, or malformed; moved to .fixplan/quarantine/, never obeyed). */
+export type JournalState = "committed" | "rolled_back" | "undone" | "held" | "quarantined" | (string & {});
+/** JournalEntry is one file or folder of a journal; original is where its saved original is (root-relative). */
+export type JournalEntry = { path: string; op: Op; original?: string };
+/** JournalInfo describes one transaction journal, or a folder set aside in .fixplan/quarantine/. */
+export type JournalInfo = {
+  id: string;
+  plan_id?: string;
+  state: JournalState;
+  created?: string;
+  /** where is the folder, relative to the project root. */
+  where: string;
+  reason?: string;
+  kept?: string[];
+  entries?: JournalEntry[];
+};
+
+/** discardable says whether Discard is offered: everything but the undo history (committed). */
+export function discardable(j: JournalInfo): boolean {
+  return ["held", "quarantined", "rolled_back", "undone"].includes(j.state);
+}
 export type CommandResult = { command: string; exit_code: number; output: string; timed_out: boolean; stopped: boolean; duration_ms: number };
 export type Settings = {
   provider: string;
@@ -124,6 +151,8 @@ export interface Backend {
   apply(req: ApplyRequest): Promise<ApplyResult>;
   undo(): Promise<ApplyResult>;
   history(): Promise<HistoryItem[]>;
+  journals(): Promise<JournalInfo[]>;
+  discardJournal(id: string): Promise<void>;
   loadPlan(id: string): Promise<PlanRecord>;
   runCommand(planId: string, command: string): Promise<CommandResult>;
   stopCommand(): Promise<void>;

@@ -1,4 +1,4 @@
-import type { ApplyRequest, Backend, CommandOutput, PlanRecord, PlanRequest, ProgressEvent, Settings } from "../api/types";
+import type { ApplyRequest, Backend, CommandOutput, HistoryItem, JournalInfo, PlanRecord, PlanRequest, ProgressEvent, ProjectInfo, Settings } from "../api/types";
 
 /** A scripted Backend for store tests: it records calls and replays results. */
 export class FakeBackend implements Backend {
@@ -11,6 +11,19 @@ export class FakeBackend implements Backend {
     memory: req.memory_keys,
     recovered: false,
   });
+  /** recovered is what project() reports as recovery notices. */
+  recovered: string[] = [];
+  historyItems: HistoryItem[] = [{ id: "p1", created_at: "2026-11-22 10:00:00", state: "draft", summary: "s", problem: "x", files: 2, foreign: false }];
+  /** loadResult answers loadPlan; the sample plan by default. */
+  loadResult: (id: string) => Promise<PlanRecord> = async () => samplePlan();
+  journalList: JournalInfo[] = sampleJournals();
+  /** discardResult runs on discardJournal; by default it drops the journal like the Go side. */
+  discardResult: (id: string) => Promise<void> = async (id) => {
+    const j = this.journalList.find((x) => x.id === id);
+    if (!j) throw JSON.stringify({ code: "ERR_NOT_FOUND", message: `there is no journal "${id}" in this project`, hint: "" });
+    if (j.state === "committed") throw JSON.stringify({ code: "ERR_INVALID_INPUT", message: `transaction ${id} is the undo history of applied changes`, hint: "undo it, or keep it" });
+    this.journalList = this.journalList.filter((x) => x.id !== id);
+  };
   progress?: (evs: ProgressEvent[]) => void;
   output?: (o: CommandOutput) => void;
 
@@ -28,8 +41,8 @@ export class FakeBackend implements Backend {
     this.rec("openProject", path);
     return { root: path, name: "p", recovered: [], recent: [path] };
   }
-  async project() {
-    return { root: "/work/proj", name: "proj", recovered: [], recent: [] };
+  async project(): Promise<ProjectInfo> {
+    return { root: "/work/proj", name: "proj", recovered: this.recovered, recent: [] };
   }
   async chooseLogFiles() {
     return [{ source: "app", path: "/var/log/app.log" }];
@@ -50,11 +63,20 @@ export class FakeBackend implements Backend {
     return { transaction: "tx1", plan_id: "p1", applied: [], memory: [], recovered: false };
   }
   async history() {
-    return [{ id: "p1", created_at: "2026-11-22 10:00:00", state: "draft", summary: "s", problem: "x", files: 2 }];
+    this.rec("history");
+    return this.historyItems;
   }
   async loadPlan(id: string) {
     this.rec("loadPlan", id);
-    return samplePlan();
+    return this.loadResult(id);
+  }
+  async journals() {
+    this.rec("journals");
+    return this.journalList;
+  }
+  async discardJournal(id: string) {
+    this.rec("discardJournal", id);
+    return this.discardResult(id);
   }
   async runCommand(planId: string, command: string) {
     this.rec("runCommand", planId, command);
@@ -88,6 +110,30 @@ export class FakeBackend implements Backend {
   onFileDrop() {
     return () => {};
   }
+}
+
+/** sampleJournals: the undo history, a held transaction and a folder set aside. */
+export function sampleJournals(): JournalInfo[] {
+  return [
+    {
+      id: "20261122-100000.000000-aaaaaa", plan_id: "p1", state: "committed", created: "2026-11-22T10:00:00Z", where: ".fixplan/tx/20261122-100000.000000-aaaaaa",
+      entries: [{ path: "calc.py", op: "update", original: ".fixplan/tx/20261122-100000.000000-aaaaaa/0.orig" }],
+    },
+    {
+      id: "20261121-090000.000000-bbbbbb", plan_id: "p0", state: "held", created: "2026-11-21T09:00:00Z", where: ".fixplan/tx/20261121-090000.000000-bbbbbb",
+      reason: "restore a.go: permission denied", kept: ["a.go"],
+      entries: [
+        { path: "a.go", op: "update", original: ".fixplan/tx/20261121-090000.000000-bbbbbb/0.orig" },
+        { path: "new.go", op: "create" },
+      ],
+    },
+    { id: "20260101-000000.000000-abcdef", state: "quarantined", where: ".fixplan/quarantine/20260101-000000.000000-abcdef", reason: "its journal was not written by your fixplan" },
+  ];
+}
+
+/** foreignPlan is a plan shipped with a project: unsealed, bare, never applied. */
+export function foreignPlan(): PlanRecord {
+  return { ...samplePlan(), id: "99991231-235959.999999-ffffff", foreign: true, plan: { ...samplePlan().plan, summary: "shipped with the project" } };
 }
 
 export function sampleSettings(): Settings {
