@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Store, sourceName } from "./store";
-import { FakeBackend, samplePlan } from "./fakeBackend";
+import { Store, normalizePlan, sourceName } from "./store";
+import { FakeBackend, foreignPlan, samplePlan } from "./fakeBackend";
 import { AppError } from "../api/types";
 import { foldProgress, stageText } from "./progress";
 
@@ -117,5 +117,95 @@ describe("Store", () => {
   it("folds progress without losing the stage", () => {
     const p = foldProgress(null, [{ stage: "fulfil", round: 1, max_rounds: 3, message: "", chars: 0, requests: 3 }]);
     expect(stageText(p)).toBe("Fulfilling 3 context requests…");
+  });
+});
+
+describe("Store journals", () => {
+  it("opens the journals in place of the history", async () => {
+    const b = new FakeBackend();
+    const s = new Store(b);
+    await s.start();
+    await s.openHistory();
+    await s.openJournals();
+    expect(s.get().history).toBeNull();
+    expect(s.get().journals?.map((j) => j.state)).toEqual(["committed", "held", "quarantined"]);
+    await s.openHistory();
+    expect(s.get().journals).toBeNull();
+  });
+
+  it("discards a journal and refreshes the list", async () => {
+    const b = new FakeBackend();
+    const s = new Store(b);
+    await s.openJournals();
+    await s.discardJournal("20260101-000000.000000-abcdef");
+    expect(b.called("discardJournal")[0].args).toEqual(["20260101-000000.000000-abcdef"]);
+    expect(b.called("journals")).toHaveLength(2);
+    expect(s.get().journals?.map((j) => j.id)).not.toContain("20260101-000000.000000-abcdef");
+    expect(s.get().discarding).toBeNull();
+    expect(s.get().error).toBeNull();
+  });
+
+  it("shows a refused discard as an error and still refreshes", async () => {
+    const b = new FakeBackend();
+    const s = new Store(b);
+    await s.openJournals();
+    await s.discardJournal("20261122-100000.000000-aaaaaa");
+    const err = s.get().error!;
+    expect(err.code).toBe("ERR_INVALID_INPUT");
+    expect(err.message).toMatch(/undo history/);
+    expect(err.hint).toBe("undo it, or keep it");
+    expect(b.called("journals")).toHaveLength(2);
+    expect(s.get().journals).toHaveLength(3);
+    expect(s.get().discarding).toBeNull();
+  });
+
+  it("hides the recovery notice when dismissed", async () => {
+    const b = new FakeBackend();
+    b.recovered = ["transaction T is set aside (restore a.go: permission denied)"];
+    const s = new Store(b);
+    await s.start();
+    expect(s.get().project?.recovered).toHaveLength(1);
+    s.dismissRecovery();
+    expect(s.get().project?.recovered).toEqual([]);
+  });
+});
+
+describe("Store foreign plans", () => {
+  it("never asks the backend to apply or run a foreign plan", async () => {
+    const b = new FakeBackend();
+    b.loadResult = async () => foreignPlan();
+    const s = new Store(b);
+    await s.loadPlan("99991231-235959.999999-ffffff");
+    expect(s.get().plan?.foreign).toBe(true);
+    await s.apply();
+    expect(b.called("apply")).toHaveLength(0);
+    expect(s.get().error?.code).toBe("ERR_FOREIGN_STATE");
+    s.dismissError();
+    await s.runCommand("pytest -q");
+    expect(b.called("runCommand")).toHaveLength(0);
+    expect(s.get().error?.code).toBe("ERR_FOREIGN_STATE");
+    expect(s.get().plan?.state).toBe("draft");
+  });
+
+  it("takes the history item's foreign flag when the record lacks it", async () => {
+    const b = new FakeBackend();
+    b.historyItems = [{ id: "x1", created_at: "", state: "draft", summary: "shipped", problem: "", files: 1, foreign: true }];
+    const s = new Store(b);
+    await s.openHistory();
+    await s.loadPlan("x1");
+    expect(s.get().plan?.foreign).toBe(true);
+    expect(s.get().history).toBeNull();
+  });
+
+  it("shows a bare plan file without failing on missing lists", async () => {
+    const b = new FakeBackend();
+    b.loadResult = async () => JSON.parse('{"id":"99991231-235959.999999-ffffff","state":"draft","plan":{"summary":"bare"},"changes":null,"base":{},"rounds":null,"warnings":null,"memory":null,"input":{},"foreign":true}');
+    const s = new Store(b);
+    await s.loadPlan("99991231-235959.999999-ffffff");
+    const p = s.get().plan!;
+    expect(p.plan.summary).toBe("bare");
+    expect([p.changes, p.plan.questions, p.plan.risks, p.base.sections, p.warnings, p.memory]).toEqual([[], [], [], [], [], []]);
+    expect(s.get().problem).toBe("");
+    expect(normalizePlan(samplePlan())).toEqual(samplePlan());
   });
 });

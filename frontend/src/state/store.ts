@@ -5,6 +5,7 @@ import {
   type Backend,
   type CommandResult,
   type HistoryItem,
+  type JournalInfo,
   type LogFile,
   type PlanRecord,
   type Preset,
@@ -30,6 +31,10 @@ export type State = {
   error: AppError | null;
   commands: Record<string, CommandState>;
   history: HistoryItem[] | null;
+  /** journals is the open Journals drawer's list (null when closed). */
+  journals: JournalInfo[] | null;
+  /** discarding is the id of the journal being discarded. */
+  discarding: string | null;
   settings: Settings | null;
   presets: Preset[];
   connection: string;
@@ -50,16 +55,60 @@ export const initialState: State = {
   error: null,
   commands: {},
   history: null,
+  journals: null,
+  discarding: null,
   settings: null,
   presets: [],
   connection: "",
 };
+
+/** foreignError explains why a plan not made by this user is never applied or run. */
+export function foreignError(id: string, what: "applied" | "run"): AppError {
+  return new AppError(
+    "ERR_FOREIGN_STATE",
+    `Plan ${id} was not made by your fixplan (it may have come with the project); it is never ${what === "applied" ? "applied" : "run"}.`,
+    "Make your own plan with Fix (plan).",
+  );
+}
 
 /** baseName turns a path into a log source name: the file name without extension. */
 export function sourceName(path: string): string {
   const base = path.split(/[\\/]/).pop() ?? path;
   const dot = base.lastIndexOf(".");
   return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/** normalizePlan fills the lists a stored record may lack (a foreign or older
+ * plan file can be bare), so the views never meet a null where they expect a list. */
+export function normalizePlan(rec: PlanRecord): PlanRecord {
+  const list = <T,>(v: T[] | null | undefined): T[] => (Array.isArray(v) ? v : []);
+  const p = rec.plan ?? ({} as Partial<PlanRecord["plan"]>);
+  const base = rec.base ?? ({} as Partial<PlanRecord["base"]>);
+  const input = rec.input ?? ({} as Partial<PlanRecord["input"]>);
+  return {
+    ...rec,
+    input: { ...input, problem: typeof input.problem === "string" ? input.problem : "", logs: input.logs ?? null },
+    plan: {
+      ...p,
+      mode: p.mode ?? "fix-plan",
+      summary: typeof p.summary === "string" ? p.summary : "",
+      questions: list(p.questions),
+      context_requests: list(p.context_requests),
+      plan: list(p.plan),
+      proposed_changes: p.proposed_changes ? { ...p.proposed_changes, actions: list(p.proposed_changes.actions), commands_to_run: list(p.proposed_changes.commands_to_run) } : null,
+      patch: p.patch ?? null,
+      commands_to_run: list(p.commands_to_run),
+      verification: list(p.verification),
+      risks: list(p.risks),
+      rollback: list(p.rollback),
+      memory_patch: list(p.memory_patch),
+    },
+    changes: list(rec.changes),
+    base: { ...base, sections: list(base.sections), redactions: base.redactions ?? 0, seen: list(base.seen), warnings: list(base.warnings) },
+    rounds: list(rec.rounds).map((r) => ({ requests: list(r?.requests), results: list(r?.results) })),
+    warnings: list(rec.warnings),
+    memory: list(rec.memory),
+  };
 }
 
 /** Store holds the UI state and performs every action through the Backend. */
@@ -114,7 +163,7 @@ export class Store {
   async chooseProject() {
     try {
       const p = await this.backend.chooseProject();
-      this.set({ project: p, plan: null, result: null, error: null, history: null });
+      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null });
     } catch (e) {
       const err = toAppError(e);
       if (err.code !== "ERR_CANCELLED") this.fail(err);
@@ -124,7 +173,7 @@ export class Store {
   async openProject(path: string) {
     try {
       const p = await this.backend.openProject(path);
-      this.set({ project: p, plan: null, result: null, error: null, history: null });
+      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null });
     } catch (e) {
       this.fail(e);
     }
@@ -179,6 +228,7 @@ export class Store {
   }
 
   showPlan(rec: PlanRecord) {
+    rec = normalizePlan(rec);
     const selected: Record<string, boolean> = {};
     for (const c of rec.changes ?? []) selected[c.path] = true;
     const memorySelected: Record<string, boolean> = {};
@@ -220,6 +270,10 @@ export class Store {
   async apply() {
     const p = this.state.plan;
     if (!p || this.state.busy) return;
+    if (p.foreign) {
+      this.set({ error: foreignError(p.id, "applied") });
+      return;
+    }
     this.set({ busy: true, error: null });
     try {
       const result = await this.backend.apply({ plan_id: p.id, paths: this.selectedPaths(), memory_keys: this.selectedMemory() });
@@ -248,6 +302,10 @@ export class Store {
   async runCommand(command: string) {
     const p = this.state.plan;
     if (!p) return;
+    if (p.foreign) {
+      this.set({ error: foreignError(p.id, "run") });
+      return;
+    }
     this.set({ commands: { ...this.state.commands, [command]: { running: true, output: "" } } });
     try {
       const result = await this.backend.runCommand(p.id, command);
@@ -274,7 +332,7 @@ export class Store {
 
   async openHistory() {
     try {
-      this.set({ history: await this.backend.history() });
+      this.set({ history: await this.backend.history(), journals: null });
     } catch (e) {
       this.fail(e);
     }
@@ -284,13 +342,51 @@ export class Store {
 
   async loadPlan(id: string) {
     try {
-      const rec = await this.backend.loadPlan(id);
-      this.showPlan(rec);
+      const rec = normalizePlan(await this.backend.loadPlan(id));
+      // The history item's flag and the record's agree; either one is enough to refuse.
+      const listed = this.state.history?.find((h) => h.id === id);
+      this.showPlan(listed?.foreign && !rec.foreign ? { ...rec, foreign: true } : rec);
       this.set({ history: null, result: null, problem: rec.input.problem });
     } catch (e) {
       this.fail(e);
     }
   }
+
+  /** openJournals opens the Journals drawer: transactions and folders set aside. */
+  async openJournals() {
+    try {
+      this.set({ journals: await this.backend.journals(), history: null });
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  closeJournals = () => this.set({ journals: null });
+
+  /** discardJournal deletes a held, finished or set-aside journal and refreshes the list. */
+  async discardJournal(id: string) {
+    if (this.state.discarding) return;
+    this.set({ discarding: id, error: null });
+    try {
+      await this.backend.discardJournal(id);
+    } catch (e) {
+      this.fail(e);
+    }
+    try {
+      const journals = await this.backend.journals();
+      if (this.state.journals) this.set({ journals });
+    } catch (e) {
+      if (!this.state.error) this.fail(e);
+    } finally {
+      this.set({ discarding: null });
+    }
+  }
+
+  /** dismissRecovery hides the recovery notice of the open project. */
+  dismissRecovery = () => {
+    const p = this.state.project;
+    if (p) this.set({ project: { ...p, recovered: [] } });
+  };
 
   async openSettings() {
     try {
