@@ -6,6 +6,8 @@ import { ErrorAlert } from "./components/ErrorAlert";
 import { ProblemPanel } from "./components/ProblemPanel";
 import { PlanView } from "./components/PlanView";
 import { HistoryDrawer } from "./components/HistoryDrawer";
+import { JournalsDrawer } from "./components/JournalsDrawer";
+import { RecoveryNotice } from "./components/RecoveryNotice";
 import { SettingsDialog } from "./components/SettingsDialog";
 
 /** App connects the store to the presentational components. */
@@ -22,13 +24,12 @@ export function App({ store }: { store: Store }) {
         onOpen={() => store.chooseProject()}
         onRecent={(p) => store.openProject(p)}
         onHistory={() => store.openHistory()}
+        onJournals={() => store.openJournals()}
         onSettings={() => store.openSettings()}
       />
       <main>
         {s.project && s.project.recovered.length > 0 && (
-          <div className="banner" role="status">
-            A change interrupted by a crash was rolled back: {s.project.recovered.join(" ")}
-          </div>
+          <RecoveryNotice messages={s.project.recovered} onJournals={() => store.openJournals()} onDismiss={store.dismissRecovery} />
         )}
         {!s.project && (
           <div className="empty">
@@ -38,7 +39,7 @@ export function App({ store }: { store: Store }) {
             </button>
           </div>
         )}
-        {s.error && (
+        {s.error && !s.journals && (
           <ErrorAlert
             error={s.error}
             onDismiss={store.dismissError}
@@ -82,6 +83,11 @@ export function App({ store }: { store: Store }) {
         )}
       </main>
       {s.history && <HistoryDrawer items={s.history} onOpen={(id) => store.loadPlan(id)} onClose={store.closeHistory} />}
+      {s.journals && (
+        <JournalsDrawer items={s.journals} discarding={s.discarding} onDiscard={(id) => store.discardJournal(id)} onClose={store.closeJournals}>
+          {s.error && <ErrorAlert error={s.error} onDismiss={store.dismissError} />}
+        </JournalsDrawer>
+      )}
       {s.settings && (
         <SettingsDialog
           settings={s.settings}

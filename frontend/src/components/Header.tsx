@@ -5,11 +5,12 @@ type Props = {
   onOpen: () => void;
   onRecent: (path: string) => void;
   onHistory: () => void;
+  onJournals: () => void;
   onSettings: () => void;
 };
 
 /** Header shows the project root at all times and the global actions. */
-export function Header({ project, onOpen, onRecent, onHistory, onSettings }: Props) {
+export function Header({ project, onOpen, onRecent, onHistory, onJournals, onSettings }: Props) {
   const recent = (project?.recent ?? []).filter((r) => r !== project?.root);
   return (
     <header className="header">
@@ -33,6 +34,9 @@ export function Header({ project, onOpen, onRecent, onHistory, onSettings }: Pro
       <span className="spacer" />
       <button data-testid="history" onClick={onHistory} disabled={!project}>
         History
+      </button>
+      <button data-testid="journals" onClick={onJournals} disabled={!project} title="Transactions of applied changes and folders set aside">
+        Journals
       </button>
       <button data-testid="settings" onClick={onSettings}>
         Settings

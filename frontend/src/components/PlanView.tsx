@@ -36,6 +36,8 @@ export function describeRequest(r: ContextRequest): string {
   return r.type;
 }
 
+const FOREIGN_NOTE = "foreign-note";
+
 function memValue(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v);
 }
@@ -47,6 +49,8 @@ export function PlanView(p: Props) {
   const commands = Array.from(new Set([...(plan.plan.commands_to_run ?? []), ...(plan.plan.proposed_changes?.commands_to_run ?? [])]));
   const nSelected = plan.changes.filter((c) => p.selected[c.path]).length + plan.memory.filter((m) => p.memorySelected[m.key]).length;
   const ranAny = Object.values(p.commands).some((c) => c.result);
+  const foreign = !!plan.foreign;
+  const readOnly = plan.state !== "draft" || foreign;
   if (plan.state === "failed") {
     return (
       <section className="panel" aria-label="Plan">
@@ -68,7 +72,18 @@ export function PlanView(p: Props) {
       <div className="row">
         <h2 data-testid="summary">{plan.plan.summary || "(no summary)"}</h2>
         <span className={`badge state-${plan.state}`}>{plan.state}</span>
+        {foreign && (
+          <span className="badge foreign" data-testid="foreign-badge">
+            foreign — not made by you
+          </span>
+        )}
       </div>
+      {foreign && (
+        <div className="foreign-note" id={FOREIGN_NOTE} data-testid="foreign-note" role="note">
+          <strong>This plan cannot be applied.</strong> It was not made by your fixplan: it is not sealed with your key, so it came with the project
+          or was edited. You can read it; its changes are never applied and its checks are never run. To act on it, make your own plan with Fix (plan).
+        </div>
+      )}
       {plan.warnings.length > 0 && (
         <ul className="warnings" data-testid="warnings">
           {plan.warnings.map((w, i) => (
@@ -85,7 +100,12 @@ export function PlanView(p: Props) {
               <input data-testid="answer" value={p.answers[i] ?? ""} onChange={(e) => p.onAnswer(i, e.target.value)} placeholder="Your answer" />
             </label>
           ))}
-          <button data-testid="replan" onClick={p.onReplan} disabled={p.planning || p.answers.every((a) => !a.trim())}>
+          <button
+            data-testid="replan"
+            onClick={p.onReplan}
+            disabled={p.planning || foreign || p.answers.every((a) => !a.trim())}
+            aria-describedby={foreign ? FOREIGN_NOTE : undefined}
+          >
             Re-plan with answers
           </button>
         </div>
@@ -113,7 +133,7 @@ export function PlanView(p: Props) {
         </>
       )}
       <h3>Changes</h3>
-      <ChangeList changes={plan.changes} selected={p.selected} layout={layout} readOnly={plan.state !== "draft"} onToggle={p.onToggle} onAll={p.onAll} onLayout={setLayout} />
+      <ChangeList changes={plan.changes} selected={p.selected} layout={layout} readOnly={readOnly} onToggle={p.onToggle} onAll={p.onAll} onLayout={setLayout} />
       {plan.memory.length > 0 && (
         <>
           <h3>Memory</h3>
@@ -121,7 +141,7 @@ export function PlanView(p: Props) {
             {plan.memory.map((m) => (
               <li key={m.key}>
                 <label>
-                  <input type="checkbox" data-testid="memory-check" checked={!!p.memorySelected[m.key]} disabled={plan.state !== "draft"} onChange={() => p.onToggleMemory(m.key)} />{" "}
+                  <input type="checkbox" data-testid="memory-check" checked={!!p.memorySelected[m.key]} disabled={readOnly} onChange={() => p.onToggleMemory(m.key)} />{" "}
                   <code>{m.key}</code> = <code>{memValue(m.value)}</code>
                 </label>
               </li>
@@ -130,9 +150,21 @@ export function PlanView(p: Props) {
         </>
       )}
       <div className="row actions">
-        <button className="primary" data-testid="apply" onClick={p.onApply} disabled={p.busy || plan.state !== "draft" || nSelected === 0}>
-          Apply {nSelected > 0 ? `(${nSelected})` : ""}
+        <button
+          className="primary"
+          data-testid="apply"
+          onClick={p.onApply}
+          disabled={p.busy || readOnly || nSelected === 0}
+          aria-describedby={foreign ? FOREIGN_NOTE : undefined}
+          title={foreign ? "Not made by you: never applied" : undefined}
+        >
+          Apply {nSelected > 0 && !foreign ? `(${nSelected})` : ""}
         </button>
+        {foreign && (
+          <span className="muted small" data-testid="apply-disabled-reason">
+            Apply is off: this plan was not made by you.
+          </span>
+        )}
         <button data-testid="undo" onClick={p.onUndo} disabled={p.busy}>
           Undo last apply
         </button>
@@ -168,7 +200,13 @@ export function PlanView(p: Props) {
                   {st?.running ? (
                     <button onClick={p.onStop}>Stop</button>
                   ) : (
-                    <button data-testid="run-command" onClick={() => p.onRun(c)} title="Runs in the project root">
+                    <button
+                      data-testid="run-command"
+                      onClick={() => p.onRun(c)}
+                      disabled={foreign}
+                      aria-describedby={foreign ? FOREIGN_NOTE : undefined}
+                      title={foreign ? "Not made by you: its checks are never run" : "Runs in the project root"}
+                    >
                       Run
                     </button>
                   )}

@@ -1,0 +1,169 @@
+import { useEffect, useRef, type ReactNode } from "react";
+import { discardable, type JournalInfo } from "../api/types";
+
+type Props = {
+  items: JournalInfo[];
+  /** discarding is the id being discarded; every Discard button waits meanwhile. */
+  discarding: string | null;
+  onDiscard: (id: string) => void;
+  onClose: () => void;
+  /** children are shown under the heading (the error of the last action). */
+  children?: ReactNode;
+};
+
+const stateText: Record<string, string> = {
+  committed: "committed",
+  rolled_back: "rolled back",
+  undone: "undone",
+  held: "held",
+  quarantined: "quarantined",
+  applying: "applying",
+  undoing: "undoing",
+};
+
+/** stateHelp says what a journal's state means, for people. */
+export function stateHelp(state: string): string {
+  switch (state) {
+    case "committed":
+      return "Applied changes: the undo history. It cannot be discarded here.";
+    case "rolled_back":
+      return "An interrupted apply that was rolled back.";
+    case "undone":
+      return "Applied changes that were undone.";
+    case "held":
+      return "A recovery could not finish; set aside. It blocks nothing.";
+    case "quarantined":
+      return "Not written by your fixplan (it may have come with the project) or malformed; set aside and never obeyed.";
+  }
+  return "Not finished yet.";
+}
+
+function when(created?: string): string {
+  if (!created || created.startsWith("0001-")) return "";
+  const d = new Date(created);
+  return Number.isNaN(d.getTime()) ? created : d.toLocaleString();
+}
+
+/** JournalsDrawer lists the project's transactions and the folders a recovery set
+ * aside, with where every saved original is; Discard deletes one that needs no
+ * more work (never the undo history). */
+export function JournalsDrawer({ items, discarding, onDiscard, onClose, children }: Props) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return (
+    <aside
+      className="drawer"
+      aria-label="Journals"
+      data-testid="journals-drawer"
+      ref={ref}
+      tabIndex={-1}
+      onKeyDown={(e) => {
+        if (e.key === "Escape") onClose();
+      }}
+    >
+      <div className="row">
+        <h2>Journals</h2>
+        <span className="spacer" />
+        <button onClick={onClose}>Close</button>
+      </div>
+      {children}
+      {items.length === 0 && (
+        <p className="muted" data-testid="journals-empty">
+          No journals: nothing applied, nothing set aside.
+        </p>
+      )}
+      <ul className="journals">
+        {items.map((j) => {
+          const entries = j.entries ?? [];
+          const kept = j.kept ?? [];
+          const busy = discarding === j.id;
+          return (
+            <li key={j.id} className={`journal journal-${j.state}`} data-testid="journal" data-id={j.id} data-state={j.state}>
+              <div className="row journal-head">
+                <span className={`badge state-${j.state}`} title={stateHelp(j.state)}>
+                  {stateText[j.state] ?? j.state}
+                </span>
+                <code className="journal-id">{j.id}</code>
+                <span className="spacer" />
+                {discardable(j) && (
+                  <button
+                    data-testid="journal-discard"
+                    aria-label={`Discard ${j.id}`}
+                    title={`Delete ${j.where}`}
+                    onClick={() => onDiscard(j.id)}
+                    disabled={discarding !== null}
+                  >
+                    {busy ? "Discarding…" : "Discard"}
+                  </button>
+                )}
+              </div>
+              <p className="muted small journal-help">{stateHelp(j.state)}</p>
+              <dl className="journal-facts">
+                {j.plan_id && (
+                  <>
+                    <dt>Plan</dt>
+                    <dd>
+                      <code>{j.plan_id}</code>
+                    </dd>
+                  </>
+                )}
+                {when(j.created) && (
+                  <>
+                    <dt>Created</dt>
+                    <dd>{when(j.created)}</dd>
+                  </>
+                )}
+                <dt>Folder</dt>
+                <dd>
+                  <code data-testid="journal-where">{j.where}</code>
+                </dd>
+                {j.reason && (
+                  <>
+                    <dt>Reason</dt>
+                    <dd data-testid="journal-reason">{j.reason}</dd>
+                  </>
+                )}
+                {kept.length > 0 && (
+                  <>
+                    <dt>Kept as they are</dt>
+                    <dd data-testid="journal-kept">
+                      {kept.map((k, i) => (
+                        <span key={k}>
+                          {i > 0 && ", "}
+                          <code>{k}</code>
+                        </span>
+                      ))}
+                    </dd>
+                  </>
+                )}
+              </dl>
+              {entries.length > 0 && (
+                <details className="journal-entries" data-testid="journal-entries">
+                  <summary>
+                    {entries.length} file{entries.length === 1 ? "" : "s"} and where each original is
+                  </summary>
+                  <ul>
+                    {entries.map((en, i) => (
+                      <li key={i}>
+                        <span className={`badge op-${en.op}`}>{en.op}</span> <code className="file">{en.path}</code>{" "}
+                        {en.original ? (
+                          <span className="small">
+                            original in <code>{en.original}</code>
+                          </span>
+                        ) : (
+                          <span className="muted small">{en.op === "create" || en.op === "mkdir" ? "did not exist before" : "no saved original"}</span>
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </aside>
+  );
+}
