@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"sort"
 
 	"fixplan/apply"
 	"fixplan/plan"
@@ -81,6 +80,9 @@ type HistoryItem struct {
 	Summary   string `json:"summary"`
 	Problem   string `json:"problem"`
 	Files     int    `json:"files"`
+	// Foreign: not made by this user's fixplan (e.g. shipped with the project);
+	// shown, never applied or run.
+	Foreign bool `json:"foreign"`
 }
 
 // History lists the project's plans, newest first.
@@ -100,10 +102,9 @@ func (a *App) History() ([]HistoryItem, error) {
 			prob = prob[:200] + "…"
 		}
 		out = append(out, HistoryItem{ID: r.ID, CreatedAt: r.CreatedAt.Format("2006-01-02 15:04:05"), State: string(r.State),
-			Summary: r.Plan.Summary, Problem: prob, Files: len(r.Changes)})
+			Summary: r.Plan.Summary, Problem: prob, Files: len(r.Changes), Foreign: r.Foreign})
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].ID > out[j].ID })
-	return out, nil
+	return out, nil // the user's own plans newest first, then foreign ones
 }
 
 // LoadPlan returns a stored plan.
@@ -133,6 +134,10 @@ func (a *App) RunCommand(planID, command string) (session.CommandResult, error) 
 		return session.CommandResult{}, err
 	}
 	rec, err := s.Load(planID)
+	if err == nil && rec.Foreign {
+		err = (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + planID + " was not made by your fixplan; its commands are never run"}).
+			WithHint("make your own plan with Fix (plan)")
+	}
 	if err != nil {
 		return session.CommandResult{}, fail(err)
 	}
@@ -178,6 +183,33 @@ func (a *App) StopCommand() error {
 	defer a.mu.Unlock()
 	if a.cmdStop != nil {
 		a.cmdStop()
+	}
+	return nil
+}
+
+// Journals lists the project's transactions (undo history, held ones) and the
+// folders a recovery set aside (state not written by this user's fixplan).
+func (a *App) Journals() ([]apply.JournalInfo, error) {
+	s, err := a.session()
+	if err != nil {
+		return nil, err
+	}
+	js, err := s.Journals()
+	if err != nil {
+		return nil, fail(err)
+	}
+	return js, nil
+}
+
+// DiscardJournal deletes a held, finished or set-aside journal (the user's click
+// on Discard). The undo history of applied changes is refused.
+func (a *App) DiscardJournal(id string) error {
+	s, err := a.session()
+	if err != nil {
+		return err
+	}
+	if err := s.DiscardJournal(id); err != nil {
+		return fail(err)
 	}
 	return nil
 }

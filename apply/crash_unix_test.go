@@ -57,8 +57,17 @@ func crashChild(root string) int {
 		return 1
 	}
 	fmt.Println("STARTED")
-	if _, err := e.ApplyPlan(bg, os.Getenv("FIXPLAN_CRASH_PLAN"), Selection{}); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	var err2 error
+	switch os.Getenv("FIXPLAN_CRASH_OP") {
+	case "undo":
+		_, err2 = e.Undo(bg)
+	case "recover":
+		_, err2 = e.Recover()
+	default:
+		_, err2 = e.ApplyPlan(bg, os.Getenv("FIXPLAN_CRASH_PLAN"), Selection{})
+	}
+	if err2 != nil {
+		fmt.Fprintln(os.Stderr, err2)
 		return 1
 	}
 	fmt.Println("DONE")
@@ -170,4 +179,127 @@ func TestCrashRecovery(t *testing.T) {
 		t.Errorf("kill points did not cover both outcomes: rolled back %d, applied %d", sawBefore, sawAfter)
 	}
 	t.Logf("%d operations; %d kills rolled back, %d completed", total, sawBefore, sawAfter)
+}
+
+// killChild runs op (apply/undo/recover) in a child process on root and SIGKILLs
+// it right before its k-th write (k = 0: let it finish).
+func killChild(t *testing.T, root, planID, op string, k int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "FIXPLAN_CRASH_ROOT="+root, "FIXPLAN_CRASH_PLAN="+planID, "FIXPLAN_CRASH_OP="+op, "FIXPLAN_CRASH_AT="+strconv.Itoa(k))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	if k > 0 {
+		for sc.Scan() && sc.Text() != "READY" {
+		}
+	} else {
+		for sc.Scan() {
+		}
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+}
+
+// opsOf counts the writes op makes on a fresh copy of the crash tree.
+func opsOf(t *testing.T, p plan.Plan, op string) int {
+	root, _ := crashTree(t, 40)
+	probe := &faultFS{}
+	e := open(t, root, probe)
+	rec := draft(t, e, p)
+	if _, err := e.ApplyPlan(bg, rec.ID, Selection{}); err != nil {
+		t.Fatal(err)
+	}
+	if op == "undo" {
+		probe.mu.Lock()
+		probe.ops = 0
+		probe.mu.Unlock()
+		if _, err := e.Undo(bg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return probe.ops
+}
+
+// TestCrashDuringUndo kills a child undoing a large transaction before each of
+// many writes: after the next start the tree is either fully undone (the
+// interrupted undo was finished and reported as an undo) or still as applied
+// (the undo had not begun), and never locked.
+func TestCrashDuringUndo(t *testing.T) {
+	_, p := crashTree(t, 40)
+	total := opsOf(t, p, "undo")
+	finished, notStarted := 0, 0
+	for k := 1; k <= total; k += 1 + total/12 {
+		root, _ := crashTree(t, 40)
+		before := snapshot(t, root)
+		e := open(t, root, nil)
+		rec := draft(t, e, p)
+		if _, err := e.ApplyPlan(bg, rec.ID, Selection{}); err != nil {
+			t.Fatal(err)
+		}
+		applied := snapshot(t, root)
+		killChild(t, root, rec.ID, "undo", k)
+		e2 := open(t, root, nil)
+		ns, err := e2.Recover()
+		if err != nil {
+			t.Fatalf("k=%d: recover: %v", k, err)
+		}
+		now := snapshot(t, root)
+		switch {
+		case diffSnap(before, now) == "":
+			finished++
+			if r, _ := e2.LoadPlan(rec.ID); r.State != plan.StateUndone {
+				t.Errorf("k=%d: undone tree but plan %s", k, r.State)
+			}
+			if len(ns) == 1 && ns[0].Kind != NoticeUndone {
+				t.Errorf("k=%d: reported as %s, not as an undo", k, ns[0].Kind)
+			}
+		case diffSnap(applied, now) == "":
+			notStarted++
+			if _, err := e2.Undo(bg); err != nil {
+				t.Fatalf("k=%d: undo after the crash: %v", k, err)
+			}
+			if d := diffSnap(before, snapshot(t, root)); d != "" {
+				t.Fatalf("k=%d: undo after the crash differs:\n%s", k, d)
+			}
+		default:
+			t.Fatalf("k=%d: half-undone tree after recovery:\n%s", k, diffSnap(before, now))
+		}
+	}
+	if finished == 0 {
+		t.Error("no kill point landed inside the undo")
+	}
+	t.Logf("%d undo writes; %d finished by recovery, %d not started", total, finished, notStarted)
+}
+
+// TestCrashDuringRecovery kills an apply mid-way, then kills the recovery of it
+// mid-way too: the next start still brings the tree back to exactly before.
+func TestCrashDuringRecovery(t *testing.T) {
+	_, p := crashTree(t, 40)
+	applyOps := opsOf(t, p, "apply")
+	for _, k := range []int{applyOps / 3, applyOps / 2, applyOps - 3} {
+		for m := 1; m <= 25; m += 4 {
+			root, _ := crashTree(t, 40)
+			before := snapshot(t, root)
+			e := open(t, root, nil)
+			rec := draft(t, e, p)
+			killChild(t, root, rec.ID, "apply", k)
+			killChild(t, root, rec.ID, "recover", m)
+			e2 := open(t, root, nil)
+			if _, err := e2.Recover(); err != nil {
+				t.Fatalf("k=%d m=%d: recover: %v", k, m, err)
+			}
+			if d := diffSnap(before, snapshot(t, root)); d != "" {
+				t.Fatalf("k=%d m=%d: tree differs after a crashed recovery:\n%s", k, m, d)
+			}
+			if r, _ := e2.LoadPlan(rec.ID); r.State != plan.StateDraft {
+				t.Errorf("k=%d m=%d: plan is %s", k, m, r.State)
+			}
+		}
+	}
 }

@@ -184,12 +184,27 @@ func (e *Engine) quarantine(folder, why string) (string, error) {
 	if err := e.ensureStateDir("quarantine"); err != nil {
 		return "", err
 	}
+	free := func(n string) (bool, error) {
+		for _, p := range []string{n, n + ".why"} {
+			if _, err := e.r.Lstat(stateName("quarantine", p)); err == nil {
+				return false, nil
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return false, err
+			}
+		}
+		return true, nil
+	}
 	target := folder
 	for n := 1; ; n++ {
-		if _, err := e.r.Lstat(stateName("quarantine", target)); errors.Is(err, fs.ErrNotExist) {
-			if _, err := e.r.Lstat(stateName("quarantine", target+".why")); errors.Is(err, fs.ErrNotExist) {
-				break
-			}
+		ok, err := free(target)
+		if err != nil {
+			return "", fmt.Errorf("set aside %s: %w", folder, err)
+		}
+		if ok {
+			break
+		}
+		if n > 1000 {
+			return "", fmt.Errorf("set aside %s: too many folders of that name in .fixplan/quarantine", folder)
 		}
 		target = fmt.Sprintf("%s-%d", folder, n)
 	}

@@ -512,3 +512,42 @@ func TestLockIsAnOSLock(t *testing.T) {
 	}
 	u2()
 }
+
+// FuzzRecoverJournal feeds arbitrary journal JSON (as shipped, or even sealed
+// with this user's key so it reaches validation), folder names and blobs to
+// recovery, then to Journals/Undo/Discard: nothing outside the project may change,
+// and nothing may panic.
+func FuzzRecoverJournal(f *testing.F) {
+	sha := sum([]byte("TOP SECRET\n"))
+	f.Add("20260101-000000.000000-abcdef", string(hostileBody("20260101-000000.000000-abcdef", fmt.Sprintf(hostileEntries, sha))), true, "0000.orig", "x")
+	f.Add("20260101-000000.000000-abcdef", `{"id":"20260101-000000.000000-abcdef","state":"committed","entries":[{"path":"a.txt","op":"update","existed":true,"mode":420,"before_sha256":"`+sha+`","after_sha256":"`+sha+`","blob":"0000.orig"}]}`, true, "0000.orig", "TOP SECRET\n")
+	f.Add("20260101-000000.000000-abcdef", `{"id":"20260101-000000.000000-abcdef","state":"undoing","entries":[{"path":"d","op":"mkdir"},{"path":"d/x","op":"create","after_sha256":"`+sha+`"}]}`, true, "", "")
+	f.Add("..", `{"id":"..","state":"applying","entries":[]}`, false, "../../outside/secret.txt", "")
+	f.Add("20260101-000000.000000-abcdef", `{"format":"fixplan-journal/1","mac":"00","body":{"id":"x"}}`, false, "0000.orig", "")
+	f.Fuzz(func(t *testing.T, folder, body string, sealed bool, blobName, blob string) {
+		if folder == "" || strings.ContainsAny(folder, "/\\\x00") || folder == "." || folder == ".." || len(folder) > 100 {
+			return
+		}
+		if blobName == "" || strings.ContainsAny(blobName, "/\\\x00") || blobName == "." || blobName == ".." || blobName == "journal.json" || len(blobName) > 100 {
+			blobName = "0000.orig"
+		}
+		root, outside := sandbox(t, map[string]string{"a.txt": "TOP SECRET\n", "d/keep.txt": "k\n"})
+		var key []byte
+		if sealed {
+			key = testKey
+		}
+		shipJournal(t, root, folder, []byte(body), key, map[string]string{blobName: blob})
+		before := snapshot(t, outside)
+		e := open(t, root, nil)
+		_, _ = e.Recover()
+		js, _ := e.Journals()
+		_, _ = e.Undo(bg)
+		for _, j := range js {
+			_ = e.DiscardJournal(j.ID)
+		}
+		_, _ = e.Recover()
+		if d := diffSnap(before, snapshot(t, outside)); d != "" {
+			t.Fatalf("outside the project changed:\n%s", d)
+		}
+	})
+}

@@ -62,6 +62,13 @@ func resultJSON(r apply.Result) map[string]any {
 	return map[string]any{"transaction": r.Transaction, "applied": applied, "memory": mem}
 }
 
+// foreignErr refuses a plan that this user's fixplan did not make: its changes and
+// commands were chosen by whoever put it in the project.
+func foreignErr(id string) error {
+	return (&plan.Error{Code: plan.ErrForeignState, Msg: fmt.Sprintf("plan %s was not made by your fixplan (it may have come with the project)", id)}).
+		WithHint("fixplan never applies or runs such a plan; make your own with fixplan plan")
+}
+
 func printResult(w io.Writer, verb string, r apply.Result) {
 	fmt.Fprintf(w, "%s transaction %s:\n", verb, r.Transaction)
 	for _, c := range r.Applied {
@@ -69,6 +76,9 @@ func printResult(w io.Writer, verb string, r apply.Result) {
 	}
 	for _, k := range r.Memory {
 		fmt.Fprintf(w, "  memory %s\n", k)
+	}
+	if len(r.Kept) > 0 {
+		fmt.Fprintf(w, "  kept folders that hold other files: %s\n", strings.Join(r.Kept, ", "))
 	}
 }
 
@@ -102,6 +112,9 @@ func runApply(ctx context.Context, e *env, args []string) int {
 		rec, err = s.LatestDraft()
 	} else {
 		rec, err = s.Load(*id)
+	}
+	if err == nil && rec.Foreign {
+		err = foreignErr(rec.ID)
 	}
 	if err != nil {
 		return fail(e, "apply", err, *asJSON)
@@ -266,12 +279,18 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 	} else {
 		var all []plan.Record
 		all, err = s.History()
-		if err == nil && len(all) == 0 {
-			err = plan.Errorf(plan.ErrNoPlan, "this project has no plan yet").WithHint("run fixplan plan first")
+		for i := range all {
+			if !all[i].Foreign {
+				rec = &all[i]
+				break
+			}
 		}
-		if err == nil {
-			rec = &all[0]
+		if err == nil && rec == nil {
+			err = plan.Errorf(plan.ErrNoPlan, "this project has no plan of yours yet").WithHint("run fixplan plan first")
 		}
+	}
+	if err == nil && rec.Foreign {
+		err = foreignErr(rec.ID)
 	}
 	if err != nil {
 		return fail(e, "verify", err, false)

@@ -27,7 +27,7 @@ func runHistory(_ context.Context, e *env, args []string) int {
 	if *asJSON {
 		out := make([]map[string]any, 0, len(recs))
 		for _, r := range recs {
-			out = append(out, map[string]any{"id": r.ID, "created_at": r.CreatedAt, "state": r.State, "summary": r.Plan.Summary, "files": len(r.Changes)})
+			out = append(out, map[string]any{"id": r.ID, "created_at": r.CreatedAt, "state": r.State, "summary": r.Plan.Summary, "files": len(r.Changes), "foreign": r.Foreign})
 		}
 		writeJSON(e.Stdout, out)
 		return 0
@@ -44,7 +44,11 @@ func runHistory(_ context.Context, e *env, args []string) int {
 		if len(summary) > 90 {
 			summary = summary[:89] + "…"
 		}
-		fmt.Fprintf(e.Stdout, "%s  %-7s  %2d file(s)  %s\n", r.ID, r.State, len(r.Changes), summary)
+		state := string(r.State)
+		if r.Foreign {
+			state, summary = "foreign", "(not made by your fixplan; never applied) "+summary
+		}
+		fmt.Fprintf(e.Stdout, "%s  %-7s  %2d file(s)  %s\n", r.ID, state, len(r.Changes), summary)
 	}
 	return 0
 }

@@ -33,13 +33,14 @@ type command func(ctx context.Context, e *env, args []string) int
 func commands() map[string]command {
 	return map[string]command{
 		// Each subcommand registers here, one line each.
-		"context": runContext,
-		"plan":    runPlan,
-		"apply":   runApply,
-		"undo":    runUndo,
-		"patch":   runPatch,
-		"verify":  runVerify,
-		"history": runHistory,
+		"context":  runContext,
+		"plan":     runPlan,
+		"apply":    runApply,
+		"undo":     runUndo,
+		"patch":    runPatch,
+		"verify":   runVerify,
+		"history":  runHistory,
+		"journals": runJournals,
 	}
 }
 
@@ -51,7 +52,8 @@ commands:
   undo      undo the last applied transaction
   patch     apply a unified diff as one undoable transaction
   verify    run the plan's commands_to_run, each after approval
-  history   list this project's plans (draft, applied, undone, failed)
+  history   list this project's plans (draft, applied, undone, failed, foreign)
+  journals  list, show or discard transactions (and state set aside as not yours)
   context   show exactly what context the model would get (trace|read|search|logs|env|base)
 
 Run 'fixplan COMMAND -h' for a command's flags.
@@ -100,7 +102,7 @@ func run(ctx context.Context, e *env, args []string) int {
 
 func known() []string {
 	var out []string
-	for _, n := range []string{"plan", "apply", "undo", "patch", "verify", "history", "context"} {
+	for _, n := range []string{"plan", "apply", "undo", "patch", "verify", "history", "journals", "context"} {
 		if _, ok := commands()[n]; ok {
 			out = append(out, n)
 		}

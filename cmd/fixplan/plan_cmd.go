@@ -256,6 +256,9 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	defer s.Close()
 	if *replan != "" {
 		prev, err := s.Load(*replan)
+		if err == nil && prev.Foreign {
+			err = foreignErr(prev.ID)
+		}
 		if err != nil {
 			return fail(e, "plan", err, *asJSON)
 		}
