@@ -15,13 +15,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"fixplan/plan"
 )
 
-// Options tune a Gatherer. Zero fields take the value of DefaultOptions.
+// Options tune a Gatherer. Zero fields take the value of DefaultOptions, except
+// EnvCachePath, where "" means no cache.
 type Options struct {
 	// WindowLines is the number of lines shown on each side of a stack-frame line.
 	WindowLines int
@@ -38,6 +38,14 @@ type Options struct {
 	AllowSecrets bool
 	// ToolTimeout bounds each `tool --version` probe of the env section.
 	ToolTimeout time.Duration
+	// EnvWait is how long the env section waits for version probes that are not
+	// cached; slower probes go on in the background (up to ToolTimeout) and are
+	// cached for the next time.
+	EnvWait time.Duration
+	// EnvCachePath is the JSON file caching the env section's tool versions per
+	// machine (DefaultOptions: <user config dir>/fixplan/env-cache.json); "" turns
+	// the cache off. A path inside the project root is never used.
+	EnvCachePath string
 	// MaxFileBytes is the size above which a file is refused (read_file, windows)
 	// and skipped (search).
 	MaxFileBytes int64
@@ -45,7 +53,8 @@ type Options struct {
 
 // DefaultOptions returns the defaults: ±80-line windows, 24 KiB per result,
 // 96 KiB in total, 50 search matches, the last 200 log lines, 3 s per tool probe
-// and files up to 4 MiB.
+// of which the env section waits at most 1 s, files up to 4 MiB, and the env cache
+// in the user config folder (off when there is none).
 func DefaultOptions() Options {
 	return Options{
 		WindowLines:      80,
@@ -54,7 +63,9 @@ func DefaultOptions() Options {
 		MaxSearchResults: 50,
 		LogLastN:         200,
 		ToolTimeout:      3 * time.Second,
+		EnvWait:          time.Second,
 		MaxFileBytes:     4 << 20,
+		EnvCachePath:     DefaultEnvCachePath(),
 	}
 }
 
@@ -78,6 +89,9 @@ func (o Options) normalised() Options {
 	if o.ToolTimeout <= 0 {
 		o.ToolTimeout = d.ToolTimeout
 	}
+	if o.EnvWait <= 0 {
+		o.EnvWait = d.EnvWait
+	}
 	if o.MaxFileBytes <= 0 {
 		o.MaxFileBytes = d.MaxFileBytes
 	}
@@ -89,9 +103,8 @@ type Gatherer struct {
 	root     string // absolute, symlinks resolved
 	opts     Options
 	fsys     *os.Root
-	envMu    sync.Mutex
-	envText  string
-	lookPath func(string) (string, error)
+	env      envState
+	lookPath func(string) (string, error) // finds a tool; default: lookTool
 	// openTop opens the root for a walk (tests swap in the portable os.Root walker).
 	openTop func(root string) (dirHandle, error)
 }
@@ -117,7 +130,9 @@ func New(root string, opts Options) (*Gatherer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open root: %w", err)
 	}
-	return &Gatherer{root: real, opts: opts.normalised(), fsys: r, lookPath: lookPathFunc, openTop: openTopFunc}, nil
+	g := &Gatherer{root: real, opts: opts.normalised(), fsys: r, openTop: openTopFunc}
+	g.lookPath = g.lookTool
+	return g, nil
 }
 
 // Root returns the absolute project root (symlinks resolved).
