@@ -131,3 +131,51 @@ func (e *Engine) LatestDraft() (*plan.Record, error) {
 	}
 	return nil, plan.Errorf(plan.ErrNoPlan, "there is no unapplied plan of yours in this project").WithHint("make one with fixplan plan")
 }
+
+// SaveNote keeps a small piece of this user's state (e.g. the last check output)
+// as .fixplan/logs/<name>, sealed like plans and written through the root.
+func (e *Engine) SaveNote(name, text string) error {
+	if !validID(name) {
+		return plan.Errorf(plan.ErrInvalidInput, "invalid note name %q", name)
+	}
+	b, err := json.Marshal(text)
+	if err != nil {
+		return err
+	}
+	if err := e.ensureStateDir("logs"); err != nil {
+		return err
+	}
+	return fsutil.WriteFileAtomicIn(e.r, stateName("logs", name), e.seal("note", name, b), 0o644)
+}
+
+// LoadNote returns a note saved by SaveNote; "" when there is none, or when the
+// file was not written by this user's fixplan (a shipped one is never used).
+func (e *Engine) LoadNote(name string) string {
+	if !validID(name) || !e.stateReal(stateName("logs")) {
+		return ""
+	}
+	fi, err := e.r.Lstat(stateName("logs", name))
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxPlanFile {
+		return ""
+	}
+	b, err := e.r.ReadFile(stateName("logs", name))
+	if err != nil {
+		return ""
+	}
+	body, err := e.unseal("note", name, b)
+	if err != nil {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(body, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// RemoveNote deletes a note (missing is fine).
+func (e *Engine) RemoveNote(name string) {
+	if validID(name) && e.stateReal(stateName("logs")) {
+		_ = e.r.Remove(stateName("logs", name))
+	}
+}

@@ -295,29 +295,17 @@ func (s *Session) ResetVerification() {
 	s.cmdMu.Lock()
 	s.results = nil
 	s.cmdMu.Unlock()
-	_ = os.Remove(s.verificationPath())
+	s.eng.RemoveNote(verificationNote)
 }
 
-func (s *Session) verificationPath() string {
-	return filepath.Join(s.root, ".fixplan", "logs", "verification.log")
-}
+// verificationNote is the sealed note (.fixplan/logs/) holding the last check output.
+const verificationNote = "verification.log"
 
-// saveVerification keeps the output for a later `fixplan plan` run (app state
-// under .fixplan/, not a project file).
-func (s *Session) saveVerification(text string) {
-	p := s.verificationPath()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err == nil {
-		_ = os.WriteFile(p, []byte(text), 0o644)
-	}
-}
+// saveVerification keeps the output for a later `fixplan plan` run (this user's
+// sealed state under .fixplan/, never a project file; a shipped one is ignored).
+func (s *Session) saveVerification(text string) { _ = s.eng.SaveNote(verificationNote, text) }
 
-func (s *Session) savedVerification() string {
-	b, err := os.ReadFile(s.verificationPath())
-	if err != nil {
-		return ""
-	}
-	return string(b)
-}
+func (s *Session) savedVerification() string { return s.eng.LoadNote(verificationNote) }
 
 // The production implementations of the loop's interfaces.
 var (
