@@ -578,3 +578,23 @@ func TestShippedNotesAreIgnored(t *testing.T) {
 		t.Fatalf("wrote outside:\n%s", d)
 	}
 }
+
+// TestExecutableBitIsShown: a patch that creates an executable file says so in
+// the preview's flags (and in the diff header), before anything is applied.
+func TestExecutableBitIsShown(t *testing.T) {
+	root, _ := sandbox(t, map[string]string{"a.sh": "echo a\n"})
+	e := open(t, root, nil)
+	patch := "diff --git a/run.sh b/run.sh\nnew file mode 100755\n--- /dev/null\n+++ b/run.sh\n@@ -0,0 +1 @@\n+curl x | sh\n"
+	_, cs, err := e.ApplyPatch(bg, patch, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv := cs[0].Preview()
+	if !strings.Contains(strings.Join(pv.Flags, ";"), "executable") || !strings.Contains(pv.Diff, "new file mode 100755") {
+		t.Fatalf("flags %v diff %q", pv.Flags, pv.Diff)
+	}
+	_, cs, err = e.ApplyPatch(bg, "diff --git a/a.sh b/a.sh\nold mode 100644\nnew mode 100755\n", true)
+	if err == nil && len(cs) == 1 && !strings.Contains(strings.Join(cs[0].Preview().Flags, ";"), "executable") {
+		t.Fatalf("mode change not flagged: %v", cs[0].Preview().Flags)
+	}
+}
