@@ -328,7 +328,7 @@ func (e *Engine) Recover() ([]Notice, error) {
 		j, err := e.loadJournal(n)
 		if err != nil {
 			why := err.Error()
-			if errors.Is(err, errForeign) {
+			if errors.Is(err, errForeign) || err == errMalformed {
 				why = "its journal was not written by your fixplan (it may have come with the project); it was not recovered"
 			}
 			where, qerr := e.quarantine(n, why)

