@@ -45,6 +45,9 @@ type Options struct {
 // StateKeyPath is where the per-user state key lives in a config folder.
 func StateKeyPath(configDir string) string { return filepath.Join(configDir, "state.key") }
 
+// EnvCachePath is where the per-machine environment facts are cached.
+func EnvCachePath(configDir string) string { return filepath.Join(configDir, "env-cache.json") }
+
 func (o Options) configDir() (string, error) {
 	if o.ConfigDir != "" {
 		return o.ConfigDir, nil
@@ -78,16 +81,16 @@ func Open(root string, st Settings, model Model, em Emitter, opt Options) (*Sess
 		co.MaxTotalBytes = st.ContextBudget
 	}
 	co.AllowSecrets = opt.AllowSecrets
+	cfg, err := opt.configDir()
+	if err != nil {
+		return nil, err
+	}
+	co.EnvCachePath = EnvCachePath(cfg)
 	gath, err := codectx.New(abs, co)
 	if err != nil {
 		return nil, fmt.Errorf("open project: %w", err)
 	}
 	mem, err := memory.Open(abs, opt.UserPrefsPath)
-	if err != nil {
-		gath.Close()
-		return nil, err
-	}
-	cfg, err := opt.configDir()
 	if err != nil {
 		gath.Close()
 		return nil, err

@@ -18,6 +18,7 @@ import (
 
 	codectx "fixplan/context"
 	"fixplan/plan"
+	"fixplan/session"
 )
 
 const contextUsage = `usage: fixplan [--root DIR] context SUBCOMMAND [ARGS]
@@ -52,7 +53,11 @@ func runContext(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.Stderr, "fixplan context: unknown subcommand %q (trace, read, search, logs, env, base)\n", args[0])
 		return 2
 	}
-	g, err := codectx.New(e.Root, codectx.DefaultOptions())
+	co := codectx.DefaultOptions()
+	if d := configDir(e); d != "" {
+		co.EnvCachePath = session.EnvCachePath(d)
+	}
+	g, err := codectx.New(e.Root, co)
 	if err != nil {
 		return ctxFail(e, args[0], err)
 	}
