@@ -52,6 +52,18 @@ export function JournalsDrawer({ items, discarding, onDiscard, onClose, children
   useEffect(() => {
     ref.current?.focus();
   }, []);
+  // Escape closes the drawer wherever the focus is.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
+  // A discarded journal takes its focused button with it: keep the focus in the drawer.
+  useEffect(() => {
+    if (!document.activeElement || document.activeElement === document.body) ref.current?.focus();
+  }, [items]);
   return (
     <aside
       className="drawer"
@@ -59,9 +71,6 @@ export function JournalsDrawer({ items, discarding, onDiscard, onClose, children
       data-testid="journals-drawer"
       ref={ref}
       tabIndex={-1}
-      onKeyDown={(e) => {
-        if (e.key === "Escape") onClose();
-      }}
     >
       <div className="row">
         <h2>Journals</h2>
@@ -86,7 +95,6 @@ export function JournalsDrawer({ items, discarding, onDiscard, onClose, children
                   {stateText[j.state] ?? j.state}
                 </span>
                 <code className="journal-id">{j.id}</code>
-                <span className="spacer" />
                 {discardable(j) && (
                   <button
                     data-testid="journal-discard"

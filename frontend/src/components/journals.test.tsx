@@ -83,6 +83,18 @@ describe("JournalsDrawer", () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
+  it("keeps the focus in the drawer when the focused journal goes, and Escape still closes it", () => {
+    const onClose = vi.fn();
+    const { rerender } = render(<JournalsDrawer items={sampleJournals()} discarding={null} onDiscard={() => {}} onClose={onClose} />);
+    const last = screen.getAllByTestId("journal-discard").pop()!;
+    last.focus();
+    expect(document.activeElement).toBe(last);
+    rerender(<JournalsDrawer items={sampleJournals().slice(0, 2)} discarding={null} onDiscard={() => {}} onClose={onClose} />);
+    expect(document.activeElement).toBe(screen.getByTestId("journals-drawer"));
+    fireEvent.keyDown(document.body, { key: "Escape" });
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
   it("says when there is nothing", () => {
     render(<JournalsDrawer items={[]} discarding={null} onDiscard={() => {}} onClose={() => {}} />);
     expect(screen.getByTestId("journals-empty")).toBeTruthy();

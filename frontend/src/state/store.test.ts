@@ -159,6 +159,19 @@ describe("Store journals", () => {
     expect(s.get().discarding).toBeNull();
   });
 
+  it("leaves recovery notices to the Recovery notice, not the progress line", async () => {
+    const b = new FakeBackend();
+    const s = new Store(b);
+    await s.start();
+    b.progress!([{ stage: "recovery", round: 0, max_rounds: 0, message: ".fixplan/tx/X was set aside", chars: 0, requests: 0 }]);
+    expect(s.get().progress).toBeNull();
+    b.progress!([
+      { stage: "recovery", round: 0, max_rounds: 0, message: "transaction T is set aside", chars: 0, requests: 0 },
+      { stage: "gather", round: 0, max_rounds: 3, message: "gathering context", chars: 0, requests: 0 },
+    ]);
+    expect(stageText(s.get().progress)).toBe("Gathering context…");
+  });
+
   it("hides the recovery notice when dismissed", async () => {
     const b = new FakeBackend();
     b.recovered = ["transaction T is set aside (restore a.go: permission denied)"];
@@ -177,6 +190,8 @@ describe("Store foreign plans", () => {
     const s = new Store(b);
     await s.loadPlan("99991231-235959.999999-ffffff");
     expect(s.get().plan?.foreign).toBe(true);
+    expect(s.get().selected).toEqual({ "calc.py": false, "notes.md": false });
+    expect(s.selectedMemory()).toEqual([]);
     await s.apply();
     expect(b.called("apply")).toHaveLength(0);
     expect(s.get().error?.code).toBe("ERR_FOREIGN_STATE");

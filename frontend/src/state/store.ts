@@ -137,7 +137,14 @@ export class Store {
 
   /** start subscribes to events and loads the project opened at start-up. */
   async start() {
-    this.offs.push(this.backend.onProgress((evs) => this.set({ progress: foldProgress(this.state.progress, evs) })));
+    this.offs.push(
+      this.backend.onProgress((all) => {
+        // Recovery notices arrive with the project (ProjectInfo.recovered) and are
+        // listed in the Recovery notice; the progress line is for planning.
+        const evs = all.filter((ev) => ev.stage !== "recovery");
+        if (evs.length) this.set({ progress: foldProgress(this.state.progress, evs) });
+      }),
+    );
     this.offs.push(
       this.backend.onCommandOutput((o) => {
         const c = this.state.commands[o.command] ?? { running: true, output: "" };
@@ -163,7 +170,7 @@ export class Store {
   async chooseProject() {
     try {
       const p = await this.backend.chooseProject();
-      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null });
+      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null, progress: null });
     } catch (e) {
       const err = toAppError(e);
       if (err.code !== "ERR_CANCELLED") this.fail(err);
@@ -173,7 +180,7 @@ export class Store {
   async openProject(path: string) {
     try {
       const p = await this.backend.openProject(path);
-      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null });
+      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null, progress: null });
     } catch (e) {
       this.fail(e);
     }
@@ -230,9 +237,10 @@ export class Store {
   showPlan(rec: PlanRecord) {
     rec = normalizePlan(rec);
     const selected: Record<string, boolean> = {};
-    for (const c of rec.changes ?? []) selected[c.path] = true;
+    // A foreign plan is never applied: nothing of it starts ticked.
+    for (const c of rec.changes ?? []) selected[c.path] = !rec.foreign;
     const memorySelected: Record<string, boolean> = {};
-    for (const m of rec.memory ?? []) memorySelected[m.key] = true;
+    for (const m of rec.memory ?? []) memorySelected[m.key] = !rec.foreign;
     this.set({ plan: rec, selected, memorySelected, answers: (rec.plan.questions ?? []).map(() => ""), commands: {} });
   }
 
