@@ -91,7 +91,13 @@ try {
   await page.getByTestId("answer").fill("3.8 and newer");
   await page.getByTestId("replan").click();
   await page.getByTestId("summary").filter({ hasText: "Python 3.8 compatible" }).waitFor();
-  const plans = readdirSync(join(project, ".fixplan", "plans")).map((f) => JSON.parse(readFileSync(join(project, ".fixplan", "plans", f), "utf8")));
+  // Plan files are sealed envelopes {format, mac, body}; the record is the body.
+  const plans = readdirSync(join(project, ".fixplan", "plans"))
+    .map((f) => JSON.parse(readFileSync(join(project, ".fixplan", "plans", f), "utf8")))
+    .map((env) => {
+      assert.equal(env.format, "fixplan-plan/1", "a plan file is not sealed");
+      return env.body;
+    });
   const replanned = plans.find((p) => p.plan.summary.includes("3.8 compatible"));
   assert.deepEqual(replanned.input.answers, ["3.8 and newer"]);
   assert.ok(plans.some((p) => p.id === replanned.input.previous && p.plan.questions.length === 1));
