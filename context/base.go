@@ -23,6 +23,10 @@ type candidate struct {
 	sec    plan.Section
 	seen   *plan.SeenFile
 	ranges []lineRange // the file's lines shown
+	// redacted is set when the body was cut out of a text redacted whole (files,
+	// logs); redactions is then the number of redactions it shows.
+	redacted   bool
+	redactions int
 }
 
 // Base gathers the base context (CONTRACT §4) for one problem: env, project prefs
@@ -60,11 +64,12 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 			warnings = append(warnings, fmt.Sprintf("log %s: %s", l.Source, reason(err)))
 			continue
 		}
-		lines, total := lastLines(text, g.opts.LogLastN)
-		body := strings.Join(lines, "\n") + "\n"
+		red, n := redactedTail(text, g.opts.LogLastN)
+		body := strings.Join(red.lines, "\n") + "\n"
 		traceText += "\n" + body
 		logSecs = append(logSecs, candidate{sec: plan.Section{
-			Title: fmt.Sprintf("Log %s (%s, last %d of %d lines)", l.Source, from, len(lines), total), Body: body}})
+			Title: fmt.Sprintf("Log %s (%s, last %d of %d lines)", l.Source, from, len(red.lines), red.total), Body: body},
+			redacted: true, redactions: n})
 	}
 
 	li := &lazyIndex{g: g}
@@ -134,7 +139,10 @@ func (g *Gatherer) budget(cands []candidate, warnings []string) plan.Gathered {
 	left := g.opts.MaxTotalBytes
 	seenAt := map[string]int{}
 	for _, c := range cands {
-		body, n := Redact(c.sec.Body)
+		body, n := c.sec.Body, c.redactions
+		if !c.redacted {
+			body, n = Redact(body)
+		}
 		capped := capText(body, g.opts.MaxResultBytes)
 		if len(c.sec.Title)+len(capped) > left {
 			room := left - len(c.sec.Title)
@@ -227,11 +235,11 @@ func (g *Gatherer) frameWindows(rs []ResolvedFrame, warnings *[]string) (win, li
 // windowSection reads file and shows the lines [c-before, c+after] around each
 // center, merged, with line numbers.
 func (g *Gatherer) windowSection(file string, centers []int, before, after int, why string) (candidate, error) {
-	rel, data, err := g.readFile(file)
+	ft, err := g.readFile(file)
 	if err != nil {
 		return candidate{}, err
 	}
-	all := splitLines(data)
+	rel, all := ft.real, ft.lines
 	var rs []lineRange
 	for _, c := range centers {
 		c = min(max(c, 1), len(all))
@@ -240,7 +248,7 @@ func (g *Gatherer) windowSection(file string, centers []int, before, after int, 
 	rs = mergeRanges(rs)
 	var b strings.Builder
 	var spans []string
-	shown := 0
+	shown, n := 0, 0
 	for i, r := range rs {
 		if i > 0 {
 			b.WriteString("…\n")
@@ -248,10 +256,12 @@ func (g *Gatherer) windowSection(file string, centers []int, before, after int, 
 		b.WriteString(numbered(all, r.from, r.to))
 		spans = append(spans, fmt.Sprintf("%d-%d", r.from, r.to))
 		shown += r.to - r.from + 1
+		n += ft.red.in(r.from, r.to)
 	}
 	whole := shown == len(all)
 	title := fmt.Sprintf("File %s lines %s of %d (%s)", rel, strings.Join(spans, ", "), len(all), why)
-	return candidate{sec: plan.Section{Title: title, Body: b.String()}, seen: &plan.SeenFile{Path: rel, Whole: whole}, ranges: rs}, nil
+	return candidate{sec: plan.Section{Title: title, Body: b.String()}, seen: &plan.SeenFile{Path: rel, Whole: whole}, ranges: rs,
+		redacted: true, redactions: n}, nil
 }
 
 func mergeRanges(rs []lineRange) []lineRange {

@@ -137,47 +137,79 @@ func (g *Gatherer) resolve(rel string) (string, error) {
 	return r, nil
 }
 
-// readFile reads a confined, non-binary text file of at most MaxFileBytes. The open
-// itself goes through os.Root, so a symlink swapped in after resolve still cannot
-// escape the root.
-func (g *Gatherer) readFile(rel string) (string, []byte, error) {
-	clean, err := CleanRel(rel)
+// openFile opens a confined regular file for reading: the open itself goes
+// through os.Root, so a symlink swapped in after resolve still cannot escape the
+// root. It refuses directories, special files, and files with more than one hard
+// link that git does not track (hardlink.go). It returns the cleaned path as
+// asked, the real root-relative path, the open file (to be closed) and its size.
+func (g *Gatherer) openFile(rel string) (clean, real string, f *os.File, size int64, err error) {
+	clean, err = CleanRel(rel)
 	if err != nil {
-		return "", nil, err
+		return "", "", nil, 0, err
 	}
-	r, err := g.resolve(clean)
+	real, err = g.resolve(clean)
 	if err != nil {
-		return "", nil, err
+		return "", "", nil, 0, err
 	}
-	f, err := g.fsys.Open(filepath.FromSlash(r))
+	f, err = g.fsys.Open(filepath.FromSlash(real))
 	if err != nil {
-		return "", nil, refusal(ioCode(err), "cannot open %q: %s", clean, pathErrReason(err))
+		return "", "", nil, 0, refusal(ioCode(err), "cannot open %q: %s", clean, pathErrReason(err))
+	}
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		err = refusal(plan.ErrIO, "cannot stat %q: %s", clean, pathErrReason(err))
+	case st.IsDir():
+		err = refusal(plan.ErrInvalidInput, "%q is a directory, not a file (use search with a glob to list its files)", clean)
+	case !st.Mode().IsRegular():
+		err = refusal(plan.ErrInvalidInput, "%q is not a regular file", clean)
+	default:
+		err = g.checkLinks(clean, real, f, st)
+	}
+	if err != nil {
+		f.Close()
+		return "", "", nil, 0, err
+	}
+	return clean, real, f, st.Size(), nil
+}
+
+// fileText is a file as the model may see it: redacted whole (so a line range
+// that starts inside a private key block is still redacted), then split in lines
+// (redaction keeps the number of lines, so line numbers stay right).
+type fileText struct {
+	real  string   // root-relative path of the file read (symlinks resolved)
+	lines []string // redacted lines without their endings
+	red   redactedLines
+}
+
+// readFile reads a confined, non-binary text file of at most MaxFileBytes and
+// redacts it whole.
+func (g *Gatherer) readFile(rel string) (fileText, error) {
+	clean, real, f, size, err := g.openFile(rel)
+	if err != nil {
+		return fileText{}, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", nil, refusal(plan.ErrIO, "cannot stat %q: %s", clean, pathErrReason(err))
-	}
-	if st.IsDir() {
-		return "", nil, refusal(plan.ErrInvalidInput, "%q is a directory, not a file (use search with a glob to list its files)", clean)
-	}
-	if !st.Mode().IsRegular() {
-		return "", nil, refusal(plan.ErrInvalidInput, "%q is not a regular file", clean)
-	}
-	if st.Size() > g.opts.MaxFileBytes {
-		return "", nil, refusal(plan.ErrInvalidInput, "file %q is too big (%d bytes, limit %d): ask for a line range or search it", clean, st.Size(), g.opts.MaxFileBytes)
+	return g.readOpen(clean, real, f, size)
+}
+
+// readOpen is readFile of an open file (see openFile).
+func (g *Gatherer) readOpen(clean, real string, f *os.File, size int64) (fileText, error) {
+	if size > g.opts.MaxFileBytes {
+		return fileText{}, refusal(plan.ErrInvalidInput, "file %q is too big (%d bytes, limit %d): ask for a line range or search it", clean, size, g.opts.MaxFileBytes)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, g.opts.MaxFileBytes+1))
 	if err != nil {
-		return "", nil, refusal(plan.ErrIO, "cannot read %q: %s", clean, pathErrReason(err))
+		return fileText{}, refusal(plan.ErrIO, "cannot read %q: %s", clean, pathErrReason(err))
 	}
 	if int64(len(data)) > g.opts.MaxFileBytes {
-		return "", nil, refusal(plan.ErrInvalidInput, "file %q is too big (limit %d bytes)", clean, g.opts.MaxFileBytes)
+		return fileText{}, refusal(plan.ErrInvalidInput, "file %q is too big (limit %d bytes)", clean, g.opts.MaxFileBytes)
 	}
 	if IsBinary(data) {
-		return "", nil, refusal(plan.ErrBinaryContent, "file %q is binary, not text", clean)
+		return fileText{}, refusal(plan.ErrBinaryContent, "file %q is binary, not text", clean)
 	}
-	return r, data, nil
+	text, red := redactWhole(real, string(data))
+	return fileText{real: real, lines: splitLines([]byte(text)), red: red}, nil
 }
 
 // IsBinary reports whether data looks binary: a NUL byte anywhere (search skips

@@ -154,17 +154,18 @@ func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.Co
 	var (
 		text string
 		seen []plan.SeenFile
+		n    int // redactions: files and logs are redacted whole before they are cut
 		err  error
 	)
 	switch req.Type {
 	case plan.ReqReadFile:
-		text, seen, err = g.fulfilRead(req)
+		text, seen, n, err = g.fulfilRead(req)
 	case plan.ReqSearch:
-		text, err = g.fulfilSearch(ctx, req)
+		text, n, err = g.fulfilSearch(ctx, req)
 	case plan.ReqLogs:
-		text, err = g.fulfilLogs(in, req)
+		text, n, err = g.fulfilLogs(in, req)
 	case plan.ReqEnv:
-		text = "env\n" + g.Env(ctx)
+		text, n = Redact("env\n" + g.Env(ctx))
 	default:
 		err = refusal(plan.ErrInvalidInput, "unknown request type %q (use read_file, search, logs or env)", req.Type)
 	}
@@ -175,7 +176,6 @@ func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.Co
 		res.Error = reason(err)
 		return res
 	}
-	text, n := Redact(text)
 	res.OK = true
 	res.Text = capText(text, g.opts.MaxResultBytes)
 	if res.Text != text { // the model sees only part of the file

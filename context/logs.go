@@ -40,14 +40,21 @@ func (g *Gatherer) allLogs(in plan.ProblemInput) []plan.LogSource {
 // Logs returns the last n lines of every log of the given source, each under a
 // label line: text the app captured (e.g. "verification"), a file the user
 // attached (an absolute path, which may be outside the root), or a configured log
-// path (a relative path, confined to the root). It fails with a reason the model
-// can read when no log has that source or a log cannot be read.
+// path (a relative path, confined to the root). Each log is redacted whole before
+// its last lines are taken. It fails with a reason the model can read when no log
+// has that source or a log cannot be read.
 func (g *Gatherer) Logs(in plan.ProblemInput, source string, n int) (string, error) {
+	text, _, err := g.logs(in, source, n)
+	return text, err
+}
+
+// logs is Logs that also returns the number of redactions.
+func (g *Gatherer) logs(in plan.ProblemInput, source string, n int) (string, int, error) {
 	if n <= 0 {
 		n = g.opts.LogLastN
 	}
 	var b strings.Builder
-	found := false
+	found, redactions := false, 0
 	for _, l := range g.allLogs(in) {
 		if !strings.EqualFold(l.Source, source) {
 			continue
@@ -55,19 +62,34 @@ func (g *Gatherer) Logs(in plan.ProblemInput, source string, n int) (string, err
 		found = true
 		text, from, err := g.logText(l)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
-		lines, total := lastLines(text, n)
-		fmt.Fprintf(&b, "logs %s (%s): last %d of %d lines\n", l.Source, from, len(lines), total)
-		for _, ln := range lines {
+		red, k := redactedTail(text, n)
+		redactions += k
+		fmt.Fprintf(&b, "logs %s (%s): last %d of %d lines\n", l.Source, from, len(red.lines), red.total)
+		for _, ln := range red.lines {
 			b.WriteString(ln)
 			b.WriteByte('\n')
 		}
 	}
 	if !found {
-		return "", refusal(plan.ErrNotFound, "no log source %q; available: %s", source, strings.Join(g.logSources(in), ", "))
+		return "", 0, refusal(plan.ErrNotFound, "no log source %q; available: %s", source, strings.Join(g.logSources(in), ", "))
 	}
-	return b.String(), nil
+	return b.String(), redactions, nil
+}
+
+// tail is the last lines of a redacted log.
+type tail struct {
+	lines []string
+	total int // lines in the log
+}
+
+// redactedTail redacts a log's text whole, then keeps its last n lines, and
+// returns the number of redactions in them.
+func redactedTail(text string, n int) (tail, int) {
+	text, red := redactWhole("", text)
+	lines, total := lastLines(text, n)
+	return tail{lines: lines, total: total}, red.in(total-len(lines)+1, total)
 }
 
 // logText returns a log's text (for files: at most its last maxLogTail bytes)
@@ -96,6 +118,11 @@ func (g *Gatherer) logText(l plan.LogSource) (string, string, error) {
 			return "", "", refusal(ioCode(err), "cannot open the configured log %q: %s", rel, pathErrReason(err))
 		}
 		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if err := g.checkLinks(rel, rel, f, st); err != nil {
+				return "", "", err
+			}
+		}
 		return tailText(f, "configured log "+rel, rel)
 	}
 }

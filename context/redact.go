@@ -3,26 +3,159 @@ package codectx
 import (
 	"bytes"
 	"regexp"
+	"sort"
 	"strings"
 )
 
 // Redacted replaces every secret-looking value in text sent to the model.
 const Redacted = "[REDACTED]"
 
-var (
-	privateKeyRe = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)`)
-	tokenRe      = regexp.MustCompile(`\b(?:(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{20,}|xox[abposr]-[A-Za-z0-9\-]{10,}|glpat-[A-Za-z0-9_\-]{20,}|AIza[0-9A-Za-z_\-]{35})`)
-	// assignRe finds `key = `, `key: `, `"key": ` where key names a secret; the value
-	// that follows is judged by secretValueEnd.
-	assignRe = regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:password|passwd|pwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)[A-Za-z0-9_.\-]*)(["']?)(\s*(?::=|=|:)\s*)`)
-)
+// MinLiteralSecret is the shortest value RedactValues replaces: shorter strings
+// ("ollama", "none") are placeholder keys of local servers and would turn up in
+// ordinary text.
+const MinLiteralSecret = 8
 
-// tokenMarkers and assignMarkers are cheap pre-checks: text without any of them
-// cannot match tokenRe / assignRe (the latter compared case-insensitively).
-var (
-	tokenMarkers  = []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "sk-", "xox", "glpat-", "AIza"}
-	assignMarkers = []string{"pass", "pwd", "secret", "token", "api", "access", "private", "auth", "credential"}
-)
+// secretSpan is a byte range [s,e) of a text to replace.
+type secretSpan struct {
+	s, e int
+	rule string // the detector: a gitleaks rule id or one of the hand-written ones
+}
+
+// Redact replaces secret-looking values in text with [REDACTED] and returns the new
+// text and the number of replacements. It never changes the number of lines: a
+// secret spanning lines (a private key block) becomes one [REDACTED] per line.
+//
+// It finds what gitleaks' default rule set finds (Stripe, AWS, GitHub, GitLab,
+// Slack, Google, JWTs, 200 more providers, generic `api_key = "…"` assignments of
+// high entropy) plus: private key blocks, also when the text starts or ends inside
+// one; literal values assigned to password/token/secret/api_key-like names in any
+// syntax (`password=hunter2`, `"token": "abc"`, `API_KEY: xyz`) unless they look
+// like code (calls, indexing, dotted names, null/true/false, ${VAR}); the password
+// of a URL (`postgres://user:[REDACTED]@host/db`); bearer tokens and basic
+// credentials; JWTs; `sk-` keys of at least 16 characters after the dash with a
+// digit and a letter (OpenAI-style; shorter ones are too often ordinary words).
+func Redact(text string) (string, int) { return redactPath(text, "") }
+
+// RedactFile is Redact for the content of the file at path (root-relative,
+// slash-separated): gitleaks' path-specific rules apply (Terraform, Kubernetes
+// YAML, NuGet config, PHP), and its path allowlists (lock files, vendored code)
+// switch its rules off for the file — the hand-written detectors still run.
+func RedactFile(path, text string) (string, int) { return redactPath(text, path) }
+
+func redactPath(text, path string) (string, int) {
+	spans := findSpans(text, path)
+	if len(spans) == 0 {
+		return text, 0
+	}
+	return applySpans(text, spans), len(spans)
+}
+
+// redactedLines are the 1-based line ranges of a text's redactions, in order.
+type redactedLines []lineRange
+
+// in counts the redactions that touch lines [from,to].
+func (r redactedLines) in(from, to int) int {
+	n := 0
+	for _, x := range r {
+		if x.to >= from && x.from <= to {
+			n++
+		}
+	}
+	return n
+}
+
+// redactWhole redacts text (the content of the file at path; "" for other text)
+// and returns the lines each redaction covers.
+func redactWhole(path, text string) (string, redactedLines) {
+	spans := findSpans(text, path)
+	if len(spans) == 0 {
+		return text, nil
+	}
+	red := make(redactedLines, len(spans))
+	line, pos := 1, 0
+	for i, x := range spans {
+		line += strings.Count(text[pos:x.s], "\n")
+		pos = x.s
+		red[i] = lineRange{line, line + strings.Count(text[x.s:x.e], "\n")}
+	}
+	return applySpans(text, spans), red
+}
+
+// findSpans returns the merged, sorted spans of every secret in text.
+func findSpans(text, path string) []secretSpan {
+	out := pemSpans(text)
+	out = append(out, rules().find(text, path)...)
+	return mergeSpans(out)
+}
+
+// mergeSpans sorts spans and merges the overlapping ones.
+func mergeSpans(ss []secretSpan) []secretSpan {
+	if len(ss) < 2 {
+		return ss
+	}
+	sort.Slice(ss, func(i, j int) bool { return ss[i].s < ss[j].s || ss[i].s == ss[j].s && ss[i].e > ss[j].e })
+	out := ss[:1]
+	for _, x := range ss[1:] {
+		last := &out[len(out)-1]
+		if x.s < last.e {
+			last.e = max(last.e, x.e)
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// applySpans replaces each span (sorted, disjoint) with [REDACTED], one per line
+// of the span, so the text keeps its lines (and a CR before each line feed).
+func applySpans(text string, spans []secretSpan) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	last := 0
+	for _, x := range spans {
+		b.WriteString(text[last:x.s])
+		writeRedacted(&b, text[x.s:x.e])
+		last = x.e
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+func writeRedacted(b *strings.Builder, seg string) {
+	if !strings.Contains(seg, "\n") {
+		b.WriteString(Redacted)
+		return
+	}
+	for i, part := range strings.Split(seg, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		cr := strings.HasSuffix(part, "\r")
+		if strings.TrimSpace(part) != "" {
+			b.WriteString(Redacted)
+		}
+		if cr {
+			b.WriteByte('\r')
+		}
+	}
+}
+
+// RedactValues replaces every occurrence of each value (the configured API key,
+// say) in text with [REDACTED] and returns the new text and the number of
+// replacements. Values shorter than MinLiteralSecret or spanning lines are ignored.
+func RedactValues(text string, values ...string) (string, int) {
+	n := 0
+	for _, v := range values {
+		if len(v) < MinLiteralSecret || strings.ContainsAny(v, "\r\n") {
+			continue
+		}
+		if c := strings.Count(text, v); c > 0 {
+			n += c
+			text = strings.ReplaceAll(text, v, Redacted)
+		}
+	}
+	return text, n
+}
 
 func containsAny(s string, subs []string) bool {
 	for _, m := range subs {
@@ -56,58 +189,6 @@ func containsFoldAny(s string, subs []string) bool {
 		}
 	}
 	return false
-}
-
-// Redact replaces secret-looking values in text with [REDACTED] and returns the new
-// text and the number of replacements: private key blocks (each line of the block,
-// so line numbers stay right), AWS access key ids, GitHub/GitLab/Slack/OpenAI-style
-// tokens, and literal values assigned to password/token/secret/api_key-like names
-// (`password=hunter2`, `"token": "abc"`, `API_KEY: xyz`). Values that look like code
-// (calls, indexing, dotted names, null/true/false) are left alone.
-func Redact(text string) (string, int) {
-	n := 0
-	if strings.Contains(text, "PRIVATE KEY") {
-		text = privateKeyRe.ReplaceAllStringFunc(text, func(m string) string {
-			n++
-			lines := strings.Count(m, "\n")
-			return Redacted + strings.Repeat("\n"+Redacted, lines)
-		})
-	}
-	if containsAny(text, tokenMarkers) {
-		text = tokenRe.ReplaceAllStringFunc(text, func(string) string { n++; return Redacted })
-	}
-	if !containsFoldAny(text, assignMarkers) {
-		return text, n
-	}
-	locs := assignRe.FindAllStringSubmatchIndex(text, -1)
-	if len(locs) == 0 {
-		return text, n
-	}
-	var b strings.Builder
-	last := 0
-	for _, loc := range locs {
-		start := loc[1] // value starts after the operator and spaces
-		if start < last {
-			continue
-		}
-		op := strings.TrimSpace(text[loc[6]:loc[7]])
-		if op == "=" && start < len(text) && text[start] == '=' { // comparison ==
-			continue
-		}
-		vs, ve := secretValue(text, start)
-		if ve <= vs {
-			continue
-		}
-		b.WriteString(text[last:vs])
-		b.WriteString(Redacted)
-		last = ve
-		n++
-	}
-	if last == 0 {
-		return text, n
-	}
-	b.WriteString(text[last:])
-	return b.String(), n
 }
 
 // secretValue returns the span of the literal value starting at i, or an empty
@@ -157,4 +238,24 @@ func isDigits(v string) bool {
 		}
 	}
 	return true
+}
+
+// Finding is one value Redact replaces: the detector that found it (a gitleaks
+// rule id such as "stripe-access-token", or one of "private-key", "assignment",
+// "url-password", "authorization", "jwt", "token") and its byte range in the text.
+type Finding struct {
+	Rule       string
+	Start, End int
+}
+
+// Find returns what RedactFile(path, text) replaces (path may be ""), in text
+// order; overlapping findings are merged into the first one. It is for measuring
+// and explaining redaction (the benchmark of false positives, `context` commands).
+func Find(path, text string) []Finding {
+	spans := findSpans(text, path)
+	out := make([]Finding, len(spans))
+	for i, x := range spans {
+		out[i] = Finding{Rule: x.rule, Start: x.s, End: x.e}
+	}
+	return out
 }

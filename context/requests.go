@@ -14,19 +14,38 @@ const searchContextLines = 2
 
 // ReadRange reads lines [start,end] (1-based, inclusive; 0 = from the first / to
 // the last line) of a confined text file and returns them numbered, with a label
-// line. Ranges are clamped to the file. It fails (with a reason the model can
-// read) on paths outside the root, .git/, secret files, missing, binary or
-// oversized files and a start beyond the end of the file.
+// line. Ranges are clamped to the file. The file is redacted whole before the
+// range is cut out of it; a range of a file over MaxFileBytes is streamed (and
+// redacted with the key blocks it may start inside), a whole such file is
+// refused. It fails (with a reason the model can read) on paths outside the root,
+// .git/, secret files, unrelated hard links, missing or binary files and a start
+// beyond the end of the file.
 //
 // The label and the SeenFile carry the path as asked (cleaned), also when it is a
 // symlink to another file of the project: that is the path the model will edit.
 func (g *Gatherer) ReadRange(path string, start, end int) (string, plan.SeenFile, error) {
-	_, data, err := g.readFile(path)
+	text, seen, _, err := g.readRange(path, start, end)
+	return text, seen, err
+}
+
+// readRange is ReadRange that also returns the number of redactions in the range.
+func (g *Gatherer) readRange(path string, start, end int) (string, plan.SeenFile, int, error) {
+	clean, real, f, size, err := g.openFile(path)
 	if err != nil {
-		return "", plan.SeenFile{}, err
+		return "", plan.SeenFile{}, 0, err
 	}
-	rel, _ := CleanRel(path) // readFile succeeded, so it is clean
-	lines := splitLines(data)
+	defer f.Close()
+	if size > g.opts.MaxFileBytes {
+		if start < 1 && end < 1 {
+			return "", plan.SeenFile{}, 0, refusal(plan.ErrInvalidInput, "file %q is too big to read whole (%d bytes, limit %d): ask for a line range (start_line, end_line) or search it", clean, size, g.opts.MaxFileBytes)
+		}
+		return g.readStreamed(f, clean, real, start, end)
+	}
+	ft, err := g.readOpen(clean, real, f, size)
+	if err != nil {
+		return "", plan.SeenFile{}, 0, err
+	}
+	lines := ft.lines
 	total := len(lines)
 	if start < 1 {
 		start = 1
@@ -35,18 +54,18 @@ func (g *Gatherer) ReadRange(path string, start, end int) (string, plan.SeenFile
 		end = total
 	}
 	if start > total {
-		return "", plan.SeenFile{}, refusal(plan.ErrInvalidInput, "file %q has only %d lines; start_line %d is past its end", rel, total, start)
+		return "", plan.SeenFile{}, 0, refusal(plan.ErrInvalidInput, "file %q has only %d lines; start_line %d is past its end", clean, total, start)
 	}
 	if start > end {
-		return "", plan.SeenFile{}, refusal(plan.ErrInvalidInput, "start_line %d is after end_line %d", start, end)
+		return "", plan.SeenFile{}, 0, refusal(plan.ErrInvalidInput, "start_line %d is after end_line %d", start, end)
 	}
-	label := fmt.Sprintf("read_file %s lines %d-%d of %d\n", rel, start, end, total)
-	return label + numbered(lines, start, end), plan.SeenFile{Path: rel, Whole: start == 1 && end == total}, nil
+	label := fmt.Sprintf("read_file %s lines %d-%d of %d\n", clean, start, end, total)
+	return label + numbered(lines, start, end), plan.SeenFile{Path: clean, Whole: start == 1 && end == total}, ft.red.in(start, end), nil
 }
 
-func (g *Gatherer) fulfilRead(req plan.ContextRequest) (string, []plan.SeenFile, error) {
+func (g *Gatherer) fulfilRead(req plan.ContextRequest) (string, []plan.SeenFile, int, error) {
 	if req.Path == nil || *req.Path == "" {
-		return "", nil, refusal(plan.ErrInvalidInput, "read_file needs a path relative to the project root")
+		return "", nil, 0, refusal(plan.ErrInvalidInput, "read_file needs a path relative to the project root")
 	}
 	start, end := 0, 0
 	if req.StartLine != nil {
@@ -55,16 +74,16 @@ func (g *Gatherer) fulfilRead(req plan.ContextRequest) (string, []plan.SeenFile,
 	if req.EndLine != nil {
 		end = *req.EndLine
 	}
-	text, seen, err := g.ReadRange(*req.Path, start, end)
+	text, seen, n, err := g.readRange(*req.Path, start, end)
 	if err != nil {
-		return "", nil, err
+		return "", nil, 0, err
 	}
-	return text, []plan.SeenFile{seen}, nil
+	return text, []plan.SeenFile{seen}, n, nil
 }
 
-func (g *Gatherer) fulfilSearch(ctx context.Context, req plan.ContextRequest) (string, error) {
+func (g *Gatherer) fulfilSearch(ctx context.Context, req plan.ContextRequest) (string, int, error) {
 	if req.Query == nil || *req.Query == "" {
-		return "", refusal(plan.ErrInvalidInput, "search needs a non-empty query")
+		return "", 0, refusal(plan.ErrInvalidInput, "search needs a non-empty query")
 	}
 	glob := ""
 	if req.Glob != nil {
@@ -72,25 +91,25 @@ func (g *Gatherer) fulfilSearch(ctx context.Context, req plan.ContextRequest) (s
 	}
 	res, err := g.Search(ctx, *req.Query, SearchOptions{Glob: glob, Max: g.opts.MaxSearchResults})
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
-	return g.FormatSearch(*req.Query, glob, res), nil
+	text, n := g.formatSearch(*req.Query, glob, res)
+	return text, n, nil
 }
 
 // FormatSearch renders a search result as the model receives it: a label line with
 // the counts, then grep-style groups (`path:line: text` for matches, `path-line-
-// text` for the 2 context lines around them, `--` between groups).
+// text` for the 2 context lines around them, `--` between groups). Lines come
+// from the files redacted whole; a match whose query is no longer there (it was
+// part of a secret) is not shown, and a file that cannot be read any more (or
+// that is refused, such as a hard link git does not track) shows only why.
 func (g *Gatherer) FormatSearch(query, glob string, res SearchResult) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "search %q", query)
-	if glob != "" {
-		fmt.Fprintf(&b, " glob %q", glob)
-	}
-	fmt.Fprintf(&b, ": %d matches in %d files", res.Total, res.Files)
-	if len(res.Matches) < res.Total {
-		fmt.Fprintf(&b, " (showing the first %d; narrow the query or the glob for more)", len(res.Matches))
-	}
-	b.WriteString("\n")
+	text, _ := g.formatSearch(query, glob, res)
+	return text
+}
+
+// formatSearch is FormatSearch that also returns the number of redactions shown.
+func (g *Gatherer) formatSearch(query, glob string, res SearchResult) (string, int) {
 	byFile := map[string][]int{}
 	var order []string
 	for _, m := range res.Matches {
@@ -99,55 +118,69 @@ func (g *Gatherer) FormatSearch(query, glob string, res SearchResult) string {
 		}
 		byFile[m.Path] = append(byFile[m.Path], m.Line)
 	}
+	var b strings.Builder
 	first := true
-	for _, p := range order {
-		hits := byFile[p]
-		var lines []string
-		if _, data, err := g.readFile(p); err == nil {
-			lines = splitLines(data)
+	group := func() {
+		if !first {
+			b.WriteString("--\n")
 		}
-		if lines == nil { // changed since the scan: show the matches alone
-			for _, m := range res.Matches {
-				if m.Path == p {
-					if !first {
-						b.WriteString("--\n")
-					}
-					first = false
-					fmt.Fprintf(&b, "%s:%d: %s\n", p, m.Line, m.Text)
-				}
-			}
+		first = false
+	}
+	hidden, redactions := 0, 0
+	for _, p := range order {
+		ft, err := g.readFile(p)
+		if err != nil { // changed since the scan, or refused
+			group()
+			fmt.Fprintf(&b, "%s: %d matches not shown: %s\n", p, len(byFile[p]), reason(err))
 			continue
 		}
 		isHit := map[int]bool{}
-		for _, h := range hits {
-			isHit[h] = true
-		}
-		for _, r := range windows(hits, searchContextLines, len(lines)) {
-			if !first {
-				b.WriteString("--\n")
+		var hits []int
+		for _, h := range byFile[p] {
+			if h >= 1 && h <= len(ft.lines) && strings.Contains(ft.lines[h-1], query) {
+				isHit[h] = true
+				hits = append(hits, h)
+			} else {
+				hidden++
 			}
-			first = false
+		}
+		for _, r := range windows(hits, searchContextLines, len(ft.lines)) {
+			group()
+			redactions += ft.red.in(r.from, r.to)
 			for i := r.from; i <= r.to; i++ {
 				sep := "-"
 				if isHit[i] {
 					sep = ":"
 				}
-				fmt.Fprintf(&b, "%s%s%d%s %s\n", p, sep, i, sep, lines[i-1])
+				fmt.Fprintf(&b, "%s%s%d%s %s\n", p, sep, i, sep, ft.lines[i-1])
 			}
 		}
 	}
-	return b.String()
+	var l strings.Builder
+	fmt.Fprintf(&l, "search %q", query)
+	if glob != "" {
+		fmt.Fprintf(&l, " glob %q", glob)
+	}
+	fmt.Fprintf(&l, ": %d matches in %d files", res.Total, res.Files)
+	if len(res.Matches) < res.Total {
+		fmt.Fprintf(&l, " (showing the first %d; narrow the query or the glob for more)", len(res.Matches))
+	}
+	if hidden > 0 {
+		fmt.Fprintf(&l, " (%d of them inside redacted secrets, not shown)", hidden)
+	}
+	l.WriteString("\n")
+	return l.String() + b.String(), redactions
 }
 
-func (g *Gatherer) fulfilLogs(in plan.ProblemInput, req plan.ContextRequest) (string, error) {
+func (g *Gatherer) fulfilLogs(in plan.ProblemInput, req plan.ContextRequest) (string, int, error) {
 	if req.Source == nil || strings.TrimSpace(*req.Source) == "" {
-		return "", refusal(plan.ErrInvalidInput, "logs needs a source (%s)", strings.Join(g.logSources(in), ", "))
+		return "", 0, refusal(plan.ErrInvalidInput, "logs needs a source (%s)", strings.Join(g.logSources(in), ", "))
 	}
 	n := g.opts.LogLastN
 	if req.LastN != nil && *req.LastN > 0 {
 		n = min(*req.LastN, 10000)
 	}
-	return g.Logs(in, *req.Source, n)
+	return g.logs(in, *req.Source, n)
 }
 
 // logSources lists the names of the logs available for in, sorted.

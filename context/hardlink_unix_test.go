@@ -1,0 +1,79 @@
+//go:build unix
+
+package codectx
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fixplan/plan"
+)
+
+// TestHardLinksOutsideGitAreRefused: a hard link in the project to a file outside
+// it (an SSH key, say) is not read, searched into the model's context or used as
+// a configured log, unless git tracks it.
+func TestHardLinksOutsideGitAreRefused(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "id_ed25519")
+	if err := os.WriteFile(outside, []byte("MY-PRIVATE-SSH-KEY-MATERIAL\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"ok.txt": "MY-PRIVATE nothing here\n", ".fixplan/project.json": `{"project.log_paths": {"app": "notes.txt"}}`})
+	if err := os.Link(outside, filepath.Join(root, "notes.txt")); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	g := newGatherer(t, root, Options{})
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		req  plan.ContextRequest
+		ok   bool   // the request itself succeeds (search)
+		want string // in the error or the text
+	}{
+		{"read_file", plan.ContextRequest{Type: plan.ReqReadFile, Path: ptr("notes.txt")}, false, "has 2 hard links and git does not track it"},
+		{"read_file says what to do", plan.ContextRequest{Type: plan.ReqReadFile, Path: ptr("notes.txt"), StartLine: ptr(1), EndLine: ptr(1)}, false, "add it to git (git add) or replace the link with a copy"},
+		{"search", plan.ContextRequest{Type: plan.ReqSearch, Query: ptr("MY-PRIVATE")}, true, "notes.txt: 1 matches not shown: file \"notes.txt\" is not read"},
+		{"configured log", plan.ContextRequest{Type: plan.ReqLogs, Source: ptr("app")}, false, "hard links"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := g.Fulfil(ctx, plan.ProblemInput{}, tt.req)
+			if res.OK != tt.ok {
+				t.Fatalf("OK = %v (%s%s)", res.OK, res.Error, res.Text)
+			}
+			if strings.Contains(res.Text, "SSH-KEY-MATERIAL") {
+				t.Fatalf("the linked file was sent:\n%s", res.Text)
+			}
+			if !strings.Contains(res.Error+res.Text, tt.want) {
+				t.Errorf("got %q, want %q", res.Error+res.Text, tt.want)
+			}
+		})
+	}
+}
+
+func TestHardLinkTrackedByGitIsRead(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"shared.txt": "shared content\n"})
+	if err := os.Link(filepath.Join(root, "shared.txt"), filepath.Join(t.TempDir(), "copy.txt")); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "shared.txt"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	g := newGatherer(t, root, Options{})
+	text, _, err := g.ReadRange("shared.txt", 0, 0)
+	if err != nil || !strings.Contains(text, "1 | shared content") {
+		t.Fatalf("ReadRange = %q, %v", text, err)
+	}
+}

@@ -1,0 +1,383 @@
+package codectx
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Hand-written detectors, for what gitleaks' default rules do not catch or catch
+// only in some surroundings: values assigned to secret-like names in any
+// language or config format (`password = hunter2`), credentials inside URLs,
+// bearer and basic authorization values, JWTs followed by any punctuation, short
+// `sk-` keys, and provider tokens whatever follows them. They run in the same
+// keyword engine as gitleaks' rules (redact_rules.go). Private key blocks are in
+// redact_pem.go.
+
+var (
+	// tokenRe: AWS access key ids (also the documentation's EXAMPLE keys, which
+	// gitleaks allows), GitHub/GitLab/Slack/Google tokens of any length, Stripe
+	// keys followed by anything; `sk-` keys are judged by skKey.
+	tokenRe = regexp.MustCompile(`\b(?:(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|xox[abposr]-[A-Za-z0-9\-]{10,}|glpat-[A-Za-z0-9_\-]{20,}|AIza[0-9A-Za-z_\-]{35}|[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,}|sk-[A-Za-z0-9_\-]{16,})`)
+	// urlCredRe finds scheme://user:password@ (the password is group 1).
+	urlCredRe = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/@?#"'<>` + "`" + `]*:([^\s@/?#"'<>` + "`" + `]+)@`)
+	// bearerRe finds `Bearer <token>` (group 1).
+	bearerRe = regexp.MustCompile(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/\-]{16,}=*)`)
+	// basicRe finds `Authorization: Basic <base64>` (group 1).
+	basicRe = regexp.MustCompile(`(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})`)
+	// jwtRe finds a JWT: base64url JSON header and payload ("eyJ" is `{"`), signature.
+	jwtRe = regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*`)
+	// assignRe finds `key = `, `key: `, `"key": ` where key names a secret; the value
+	// that follows is judged by secretValue.
+	// The operator is on the key's line and so is the value.
+	assignRe = regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:password|passwd|pwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)[A-Za-z0-9_.\-]*)(["']?)([ \t]*(?::=|=|:)[ \t]*)`)
+)
+
+type handDetector struct {
+	d        detector
+	keywords []string
+}
+
+func handWritten() []handDetector {
+	return []handDetector{
+		{detector{id: "token", re: tokenRe, accept: acceptToken},
+			[]string{"akia", "asia", "agpa", "aida", "aroa", "anpa", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
+				"xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "glpat-", "aiza", "k_live_", "k_test_", "k_prod_", "sk-"}},
+		{detector{id: "url-password", re: urlCredRe, accept: acceptGroups("url-password", urlPassword)}, []string{"://"}},
+		{detector{id: "authorization", re: bearerRe, accept: acceptGroups("authorization", hasDigit), pre: bearerPre}, []string{"bearer"}},
+		{detector{id: "authorization", re: basicRe, accept: acceptGroups("authorization", hasDigit)}, []string{"authorization"}},
+		{detector{id: "jwt", re: jwtRe, accept: acceptGroups("jwt", nil), pre: minRun(40)}, []string{"eyj"}},
+		{detector{id: "assignment", re: assignRe, accept: acceptAssignment, pre: assignmentPre},
+			[]string{"pass", "pwd", "secret", "token", "api", "access", "private", "auth", "credential"}},
+	}
+}
+
+func acceptToken(sc *scan, off int, loc []int) {
+	s, e := off+loc[0], off+loc[1]
+	if strings.HasPrefix(sc.text[s:e], "sk-") && !skKey(sc.text[s+3:e]) {
+		return
+	}
+	sc.add(s, e, "token")
+}
+
+// acceptGroups returns an accept func that takes the first non-empty group (or
+// the match) when ok (nil = always) says it is a secret.
+func acceptGroups(id string, ok func(string) bool) func(*scan, int, []int) {
+	return func(sc *scan, off int, loc []int) {
+		s, e := off+loc[0], off+loc[1]
+		for g := 1; 2*g+1 < len(loc); g++ {
+			if loc[2*g] >= 0 && loc[2*g+1] > loc[2*g] {
+				s, e = off+loc[2*g], off+loc[2*g+1]
+				break
+			}
+		}
+		if ok != nil && !ok(sc.text[s:e]) {
+			return
+		}
+		sc.add(s, e, id)
+	}
+}
+
+// urlPassword rejects the placeholders of a URL's password: ${VAR}, $VAR, %s, <pw>.
+func urlPassword(pw string) bool {
+	return !looksLikePlaceholder(pw) && !strings.HasPrefix(pw, "$") && !strings.HasPrefix(pw, "%")
+}
+
+// skKey judges the part of an `sk-` key after the dash: at least 16 characters
+// (the regular expression), with a digit and a letter (so `sk-learn-and-numpy-
+// together` is not a key).
+func skKey(body string) bool {
+	return hasDigit(body) && strings.IndexFunc(body, func(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }) >= 0
+}
+
+func hasDigit(s string) bool { return strings.IndexAny(s, "0123456789") >= 0 }
+
+// acceptAssignment judges the value assigned to a secret-like name (see
+// secretName and assignedSecret).
+func acceptAssignment(sc *scan, off int, loc []int) {
+	text := sc.text
+	start := off + loc[1] // the value starts after the operator and spaces
+	op := text[off+loc[6] : off+loc[7]]
+	opt := strings.TrimSpace(op)
+	if opt == "=" && start < len(text) && text[start] == '=' { // comparison ==
+		return
+	}
+	if opt == ":" && start < len(text) && text[start] == ':' { // C++ scope, Python slice
+		return
+	}
+	key := text[off+loc[2] : off+loc[3]]
+	kind := secretName(key)
+	if kind == "" {
+		return
+	}
+	vs, ve := secretValue(text, start)
+	if ve <= vs {
+		return
+	}
+	quoted := vs > start
+	if !quoted && sc.code {
+		return
+	}
+	if !assignedSecret(text, key, kind, op, vs, ve, quoted) {
+		return
+	}
+	sc.add(vs, ve, "assignment")
+}
+
+// secretWords are the last words of names that hold a secret; "key" counts after
+// one of keyQualifiers (api_key, secretKey, PRIVATE_KEY), and a last word of
+// valueWords after a secret word (password_value, tokenStr).
+var (
+	secretWords   = map[string]string{"password": "password", "passwd": "password", "pwd": "password", "pass": "password", "passphrase": "password", "secret": "password", "token": "token", "apikey": "token", "credential": "token", "credentials": "token", "creds": "token"}
+	keyQualifiers = map[string]bool{"api": true, "access": true, "private": true, "secret": true, "auth": true, "signing": true, "sign": true,
+		"encryption": true, "master": true, "client": true, "app": true, "account": true, "license": true, "service": true, "storage": true,
+		"subscription": true, "admin": true, "consumer": true, "webhook": true, "hmac": true, "jwt": true, "ssh": true, "deploy": true}
+	valueWords = map[string]bool{"value": true, "val": true, "str": true, "string": true, "b64": true, "base64": true, "hex": true, "raw": true, "plain": true, "plaintext": true, "env": true}
+)
+
+// secretName returns "password" for names of passwords and other secrets that
+// may contain spaces (passphrases), "token" for keys and tokens, "" for names
+// that only mention a secret (masterSecretLabel, TOKEN_READ, tokenFile, tokens,
+// secretKeyRef) or PWD, the working directory.
+func secretName(key string) string {
+	ws := nameWords(key)
+	if len(ws) == 0 || len(ws) == 1 && (ws[0] == "pwd" || ws[0] == "oldpwd") {
+		return ""
+	}
+	last := ws[len(ws)-1]
+	if valueWords[last] && len(ws) > 1 {
+		ws = ws[:len(ws)-1]
+		last = ws[len(ws)-1]
+	}
+	if k := secretWords[last]; k != "" {
+		return k
+	}
+	if last == "key" && len(ws) > 1 && keyQualifiers[ws[len(ws)-2]] {
+		return "token"
+	}
+	return ""
+}
+
+// nameWords splits a name into lower-case words at punctuation and camelCase
+// boundaries (APIKey → api key, db.password → db password).
+func nameWords(name string) []string {
+	var out []string
+	w := 0 // start of the current word
+	flush := func(i int) {
+		if i > w {
+			out = append(out, strings.ToLower(name[w:i]))
+		}
+		w = i
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			flush(i)
+			w = i + 1
+			continue
+		}
+		if i > w && 'A' <= c && c <= 'Z' {
+			p := name[i-1]
+			if 'a' <= p && p <= 'z' || '0' <= p && p <= '9' || // fooBar
+				'A' <= p && p <= 'Z' && i+1 < len(name) && 'a' <= name[i+1] && name[i+1] <= 'z' { // APIKey
+				flush(i)
+			}
+		}
+	}
+	flush(len(name))
+	return out
+}
+
+// codeWords are values that are code, not secrets.
+var codeWords = map[string]bool{"iota": true, "this": true, "self": true, "super": true, "return": true, "new": true, "await": true, "yield": true, "value": true, "default": true, "required": true, "optional": true}
+
+// assignedSecret judges the value text[vs:ve] assigned to key with operator op
+// (spaces included). A quoted value is a secret unless it is short (under 4
+// characters), repeats the name, or has spaces where the name is a token's. An
+// unquoted value is an expression of code, not a secret, when it is a number,
+// a code word (iota, self), an UPPER_SNAKE constant, a camelCase name, part of
+// the key's name, assigned with Go's :=, followed by `,` `)` or an operator, or
+// followed by more words (prose), and when it is a plain word between spaced
+// `=` (code style; configs write key=value).
+func assignedSecret(text, key, kind, op string, vs, ve int, quoted bool) bool {
+	v := text[vs:ve]
+	lk, lv := strings.ToLower(key), strings.ToLower(v)
+	if strings.Contains(lk, lv) {
+		return false
+	}
+	if quoted {
+		return len(v) >= 4 && (kind == "password" || !strings.ContainsAny(v, " \t"))
+	}
+	if strings.TrimSpace(op) == ":=" || numberRe.MatchString(v) || codeWords[lv] {
+		return false
+	}
+	word := true // letters and underscores only
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || c == '_') {
+			word = false
+			break
+		}
+	}
+	if word {
+		if strings.ToUpper(v) == v && strings.Contains(v, "_") { // CONSTANT_NAME
+			return false
+		}
+		for i := 1; i < len(v); i++ {
+			if 'a' <= v[i-1] && v[i-1] <= 'z' && 'A' <= v[i] && v[i] <= 'Z' { // camelCase
+				return false
+			}
+		}
+		if ve < len(text) && (text[ve] == ',' || text[ve] == ')' || text[ve] == '}') {
+			return false
+		}
+		if strings.HasPrefix(op, " ") && strings.HasSuffix(op, " ") && strings.TrimSpace(op) == "=" {
+			return false
+		}
+	}
+	// what follows on the line: nothing, a comment, `;`, or another key=value pair
+	rest := text[ve:]
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	rest = strings.TrimLeft(rest, " \t\r")
+	switch {
+	case rest == "" || rest[0] == '#' || rest[0] == ';' || rest[0] == ',' || rest[0] == '&' && !strings.HasPrefix(rest, "&&"):
+		return true
+	case strings.HasPrefix(rest, "//"):
+		return true
+	case isNameByte(rest[0]):
+		i := 0
+		for i < len(rest) && isNameByte(rest[i]) {
+			i++
+		}
+		return i < len(rest) && (rest[i] == '=' || rest[i] == ':') // next pair; else prose
+	}
+	return false // an operator: an expression
+}
+
+var numberRe = regexp.MustCompile(`^[-+]?(?:0[xXbBoO][0-9a-fA-F_]+|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?)[uUlLfF]*$`)
+
+// assignmentPre: after the keyword, the rest of the name, an optional closing
+// quote, spaces, `=` (not `==`), `:=` or `:`, spaces, and a value on the line.
+func assignmentPre(text string, ks, ke int) bool {
+	i := ke
+	for i < len(text) && isNameByte(text[i]) {
+		i++
+	}
+	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+		i++
+	}
+	i = skipBlanks(text, i)
+	switch {
+	case i+1 < len(text) && text[i] == ':' && text[i+1] == '=':
+		i += 2
+	case i < len(text) && text[i] == ':':
+		i++
+	case i < len(text) && text[i] == '=' && (i+1 == len(text) || text[i+1] != '='):
+		i++
+	default:
+		return false
+	}
+	i = skipBlanks(text, i)
+	return i < len(text) && text[i] != '\n' && text[i] != '\r'
+}
+
+func skipBlanks(text string, i int) int {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// bearerPre: spaces, then at least 16 token characters.
+func bearerPre(text string, ks, ke int) bool {
+	i := skipBlanks(text, ke)
+	return i > ke && minRun(16)(text, i, i)
+}
+
+func isNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// prefilters are cheap checks of a keyword hit for the gitleaks rules whose
+// keywords are common in code; each accepts at least every hit the rule's
+// regular expression can match from.
+var prefilters = map[string]func(text string, ks, ke int) bool{
+	// (?i)[\w.-]{0,50}?(?:access|auth|…|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}
+	// (?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})…
+	"generic-api-key":     genericPre,
+	"vault-service-token": minRun(26), // s.[a-z0-9]{24}, hvs.[\w-]{90,}
+	"twilio-api-key":      minRun(34), // SK[0-9a-fA-F]{32}
+	"jwt":                 minRun(40), // ey…{17,}.ey…{17,}.
+}
+
+// minRun accepts a hit that starts a run of at least n token characters.
+func minRun(n int) func(text string, ks, ke int) bool {
+	return func(text string, ks, ke int) bool {
+		i := ks
+		for i < len(text) && i-ks < n && isTokenByte(text[i]) {
+			i++
+		}
+		return i-ks >= n
+	}
+}
+
+func isTokenByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_-./+=~", c) >= 0
+}
+
+func genericPre(text string, ks, ke int) bool {
+	i := ke
+	for n := 0; i < len(text) && n < 23; n++ { // the rest of the name, spaces, quotes
+		c := text[i]
+		if !(isNameByte(c) || c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\'' || c == '"') {
+			break
+		}
+		i++
+	}
+	if i >= len(text) || strings.IndexByte("=>:|?,", text[i]) < 0 {
+		return false
+	}
+	for n := 0; i < len(text) && n < 4 && strings.IndexByte("=>:|?,", text[i]) >= 0; n++ {
+		i++
+	}
+	// the value may start anywhere in the next 5 quotes, spaces or '='
+	for n := 0; n <= 5 && i < len(text); n++ {
+		if genericValueAt(text, i) {
+			return true
+		}
+		if strings.IndexByte("`'\" \t\r\n=", text[i]) < 0 {
+			return false
+		}
+		i++
+	}
+	return false
+}
+
+// genericValueAt: the generic rule's value ([\w.=-]{10,150} or a base64 run of 12
+// or more) starts at i and ends before one of its terminators (quote, space, ';',
+// a backslash of \n or \r, the end of the text).
+func genericValueAt(text string, i int) bool {
+	terminated := func(j int) bool {
+		return j == len(text) || strings.IndexByte("`'\" \t\r\n\v\f;\\", text[j]) >= 0
+	}
+	j := i
+	for j < len(text) && j-i <= 150 && (isAlnum(text[j]) || text[j] == '_' || text[j] == '.' || text[j] == '=' || text[j] == '-') {
+		j++
+	}
+	if n := j - i; n >= 10 && n <= 150 && terminated(j) {
+		return true
+	}
+	j = i
+	for j < len(text) && (isAlnum(text[j]) || text[j] == '+' || text[j] == '/') {
+		j++
+	}
+	n := j - i
+	for k := 0; k < 3 && j < len(text) && text[j] == '='; k++ {
+		j++
+	}
+	return n >= 12 && terminated(j)
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
