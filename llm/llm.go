@@ -90,6 +90,7 @@ const (
 	KindTimeout     Kind = "timeout"     // deadline exceeded after retries
 	KindBadRequest  Kind = "bad_request" // 400/404/422: model name, parameters
 	KindTruncated   Kind = "truncated"   // finish_reason=length or a cut stream
+	KindTooLarge    Kind = "too_large"   // the reply grew past the client's size cap; not retried
 	KindCancelled   Kind = "cancelled"   // the caller's context was cancelled
 )
 

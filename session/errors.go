@@ -50,6 +50,15 @@ func ProviderError(err error, provider string, ctx context.Context) error {
 		if contextOverflow(detail) {
 			e.Hint = "the context is too big for this model: lower the context budget in Settings (context_budget) or use a model with a larger context window"
 		}
+	case llm.KindTooLarge:
+		// the server is up and answered, so this is not "unavailable": the reply
+		// (or the stream) went on past the client's cap
+		e.Code, e.Msg = plan.ErrProviderRequest, fmt.Sprintf("%s sent a reply too large to accept", where)
+		if size, _, _ := strings.Cut(detail, ";"); size != "" {
+			e.Msg += " (" + size + ")"
+		}
+		e.Hint = "lower Max tokens (max_tokens in Settings, or FIXPLAN_MAX_TOKENS) so the model writes a shorter plan; " +
+			"if it is already low, check that the base URL points at an OpenAI-compatible server whose replies end (FIXPLAN_BASE_URL or Settings)"
 	case llm.KindCancelled:
 		e.Code, e.Msg = plan.ErrCancelled, "planning was cancelled"
 		e.Hint = "press Fix (plan) again to start over"

@@ -194,7 +194,7 @@ func (c *Client) classify(ctx context.Context, err error) *llm.Error {
 	}
 	var tl *ReplyTooLargeError
 	if errors.As(err, &tl) {
-		return &llm.Error{Kind: llm.KindUnavailable, Err: tl,
+		return &llm.Error{Kind: llm.KindTooLarge, Err: tl,
 			Message: fmt.Sprintf("%s; lower max_tokens or check the server", tl.Error())}
 	}
 	var ae *attemptError

@@ -1,0 +1,58 @@
+package session
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"fixplan/llm"
+	"fixplan/llm/llmtest"
+	"fixplan/llm/openai"
+	"fixplan/plan"
+)
+
+// TestReplyTooLargeIsWordedAsSuch serves a 5 MiB reply through the fake server
+// and the real client (cap 4 MiB) and checks the words people get: a reply too
+// large, with what to do — not "is the server running?".
+func TestReplyTooLargeIsWordedAsSuch(t *testing.T) {
+	block := strings.Repeat("0123456789abcdef", 64) // 1 KiB
+	for _, stream := range []bool{false, true} {
+		name := "non-streamed"
+		if stream {
+			name = "streamed"
+		}
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, func(c *openai.Config) { c.Stream = stream },
+				llmtest.Reply{Content: block, Repeat: 5 << 10})
+			_, err := f.plan(t)
+			var pe *plan.Error
+			if !errors.As(err, &pe) {
+				t.Fatalf("err = %v, want a *plan.Error", err)
+			}
+			if pe.Code != plan.ErrProviderRequest {
+				t.Errorf("code = %s, want %s", pe.Code, plan.ErrProviderRequest)
+			}
+			if k := llm.KindOf(err); k != llm.KindTooLarge {
+				t.Errorf("kind = %q, want %q", k, llm.KindTooLarge)
+			}
+			wantMsg := f.srv.URL() + " sent a reply too large to accept (the model's reply exceeded 4 MiB)"
+			if pe.Msg != wantMsg {
+				t.Errorf("message = %q, want %q", pe.Msg, wantMsg)
+			}
+			for _, w := range []string{"lower Max tokens", "FIXPLAN_MAX_TOKENS", "FIXPLAN_BASE_URL"} {
+				if !strings.Contains(pe.Hint, w) {
+					t.Errorf("hint = %q, want it to mention %q", pe.Hint, w)
+				}
+			}
+			if text := pe.Msg + " " + pe.Hint; strings.Contains(text, "server running") || strings.Contains(text, "cannot get an answer") {
+				t.Errorf("worded as an unreachable server: %q", text)
+			}
+			if strings.Contains(pe.Error(), apiKey) {
+				t.Errorf("key in error: %v", pe)
+			}
+			if n := len(f.srv.Requests()); n != 1 {
+				t.Errorf("%d requests, want 1: a too-large reply is not retried", n)
+			}
+		})
+	}
+}
