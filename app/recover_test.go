@@ -28,7 +28,8 @@ func (c *crashFS) WriteFile(r *os.Root, p string, d []byte, m fs.FileMode) error
 	c.step()
 	return apply.OSFS{}.WriteFile(r, p, d, m)
 }
-func (c *crashFS) Remove(r *os.Root, p string) error { c.step(); return apply.OSFS{}.Remove(r, p) }
+func (c *crashFS) Remove(r *os.Root, p string) error  { c.step(); return apply.OSFS{}.Remove(r, p) }
+func (c *crashFS) SyncDir(r *os.Root, p string) error { return apply.OSFS{}.SyncDir(r, p) }
 func (c *crashFS) Mkdir(r *os.Root, p string, m fs.FileMode) error {
 	c.step()
 	return apply.OSFS{}.Mkdir(r, p, m)

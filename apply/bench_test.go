@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"fixplan/plan"
 )
 
 // BenchmarkPatchChanges measures cleaning, parsing and placing a 20-hunk patch on a
@@ -34,5 +36,40 @@ func BenchmarkPatchChanges(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkApplyPlan47 applies (and undoes) a plan updating 40 files and creating
+// 7 in new folders, each file ~200 lines: preview, journal, fsyncs, commit.
+func BenchmarkApplyPlan47(b *testing.B) {
+	files := map[string]string{}
+	var acts []plan.Action
+	for i := 0; i < 40; i++ {
+		var sb strings.Builder
+		for l := 0; l < 200; l++ {
+			fmt.Fprintf(&sb, "func f%d_%d() int { return %d }\n", i, l, l)
+		}
+		p := fmt.Sprintf("pkg%d/file%d.go", i%6, i)
+		files[p] = sb.String()
+		acts = append(acts, act(plan.UpdateFile, p, str(strings.Replace(sb.String(), "return 7 ", "return 70 ", 1)+"// changed\n")))
+	}
+	for i := 0; i < 7; i++ {
+		acts = append(acts, act(plan.CreateFile, fmt.Sprintf("gen/g%d/new.go", i), str("package gen\n")))
+	}
+	root := tree(b, files)
+	e := open(b, root, nil)
+	p := planOf(acts...)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rec := draft(b, e, p)
+		if _, err := e.ApplyPlan(bg, rec.ID, Selection{}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if _, err := e.Undo(bg); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
 	}
 }

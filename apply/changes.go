@@ -63,6 +63,7 @@ func (e *Engine) Changes(p *plan.Plan) ([]Change, error) {
 	}
 	order(out)
 	for i := range out {
+		out[i].memo()
 		flag(&out[i])
 	}
 	return out, nil

@@ -185,6 +185,8 @@ type Change struct {
 	FromPatch bool     `json:"from_patch"`
 	// Flags are risk notes (lock file, large change).
 	Flags []string `json:"flags,omitempty"`
+	// pv memoises the preview diff (computed once per change, see memo).
+	pv *plan.FileChange
 }
 
 // Selection is what the user ticked.

@@ -48,6 +48,13 @@ func (f *faultFS) Remove(r *os.Root, p string) error {
 	return OSFS{}.Remove(r, p)
 }
 
+func (f *faultFS) SyncDir(r *os.Root, p string) error {
+	if err := f.step("sync " + filepath.Base(p)); err != nil {
+		return err
+	}
+	return OSFS{}.SyncDir(r, p)
+}
+
 func (f *faultFS) Mkdir(r *os.Root, p string, mode fs.FileMode) error {
 	if err := f.step("mkdir " + filepath.Base(p)); err != nil {
 		return err

@@ -157,6 +157,7 @@ func (e *Engine) ApplyPatch(ctx context.Context, patch string, check bool) (Resu
 	}
 	order(cs)
 	for i := range cs {
+		cs[i].memo()
 		flag(&cs[i])
 	}
 	if len(cs) == 0 {
@@ -220,6 +221,8 @@ func (e *Engine) Undo(ctx context.Context) (Result, error) {
 	}
 	j.State = stateUndoing
 	if err := e.writeJournal(j); err != nil {
+		j.State = stateCommitted // the file may already say undoing: put it back
+		_ = e.writeJournal(j)
 		return Result{}, ioErr("mark the journal undoing", err)
 	}
 	done, kept, err := e.execRevert(j, steps)

@@ -14,6 +14,23 @@ import (
 // (a/ and b/ labels, /dev/null for created and deleted files), the hash of the
 // bytes it was computed from, placement notes and flags.
 func (c Change) Preview() plan.FileChange {
+	if c.pv != nil {
+		fc := *c.pv
+		fc.Flags = c.Flags
+		return fc
+	}
+	return c.preview()
+}
+
+// memo computes the preview once and keeps it with the change (and its copies).
+func (c *Change) memo() {
+	if c.pv == nil {
+		pv := c.preview()
+		c.pv = &pv
+	}
+}
+
+func (c Change) preview() plan.FileChange {
 	fc := plan.FileChange{Path: c.Path, Op: c.Op, BaseSHA256: c.BeforeSHA256, Placement: c.Placement, Flags: c.Flags}
 	switch c.Op {
 	case plan.OpMkdir:

@@ -148,7 +148,18 @@ func (e *Engine) execRevert(j *journal, steps []revertStep) (int, []string, erro
 			return n, kept, fmt.Errorf("restore %s: %w", en.Path, err)
 		}
 	}
+	if err := e.syncParents(stepEntries(j, steps)); err != nil {
+		return len(steps), kept, err
+	}
 	return len(steps), kept, nil
+}
+
+func stepEntries(j *journal, steps []revertStep) []entry {
+	out := make([]entry, len(steps))
+	for i, st := range steps {
+		out[i] = j.Entries[st.i]
+	}
+	return out
 }
 
 func (e *Engine) emptyDir(p string) (bool, error) {
@@ -196,6 +207,9 @@ func (e *Engine) rollForward(j *journal, steps []revertStep, done int, kept []st
 		if err != nil {
 			errs = append(errs, fmt.Errorf("put back %s: %w", en.Path, err))
 		}
+	}
+	if err := e.syncParents(stepEntries(j, steps[:done])); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

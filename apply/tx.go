@@ -143,7 +143,35 @@ func (e *Engine) writeJournal(j *journal) error {
 	if err != nil {
 		return fmt.Errorf("encode journal: %w", err)
 	}
-	return e.fs.WriteFile(e.r, txName(j.ID, "journal.json"), e.seal("journal", j.ID, b), 0o644)
+	if err := e.fs.WriteFile(e.r, txName(j.ID, "journal.json"), e.seal("journal", j.ID, b), 0o644); err != nil {
+		return err
+	}
+	// The journal's folder also holds the saved originals: one sync makes both durable.
+	return e.fs.SyncDir(e.r, txName(j.ID))
+}
+
+// syncParents fsyncs, once each, the folders holding the entries' paths, so every
+// rename, removal and new folder of a transaction is durable before its next state.
+func (e *Engine) syncParents(ens []entry) error {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, en := range ens {
+		d := path.Dir(en.Path)
+		if !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	sortStrings(dirs)
+	for _, d := range dirs {
+		if _, err := e.r.Lstat(name(d)); errors.Is(err, fs.ErrNotExist) {
+			continue // removed by the transaction itself; its parent is synced
+		}
+		if err := e.fs.SyncDir(e.r, name(d)); err != nil {
+			return fmt.Errorf("sync %s: %w", d, err)
+		}
+	}
+	return nil
 }
 
 // run executes entries as one transaction: journal first, then each change; on
@@ -156,6 +184,10 @@ func (e *Engine) run(ctx context.Context, j *journal) error {
 		return err
 	}
 	if err := e.fs.Mkdir(e.r, txName(j.ID), 0o755); err != nil {
+		return ioErr("create the journal", err)
+	}
+	if err := e.fs.SyncDir(e.r, stateName("tx")); err != nil {
+		e.discard(j.ID)
 		return ioErr("create the journal", err)
 	}
 	for i := range j.Entries {
@@ -184,7 +216,14 @@ func (e *Engine) run(ctx context.Context, j *journal) error {
 		return ioErr("write the journal", err)
 	}
 	for i, en := range j.Entries {
-		if err := e.do(en); err != nil {
+		err := e.do(en)
+		if err == nil && i == len(j.Entries)-1 {
+			// Every rename, removal and new folder durable before the commit.
+			if err = e.syncParents(j.Entries); err != nil {
+				en.Path = "the changed folders"
+			}
+		}
+		if err != nil {
 			rerr := e.rollback(j, i+1)
 			j.State = stateRolledBack
 			_ = e.writeJournal(j)

@@ -17,6 +17,16 @@ import (
 // chmod-ed (ignoring the umask), fsynced, renamed over name, and the folder is
 // fsynced. A symbolic link at name is replaced, never followed.
 func WriteFileAtomicIn(r *os.Root, name string, data []byte, mode fs.FileMode) error {
+	if err := ReplaceFileIn(r, name, data, mode); err != nil {
+		return err
+	}
+	return SyncDirIn(r, filepath.Dir(name))
+}
+
+// ReplaceFileIn is WriteFileAtomicIn without the folder sync: the content is
+// durable, the rename becomes durable when the caller syncs the folder (a
+// transaction syncs each touched folder once before it commits).
+func ReplaceFileIn(r *os.Root, name string, data []byte, mode fs.FileMode) error {
 	var rb [6]byte
 	_, _ = rand.Read(rb[:])
 	dir := filepath.Dir(name)
@@ -50,7 +60,7 @@ func WriteFileAtomicIn(r *os.Root, name string, data []byte, mode fs.FileMode) e
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	ok = true
-	return SyncDirIn(r, dir)
+	return nil
 }
 
 // SyncDirIn fsyncs the folder name inside r ("." is r itself). Platforms that
