@@ -194,10 +194,10 @@ var codeWords = map[string]bool{"iota": true, "this": true, "self": true, "super
 // (spaces included). A quoted value is a secret unless it is short (under 4
 // characters), repeats the name, or has spaces where the name is a token's. An
 // unquoted value is an expression of code, not a secret, when it is a number,
-// a code word (iota, self), an UPPER_SNAKE constant, a camelCase name, part of
-// the key's name, assigned with Go's :=, followed by `,` `)` or an operator, or
-// followed by more words (prose), and when it is a plain word between spaced
-// `=` (code style; configs write key=value).
+// a code word (iota, self), part of the key's name or assigned with Go's :=; and
+// when it is a plain word (letters only) that is an UPPER_SNAKE constant or a
+// camelCase name, is followed by `,` `)` `}`, an operator or more words (prose),
+// or stands between spaced `=` (code style; configs write key=value).
 func assignedSecret(text, key, kind, op string, vs, ve int, quoted bool) bool {
 	v := text[vs:ve]
 	lk, lv := strings.ToLower(key), strings.ToLower(v)
@@ -217,30 +217,32 @@ func assignedSecret(text, key, kind, op string, vs, ve int, quoted bool) bool {
 			break
 		}
 	}
-	if word {
-		if strings.ToUpper(v) == v && strings.Contains(v, "_") { // CONSTANT_NAME
-			return false
-		}
-		for i := 1; i < len(v); i++ {
-			if 'a' <= v[i-1] && v[i-1] <= 'z' && 'A' <= v[i] && v[i] <= 'Z' { // camelCase
-				return false
-			}
-		}
-		if ve < len(text) && (text[ve] == ',' || text[ve] == ')' || text[ve] == '}') {
-			return false
-		}
-		if strings.HasPrefix(op, " ") && strings.HasSuffix(op, " ") && strings.TrimSpace(op) == "=" {
+	if !word {
+		return true // digits or symbols after a secret's name: a value
+	}
+	if strings.ToUpper(v) == v && strings.Contains(v, "_") { // CONSTANT_NAME
+		return false
+	}
+	for i := 1; i < len(v); i++ {
+		if 'a' <= v[i-1] && v[i-1] <= 'z' && 'A' <= v[i] && v[i] <= 'Z' { // camelCase
 			return false
 		}
 	}
-	// what follows on the line: nothing, a comment, `;`, or another key=value pair
+	if ve < len(text) && (text[ve] == ',' || text[ve] == ')' || text[ve] == '}') {
+		return false
+	}
+	if strings.HasPrefix(op, " ") && strings.HasSuffix(op, " ") && strings.TrimSpace(op) == "=" {
+		return false
+	}
+	// what follows a plain word on its line: nothing, a comment, `;`, or another
+	// key=value pair; more words are prose, an operator an expression
 	rest := text[ve:]
 	if i := strings.IndexByte(rest, '\n'); i >= 0 {
 		rest = rest[:i]
 	}
 	rest = strings.TrimLeft(rest, " \t\r")
 	switch {
-	case rest == "" || rest[0] == '#' || rest[0] == ';' || rest[0] == ',' || rest[0] == '&' && !strings.HasPrefix(rest, "&&"):
+	case rest == "" || rest[0] == '#' || rest[0] == ';' || rest[0] == '&' && !strings.HasPrefix(rest, "&&"):
 		return true
 	case strings.HasPrefix(rest, "//"):
 		return true
@@ -249,9 +251,9 @@ func assignedSecret(text, key, kind, op string, vs, ve int, quoted bool) bool {
 		for i < len(rest) && isNameByte(rest[i]) {
 			i++
 		}
-		return i < len(rest) && (rest[i] == '=' || rest[i] == ':') // next pair; else prose
+		return i < len(rest) && (rest[i] == '=' || rest[i] == ':') // the next pair; else prose
 	}
-	return false // an operator: an expression
+	return false
 }
 
 var numberRe = regexp.MustCompile(`^[-+]?(?:0[xXbBoO][0-9a-fA-F_]+|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?)[uUlLfF]*$`)

@@ -53,6 +53,7 @@ func TestRedact(t *testing.T) {
 		{"env style upper", "DB_PASSWORD=correcthorse\nPORT=8080\n", "DB_PASSWORD=[REDACTED]\nPORT=8080\n", 1},
 		{"properties file", "spring.datasource.password=tiger42\n", "spring.datasource.password=[REDACTED]\n", 1},
 		{"passphrase with spaces", `passphrase: "correct horse battery staple"`, `passphrase: "[REDACTED]"`, 1},
+		{"password in prose", "I would set password=Sup3rSecretPw9 and retry.", "I would set password=[REDACTED] and retry.", 1},
 		{"two on a line", "user=bob password=pw1234 token=tk5678", "user=bob password=[REDACTED] token=[REDACTED]", 2},
 		{"private key block keeps lines", "a\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nAAAA\n-----END RSA PRIVATE KEY-----\nb\n",
 			"a\n[REDACTED]\n[REDACTED]\n[REDACTED]\n[REDACTED]\nb\n", 1},

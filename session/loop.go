@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -30,6 +31,10 @@ type Config struct {
 	MaxTokens int
 	Now       func() time.Time
 	NewID     func() string
+	// Secrets are values never sent to the model nor saved in a plan record, such
+	// as the API key (values under codectx.MinLiteralSecret bytes are ignored).
+	// NewPlanner adds FIXPLAN_API_KEY and OPENAI_API_KEY from the environment.
+	Secrets []string
 }
 
 // Planner runs the fix loop.
@@ -51,6 +56,7 @@ func NewPlanner(cfg Config) (*Planner, error) {
 	if cfg.NewID == nil {
 		cfg.NewID = NewID
 	}
+	cfg.Secrets = append(append([]string(nil), cfg.Secrets...), os.Getenv("FIXPLAN_API_KEY"), os.Getenv("OPENAI_API_KEY"))
 	return &Planner{cfg: cfg}, nil
 }
 
@@ -101,10 +107,16 @@ type run struct {
 // (ERR_PROVIDER_*), cancellation (ERR_CANCELLED) and bad input, and with a
 // *ReplyError when the reply stays invalid. Nothing in the project changes except
 // the record under .fixplan/plans.
+//
+// Secrets never leave: the problem, answers and captured logs are redacted before
+// anything else sees them (the record keeps them redacted), every message is
+// redacted again as it is sent, and the record is redacted before it is saved
+// (redact.go).
 func (pl *Planner) Plan(ctx context.Context, in plan.ProblemInput) (*plan.Record, error) {
 	if strings.TrimSpace(in.Problem) == "" {
 		return nil, plan.Errorf(plan.ErrInvalidInput, "the problem is empty").WithHint("describe the problem or paste the error output")
 	}
+	in = pl.redactInput(in)
 	r := &run{p: pl, seen: map[string]bool{}, rec: &plan.Record{
 		ID: pl.cfg.NewID(), CreatedAt: pl.cfg.Now().UTC(), State: plan.StateDraft, Input: in,
 		Changes: []plan.FileChange{}, Rounds: []plan.Round{}, Warnings: []string{}, Memory: []plan.MemoryEntry{},
@@ -255,6 +267,7 @@ func (r *run) ask(ctx context.Context) (*plan.Parsed, string, error) {
 	if len(r.rec.Issues) == 0 {
 		r.rec.Issues = []string{"/: the reply was cut off at the token limit (truncated)"}
 	}
+	pl.redactRecord(r.rec)
 	if serr := pl.cfg.Store.SavePlan(r.rec); serr != nil {
 		return nil, raw2, fmt.Errorf("save failed plan: %w", serr)
 	}
@@ -269,7 +282,7 @@ func (r *run) complete(ctx context.Context, msgs []llm.Message, stage string) (s
 	turn := r.turn
 	pl.emit(Event{Stage: stage, Round: turn, Message: fmt.Sprintf("asking the model (round %d of %d)", turn, MaxContextRounds+1)})
 	resp, err := pl.cfg.Model.Complete(ctx, llm.Request{
-		Messages: msgs, Schema: plan.Schema(), SchemaName: plan.SchemaName, MaxTokens: pl.cfg.MaxTokens,
+		Messages: pl.redactMessages(msgs), Schema: plan.Schema(), SchemaName: plan.SchemaName, MaxTokens: pl.cfg.MaxTokens,
 		OnProgress: func(p llm.Progress) {
 			pl.emit(Event{Stage: StageStream, Round: turn, Chars: p.Chars})
 		},
@@ -339,6 +352,7 @@ func (r *run) finish(ctx context.Context, p plan.Plan) (*plan.Record, error) {
 	}
 	r.rec.Plan, r.rec.Changes, r.rec.Memory = p, changes, mem
 	r.rec.Warnings = append(r.rec.Warnings, warns...)
+	pl.redactRecord(r.rec)
 	if err := pl.cfg.Store.SavePlan(r.rec); err != nil {
 		return r.rec, fmt.Errorf("save plan: %w", err)
 	}
