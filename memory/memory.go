@@ -1,4 +1,4 @@
-// Package memory is fixplan's engineering memory (CONTRACT §6): a whitelist of typed
+// Package memory is fixplan's engineering memory (docs/CONTRACT.md §8): a whitelist of typed
 // keys stored in two files — the user's preferences.json in the OS config dir and the
 // project's .fixplan/project.json — merged project over user into the MEMORY block of
 // the system prompt. A model's memory_patch is validated here and merged only when the

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Code is a stable error code (CONTRACT §5). The UI and every --json output carry it.
+// Code is a stable error code (docs/CONTRACT.md §10). The UI and every --json output carry it.
 type Code string
 
 // The stable error codes.

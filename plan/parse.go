@@ -12,7 +12,7 @@ import (
 // Form is the shape of the reply Parse accepted.
 type Form string
 
-// The accepted reply forms (CONTRACT §2).
+// The accepted reply forms (docs/CONTRACT.md §2.5).
 const (
 	FormStrict        Form = "strict"         // the full strict object
 	FormPartial       Form = "partial"        // the strict object with fields missing

@@ -1,6 +1,8 @@
-// Package plan holds fixplan's pure domain types: the model's fix plan (CONTRACT §2),
-// its context requests (§3), the previewed file changes (§5), the stored plan record,
-// and the stable error codes every layer reports. It imports only the standard library.
+// Package plan holds fixplan's pure domain types: the model's fix plan
+// (docs/CONTRACT.md §2), its context requests (§5), the previewed file changes (§7),
+// the stored plan record (§4.6), and the stable error codes every layer reports (§10).
+// It does no I/O and imports no other fixplan package; besides the standard library
+// it uses only the JSON schema validator (santhosh-tekuri/jsonschema).
 package plan
 
 import (
@@ -50,7 +52,7 @@ type ProposedChanges struct {
 // ActionKind is the kind of a whole-file action.
 type ActionKind string
 
-// The action kinds of CONTRACT §2.
+// The action kinds of docs/CONTRACT.md §2.2.
 const (
 	CreateFile ActionKind = "CREATE_FILE"
 	CreateDir  ActionKind = "CREATE_DIR"
@@ -70,7 +72,7 @@ type Action struct {
 	Content *string    `json:"content"`
 }
 
-// Request types of CONTEXT requests (CONTRACT §3).
+// Request types of context requests (docs/CONTRACT.md §5).
 const (
 	ReqReadFile = "read_file"
 	ReqSearch   = "search"
@@ -97,7 +99,7 @@ type MemoryEntry struct {
 	Value json.RawMessage `json:"value"`
 }
 
-// Memory keys of the whitelist (CONTRACT §6).
+// Memory keys of the whitelist (docs/CONTRACT.md §8).
 const (
 	KeyDefaultTestCommand   = "project.default_test_command"
 	KeyDefaultLintCommand   = "project.default_lint_command"
