@@ -170,6 +170,10 @@ func reachOf(src string) int {
 // lowerPool holds buffers for the ASCII-lower-cased copy of a text.
 var lowerPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
 
+// nearBytes bounds a window on a long line: it starts at most nearBytes before a
+// keyword and ends at most 2*nearBytes after it (times 1+reach).
+const nearBytes = 512
+
 // window is a byte range [from,to) of the text one detector runs over.
 type window struct{ from, to int }
 
@@ -224,24 +228,23 @@ func (rs *ruleSet) find(text, path string) []secretSpan {
 
 	// keyword hits → per detector, the merged windows of lines around them
 	wins := make([][]window, len(rs.dets))
-	lastLine := make([]int, len(rs.dets)) // end of the line of the detector's last hit
+	covered := make([]int, len(rs.dets)) // where the detector's last window stops covering its hit's line
 	rs.trie.Walk(low, func(end, n, pattern int64) bool {
 		ks, ke := int(end-n+1), int(end+1)
 		for _, di := range rs.byKw[pattern] {
-			if ks < lastLine[di] {
-				continue // another hit on the same line
+			if ks < covered[di] {
+				continue // inside the window of an earlier hit on the same line
 			}
 			d := &rs.dets[di]
 			if d.pre != nil && !d.pre(text, ks, ke) {
 				continue
 			}
-			from := lineStartBack(text, ks, d.reach)
-			to := lineEndForward(text, ks, d.reach)
-			if d.reach == 0 {
-				lastLine[di] = to
-			} else {
-				lastLine[di] = lineEndForward(text, ks, 0)
-			}
+			// the lines around the hit, but not more than a few KiB of a long
+			// (minified) line: a match holding the keyword is shorter than that
+			near := nearBytes * (1 + d.reach)
+			from := max(lineStartBack(text, ks, d.reach), ks-near)
+			to := min(lineEndForward(text, ks, d.reach), ke+2*near)
+			covered[di] = min(lineEndForward(text, ks, 0), to)
 			ws := wins[di]
 			if k := len(ws) - 1; k >= 0 && from <= ws[k].to {
 				ws[k].to = max(ws[k].to, to)

@@ -189,3 +189,14 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+// TestRedactLongLine: a minified file is one long line; detectors look at a few
+// KiB around each keyword, and still find what is there.
+func TestRedactLongLine(t *testing.T) {
+	pad := strings.Repeat("var a=function(){return this.token_value};", 2000)
+	in := pad + `apiKey:"` + stripeLive + `",password:"hunter2x",` + pad
+	want := pad + `apiKey:"[REDACTED]",password:"[REDACTED]",` + pad
+	if got, n := RedactFile("app.min.js", in); got != want || n != 2 {
+		t.Errorf("RedactFile found %d: %v", n, Find("app.min.js", in))
+	}
+}

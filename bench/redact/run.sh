@@ -48,7 +48,9 @@ if [ "${1:-}" = "--write" ]; then
     echo "### Without paths"
     echo
     echo "The same files redacted as text of no file (a pasted problem, a log): unquoted values are then judged by"
-    echo "their shape only, not by the language of the file."
+    echo "their shape only, not by the language of the file. The fix loop redacts every message once more in this"
+    echo "way as it is sent (a safety net for text no detector saw with its path), so for file content that reaches"
+    echo "the model these are the numbers that count."
     echo
     echo "$nopath"
   } > bench/redact/RESULTS.md
