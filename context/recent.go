@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -13,11 +14,18 @@ import (
 
 // recentFiles lists the files changed according to git status (also when the
 // root is a folder inside a repository; paths relative to the root), else the
-// most recently modified files.
+// most recently modified files, after a line saying why git status was skipped
+// when fixplan chose not to run it.
 func (g *Gatherer) recentFiles(ctx context.Context) string {
-	if s, ok := g.gitStatus(ctx); ok {
-		return s
+	status, note := g.gitStatus(ctx)
+	if status != "" {
+		return status
 	}
+	return note + g.modifiedFiles(ctx)
+}
+
+// modifiedFiles lists the most recently modified files of the root.
+func (g *Gatherer) modifiedFiles(ctx context.Context) string {
 	type fm struct {
 		rel string
 		t   time.Time
@@ -53,33 +61,45 @@ func (g *Gatherer) recentFiles(ctx context.Context) string {
 	return b.String()
 }
 
-// gitStatus runs `git status --porcelain` limited to the root; ok is false when
-// git is missing, the root is not in a repository, or git fails or times out.
-func (g *Gatherer) gitStatus(ctx context.Context) (string, bool) {
+// maxGitOutput bounds the output of git status that is read.
+const maxGitOutput = 1 << 20
+
+// gitStatus runs `git status --porcelain` limited to the root, on the repository
+// findGitRepo found, and only when the repository's own config names no program
+// (git obeys that config: core.fsmonitor runs on every status, a filter's clean
+// command on racily-clean files, ...). status is "" when git is missing, there
+// is no repository, git fails or times out, or git was not run; note then says
+// why git was not run when that was fixplan's choice.
+func (g *Gatherer) gitStatus(ctx context.Context) (status, note string) {
 	git, err := g.lookPath("git")
 	if err != nil {
-		return "", false
+		return "", ""
 	}
-	ctx, cancel := context.WithTimeout(ctx, g.opts.ToolTimeout)
-	defer cancel()
-	runGit := func(args ...string) (string, error) {
-		cmd := exec.CommandContext(ctx, git, append([]string{"-C", g.root}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
-		out, err := cmd.Output()
-		return string(out), err
+	repo, ok := findGitRepo(g.root, ceilingDirs())
+	switch {
+	case !ok:
+		return "", ""
+	case len(repo.programs) > 0:
+		return "", fmt.Sprintf("git status skipped: the repository's own config names programs (%s); fixplan runs nothing a project chooses\n",
+			keyList(repo.programs, 6))
+	case repo.unreadable != "":
+		return "", fmt.Sprintf("git status skipped: the repository's own config could not be checked (%s); fixplan runs nothing a project chooses\n",
+			repo.unreadable)
 	}
-	prefix, err := runGit("rev-parse", "--show-prefix")
+	out, cut, err := g.runGit(ctx, git, repo, "status", "--porcelain=v1", "--untracked-files=normal", "--ignore-submodules=all", "--", ".")
 	if err != nil {
-		return "", false
+		return "", ""
 	}
-	prefix = strings.TrimSpace(prefix)
-	out, err := runGit("status", "--porcelain=v1", "--untracked-files=normal", "--", ".")
-	if err != nil {
-		return "", false
+	prefix := ""
+	if rel, err := filepath.Rel(repo.top, g.root); err == nil && rel != "." {
+		prefix = filepath.ToSlash(rel) + "/"
 	}
 	lines, _ := lastLines(out, 1<<30)
-	if len(lines) == 0 {
-		return "git status: no changes\n", true
+	if cut && len(lines) > 0 {
+		lines = lines[:len(lines)-1] // the last one may be partial
+	}
+	if len(lines) == 0 && !cut {
+		return "git status: no changes\n", ""
 	}
 	for i, l := range lines {
 		if len(l) > 3 {
@@ -88,8 +108,80 @@ func (g *Gatherer) gitStatus(ctx context.Context) (string, bool) {
 		}
 		lines[i] = l
 	}
-	if len(lines) > maxRecentFiles {
+	switch {
+	case len(lines) > maxRecentFiles && cut:
+		lines = append(lines[:maxRecentFiles], "…[more]")
+	case len(lines) > maxRecentFiles:
 		lines = append(lines[:maxRecentFiles], fmt.Sprintf("…[%d more]", len(lines)-maxRecentFiles))
+	case cut:
+		lines = append(lines, "…[more]")
 	}
-	return "git status --porcelain:\n" + strings.Join(lines, "\n") + "\n", true
+	return "git status --porcelain:\n" + strings.Join(lines, "\n") + "\n", ""
+}
+
+// keyList joins up to max keys, then "…".
+func keyList(keys []string, max int) string {
+	if len(keys) > max {
+		return strings.Join(keys[:max], ", ") + ", …"
+	}
+	return strings.Join(keys, ", ")
+}
+
+// runGit runs git on repo with args and the guards of gitArgs and gitEnviron,
+// bounded by ToolTimeout, and returns its output (at most maxGitOutput bytes;
+// cut is set when there was more).
+func (g *Gatherer) runGit(ctx context.Context, git string, repo gitRepo, args ...string) (out string, cut bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, g.opts.ToolTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, git, append(gitArgs(g.root, repo), args...)...)
+	cmd.Dir = g.root
+	cmd.Env = gitEnviron(os.Environ(), g.root, g.toolPATH(), repo)
+	cmd.WaitDelay = g.opts.ToolTimeout
+	buf := &cappedBuffer{max: maxGitOutput + 1}
+	cmd.Stdout = buf // stderr goes nowhere
+	err = cmd.Run()
+	if len(buf.b) > maxGitOutput {
+		return string(buf.b[:maxGitOutput]), true, err
+	}
+	return string(buf.b), false, err
+}
+
+// gitArgs are the options every git call starts with: the repository that was
+// checked, given explicitly (git discovers nothing and ignores core.worktree);
+// no fsmonitor, no hooks (core.hooksPath is the null device), no pager, no
+// optional locks (status does not rewrite the index), and no transport (a
+// partial clone's lazy fetch cannot reach a remote the project chose). Command
+// line config outranks the repository's. No diff or log is run; one that is
+// must add --no-ext-diff --no-textconv.
+func gitArgs(root string, repo gitRepo) []string {
+	return []string{"-C", root, "--no-pager", "--no-optional-locks",
+		"--git-dir=" + repo.gitDir, "--work-tree=" + repo.top,
+		"-c", "core.fsmonitor=false", "-c", "core.hooksPath=" + os.DevNull, "-c", "protocol.allow=never"}
+}
+
+// gitPlaceVars name another repository, index or object store than the one
+// checked, or a program; git gets none of them from fixplan's environment.
+var gitPlaceVars = map[string]bool{
+	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_COMMON_DIR": true, "GIT_INDEX_FILE": true,
+	"GIT_OBJECT_DIRECTORY": true, "GIT_ALTERNATE_OBJECT_DIRECTORIES": true, "GIT_NAMESPACE": true,
+	"GIT_CEILING_DIRECTORIES": true, "GIT_DISCOVERY_ACROSS_FILESYSTEM": true, "GIT_PREFIX": true,
+	"GIT_QUARANTINE_PATH": true, "GIT_EXTERNAL_DIFF": true,
+}
+
+// gitEnviron is git's environment: the probes' (probeEnviron: no credentials,
+// no variables naming places inside the root, PATH without project entries;
+// GIT_CONFIG_NOSYSTEM and the user's own config variables are kept) without
+// gitPlaceVars, with the checked common folder, no terminal prompt, no lazy
+// fetch, no optional locks and the C locale (porcelain output is parsed).
+func gitEnviron(environ []string, root, path string, repo gitRepo) []string {
+	env := probeEnviron(environ, root, path, root)
+	out := env[:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !gitPlaceVars[strings.ToUpper(name)] {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "GIT_COMMON_DIR="+repo.common, "GIT_TERMINAL_PROMPT=0", "GIT_NO_LAZY_FETCH=1",
+		"GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
 }

@@ -1,0 +1,240 @@
+package codectx
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// gitRepo is the repository enclosing the root, found and checked without
+// running git. git is then given exactly this repository (--git-dir,
+// --work-tree), so it discovers nothing by itself.
+type gitRepo struct {
+	top    string // the work tree: the folder holding .git (absolute, symlinks resolved)
+	gitDir string // the repository folder: .git, or where a .git file points
+	// common is the folder of the shared config, objects and refs: gitDir, or
+	// for a linked worktree the folder its commondir file names. git is given it
+	// (GIT_COMMON_DIR), so it reads the config that was checked.
+	common string
+	// programs lists the keys of the repository's own config that name a program
+	// or pull in more config (see namesProgram), sorted; git must not run then.
+	programs []string
+	// unreadable says why the repository's config could not be read safely
+	// ("" when it was); git must not run then either.
+	unreadable string
+}
+
+// Bounds of the files read while looking for the repository.
+const (
+	maxGitConfigBytes = 1 << 20  // config, config.worktree
+	maxGitPointerSize = 64 << 10 // a .git file, commondir
+)
+
+// findGitRepo finds the repository git would use for root (absolute, symlinks
+// resolved), looking in root and its parents as git does: a folder holding a
+// .git folder or a .git file ("gitdir: <path>"), not going up into a folder of
+// ceilings (GIT_CEILING_DIRECTORIES). ok is false when there is none, when the
+// first one found is not a work tree (root inside a bare repository or a .git
+// folder), or when a .git file is malformed (git would fail too). It reads the
+// repository's config files (see readRepoConfig) and runs nothing.
+func findGitRepo(root string, ceilings []string) (gitRepo, bool) {
+	ceil := map[string]bool{}
+	for _, c := range ceilings {
+		if filepath.IsAbs(c) {
+			ceil[filepath.Clean(c)] = true
+			if real, err := filepath.EvalSymlinks(c); err == nil {
+				ceil[real] = true
+			}
+		}
+	}
+	for d := root; ; {
+		if gd, found, ok := dotGit(d); found {
+			if !ok {
+				return gitRepo{}, false
+			}
+			repo := gitRepo{top: d, gitDir: gd}
+			repo.common, repo.programs, repo.unreadable = readRepoConfig(gd)
+			return repo, true
+		}
+		if isGitDir(d) { // a bare repository, or inside a .git folder: no work tree
+			return gitRepo{}, false
+		}
+		parent := filepath.Dir(d)
+		if parent == d || ceil[parent] {
+			return gitRepo{}, false
+		}
+		d = parent
+	}
+}
+
+// ceilingDirs is GIT_CEILING_DIRECTORIES as a list.
+func ceilingDirs() []string {
+	return filepath.SplitList(os.Getenv("GIT_CEILING_DIRECTORIES"))
+}
+
+// dotGit looks at dir/.git: found is false when there is none (or it is a
+// folder that is not a repository, which git passes over too); ok is false when
+// it is there but git could not use it (a malformed .git file, a pointer to
+// something that is not a repository).
+func dotGit(dir string) (gitDir string, found, ok bool) {
+	p := filepath.Join(dir, ".git")
+	st, err := os.Stat(p) // a .git symlink is followed, as git does
+	if err != nil {
+		return "", false, false
+	}
+	if st.IsDir() {
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil || !isGitDir(real) {
+			return "", false, false
+		}
+		return real, true, true
+	}
+	if !st.Mode().IsRegular() {
+		return "", true, false
+	}
+	data, err := readBounded(dir, ".git", maxGitPointerSize, true)
+	if err != nil {
+		return "", true, false
+	}
+	target, found := strings.CutPrefix(string(data), "gitdir: ")
+	target = strings.TrimRight(target, "\r\n") // as git does: a trailing space is part of the path
+	if !found || target == "" || strings.ContainsAny(target, "\x00\n") {
+		return "", true, false
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(dir, target)
+	}
+	real, err := filepath.EvalSymlinks(target)
+	if err != nil || !isGitDir(real) {
+		return "", true, false
+	}
+	return real, true, true
+}
+
+// isGitDir reports whether d looks like a repository folder to git: a HEAD, and
+// objects/ and refs/ (in the common folder for a linked worktree).
+func isGitDir(d string) bool {
+	if _, err := os.Lstat(filepath.Join(d, "HEAD")); err != nil {
+		return false
+	}
+	if st, err := os.Lstat(filepath.Join(d, "commondir")); err == nil && st.Mode().IsRegular() {
+		return true
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if st, err := os.Stat(filepath.Join(d, sub)); err != nil || !st.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// readRepoConfig reads the config git would read from the repository gitDir —
+// its common folder's config (for a linked worktree, the folder its commondir
+// names) and the config.worktree files — and returns that common folder and the
+// keys that name a program, or why the config could not be read safely. Each
+// file is read through an os.Root of its folder, only if it is a regular file
+// (not a symlink, FIFO or device) of at most maxGitConfigBytes; nothing the
+// config names (include.path, ...) is read.
+func readRepoConfig(gitDir string) (common string, programs []string, unreadable string) {
+	common = gitDir
+	if data, err := readBounded(gitDir, "commondir", maxGitPointerSize, false); err != nil {
+		return "", nil, "its commondir file " + readProblem(err)
+	} else if data != nil {
+		c := strings.TrimRight(string(data), "\r\n")
+		if c == "" || strings.ContainsAny(c, "\x00\n") {
+			return "", nil, "its commondir file is malformed"
+		}
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		real, err := filepath.EvalSymlinks(c)
+		if err != nil {
+			return "", nil, "the folder its commondir file names cannot be found"
+		}
+		common = real
+	}
+	files := []struct{ dir, name string }{{common, "config"}, {common, "config.worktree"}}
+	if gitDir != common {
+		files = append(files, struct{ dir, name string }{gitDir, "config.worktree"})
+	}
+	var entries []configEntry
+	for _, f := range files {
+		data, err := readBounded(f.dir, f.name, maxGitConfigBytes, false)
+		if err != nil {
+			return "", nil, fmt.Sprintf("its %s file %s", f.name, readProblem(err))
+		}
+		e, err := parseGitConfig(data)
+		if err != nil {
+			return "", nil, fmt.Sprintf("its %s file is not valid git config (%v)", f.name, err)
+		}
+		entries = append(entries, e...)
+	}
+	return common, programNames(entries), ""
+}
+
+// errNotRegular and errTooBig are the reasons readBounded refuses a file.
+var (
+	errNotRegular = errors.New("not a regular file")
+	errTooBig     = errors.New("too big")
+)
+
+// readBounded reads dir/name through an os.Root of dir: a regular file of at
+// most limit bytes (not a symlink, FIFO or device). A missing file gives nil and
+// no error unless must is set.
+func readBounded(dir, name string, limit int64, must bool) ([]byte, error) {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	st, err := r.Lstat(name)
+	if errors.Is(err, fs.ErrNotExist) && !must {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	if st.Size() > limit {
+		return nil, errTooBig
+	}
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st2, err := f.Stat(); err != nil || !os.SameFile(st, st2) {
+		return nil, errNotRegular // replaced since the Lstat
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, errTooBig
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
+}
+
+// readProblem words a readBounded error for the recent-changes section; it
+// names no path.
+func readProblem(err error) string {
+	switch {
+	case errors.Is(err, errNotRegular):
+		return "is not a regular file"
+	case errors.Is(err, errTooBig):
+		return "is too big"
+	case errors.Is(err, fs.ErrPermission):
+		return "cannot be read (permission denied)"
+	}
+	return "cannot be read"
+}
