@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 TREE=${TREE:-$(go env GOROOT)/src}
 withpath=$(go run ./bench/redact -tree "$TREE" -md)
 nopath=$(go run ./bench/redact -tree "$TREE" -md -nopath -examples 0 | sed -n '/^| |/,$p')
-speed=$(go test -run '^$' -bench 'BenchmarkRedact|BenchmarkCompileRules' -benchmem -count 1 ./context | grep '^Benchmark')
+speed=$(go test -run '^$' -bench 'BenchmarkRedact|BenchmarkCompileRules' -benchmem -count 5 ./context | grep '^Benchmark')
 echo "$withpath"
 echo
 echo "Without paths:"
@@ -28,7 +28,8 @@ if [ "${1:-}" = "--write" ]; then
     echo
     echo "\`go test -bench 'BenchmarkRedact|BenchmarkCompileRules' ./context\`: redacting the first 2,000 lines of"
     echo "Go's \`go/parser/parser.go\` (51 KB) as a Go file, with 10 secrets put in, and as text of no file;"
-    echo "compiling the rule set, which the first redaction of a process pays once."
+    echo "compiling the rule set, which the first redaction of a process pays once. Five runs each, on a shared machine"
+    echo "(load average $(cut -d" " -f1 /proc/loadavg) when this was written): take the lower numbers."
     echo
     echo '```'
     echo "$speed"
