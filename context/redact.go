@@ -1,7 +1,6 @@
 package codectx
 
 import (
-	"bytes"
 	"regexp"
 	"sort"
 	"strings"
@@ -28,9 +27,11 @@ type secretSpan struct {
 // It finds what gitleaks' default rule set finds (Stripe, AWS, GitHub, GitLab,
 // Slack, Google, JWTs, 200 more providers, generic `api_key = "…"` assignments of
 // high entropy) plus: private key blocks, also when the text starts or ends inside
-// one; literal values assigned to password/token/secret/api_key-like names in any
-// syntax (`password=hunter2`, `"token": "abc"`, `API_KEY: xyz`) unless they look
-// like code (calls, indexing, dotted names, null/true/false, ${VAR}); the password
+// one; literal values assigned to names that end in password/token/secret/api_key
+// and the like, in any syntax (`password=hunter2`, `"token": "abc"`, `API_KEY:
+// xyz`), unless they look like code (calls, indexing, dotted or camelCase names,
+// CONSTANTS, numbers, null/true/false, ${VAR}, a name that only mentions a
+// secret such as masterSecretLabel or TOKEN_READ); the password
 // of a URL (`postgres://user:[REDACTED]@host/db`); bearer tokens and basic
 // credentials; JWTs; `sk-` keys of at least 16 characters after the dash with a
 // digit and a letter (OpenAI-style; shorter ones are too often ordinary words).
@@ -39,7 +40,10 @@ func Redact(text string) (string, int) { return redactPath(text, "") }
 // RedactFile is Redact for the content of the file at path (root-relative,
 // slash-separated): gitleaks' path-specific rules apply (Terraform, Kubernetes
 // YAML, NuGet config, PHP), and its path allowlists (lock files, vendored code)
-// switch its rules off for the file — the hand-written detectors still run.
+// switch its rules off for the file — the hand-written detectors still run. In a
+// file of a language whose string literals are quoted (Go, Python, JavaScript,
+// Java, C, Rust, ...: by extension) an unquoted value assigned to a secret-like
+// name is an expression, never a literal secret, and is left alone.
 func RedactFile(path, text string) (string, int) { return redactPath(text, path) }
 
 func redactPath(text, path string) (string, int) {
@@ -155,40 +159,6 @@ func RedactValues(text string, values ...string) (string, int) {
 		}
 	}
 	return text, n
-}
-
-func containsAny(s string, subs []string) bool {
-	for _, m := range subs {
-		if strings.Contains(s, m) {
-			return true
-		}
-	}
-	return false
-}
-
-// containsFoldAny reports whether s contains any of the lower-case ASCII subs,
-// ignoring ASCII case.
-func containsFoldAny(s string, subs []string) bool {
-	var buf [512]byte
-	var low []byte
-	if len(s) <= len(buf) {
-		low = buf[:len(s)]
-	} else {
-		low = make([]byte, len(s))
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		low[i] = c
-	}
-	for _, m := range subs {
-		if bytes.Contains(low, []byte(m)) {
-			return true
-		}
-	}
-	return false
 }
 
 // secretValue returns the span of the literal value starting at i, or an empty
