@@ -29,7 +29,7 @@ type candidate struct {
 	redactions int
 }
 
-// Base gathers the base context (CONTRACT §4) for one problem: env, project prefs
+// Base gathers the base context (docs/CONTRACT.md §6) for one problem: env, project prefs
 // from memory, recent files, logs, resolved stack-trace windows and failing-test
 // heuristics. Sections are what the model receives, highest priority first (env,
 // prefs, frames, project code windows, failing tests, logs, recent files,

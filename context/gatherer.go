@@ -1,5 +1,5 @@
-// Package codectx gathers the code context fixplan sends to the model (CONTRACT §3
-// and §4): the base context of a problem (environment, project preferences, recent
+// Package codectx gathers the code context fixplan sends to the model (docs/CONTRACT.md
+// §5 and §6): the base context of a problem (environment, project preferences, recent
 // files, logs, code windows around the frames of pasted stack traces, the failing
 // test and its module under test) and the answers to the model's context requests
 // (read_file, search, logs, env).

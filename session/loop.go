@@ -14,7 +14,7 @@ import (
 	"fixplan/plan"
 )
 
-// MaxContextRounds is how many rounds of context requests the loop fulfils (CONTRACT §3).
+// MaxContextRounds is how many rounds of context requests the loop fulfils (docs/CONTRACT.md §5.7).
 const MaxContextRounds = 2
 
 // Config wires a Session. Model, Gatherer, Memory, Previewer and Store are required.

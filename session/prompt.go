@@ -8,7 +8,7 @@ import (
 	"fixplan/plan"
 )
 
-// systemPrompt is CONTRACT §7 with the schema's field meanings and the MEMORY block.
+// systemPrompt is the system message of docs/CONTRACT.md §4.1 with the schema's field meanings and the MEMORY block.
 func systemPrompt(memoryBlock string) string {
 	var b strings.Builder
 	b.WriteString(`You are an engineering assistant inside a program (fixplan) that creates, analyses and fixes code. There is one operator.

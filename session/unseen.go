@@ -9,7 +9,7 @@ import (
 	"fixplan/plan"
 )
 
-// No blind rewrites (CONTRACT §5): which updated files the model never saw, and
+// No blind rewrites (docs/CONTRACT.md §4.4): which updated files the model never saw, and
 // how their changes are taken out of a plan when it still has not seen them.
 
 func cleanPath(p string) string { return path.Clean(filepath.ToSlash(p)) }
