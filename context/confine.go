@@ -51,15 +51,11 @@ func CleanRel(p string) (string, error) {
 
 func isLetter(b byte) bool { return b|0x20 >= 'a' && b|0x20 <= 'z' }
 
-// isProtected reports whether rel (clean, slash-separated) is inside a .git folder.
-func isProtected(rel string) bool {
-	for _, c := range strings.Split(rel, "/") {
-		if strings.EqualFold(c, ".git") {
-			return true
-		}
-	}
-	return false
-}
+// isProtected reports whether rel (clean, slash-separated) is inside .git, .hg or
+// .fixplan at any depth, in any spelling an OS treats as the same name: git's
+// internals, another tool's config and fixplan's own (possibly shipped) state are
+// never read for the model.
+func isProtected(rel string) bool { return plan.InProtectedFolder(rel) }
 
 // secretSuffixes and secretPrefixes classify secret file names (lower-cased).
 var (
@@ -109,7 +105,7 @@ func IsSecretPath(rel string) bool {
 // root-relative path.
 func (g *Gatherer) resolve(rel string) (string, error) {
 	if isProtected(rel) {
-		return "", refusal(plan.ErrProtectedPath, "path %q is inside .git/, which is never read", rel)
+		return "", refusal(plan.ErrProtectedPath, "path %q is inside .git/, .hg/ or .fixplan/, which are never read", rel)
 	}
 	if !g.opts.AllowSecrets && IsSecretPath(rel) {
 		return "", refusal(plan.ErrSecretPath, "path %q is a secret file (keys, credentials, .env); the user has not allowed reading secret files", rel)
@@ -128,7 +124,7 @@ func (g *Gatherer) resolve(rel string) (string, error) {
 	r = filepath.ToSlash(r)
 	if r != rel {
 		if isProtected(r) {
-			return "", refusal(plan.ErrProtectedPath, "path %q leads into .git/, which is never read", rel)
+			return "", refusal(plan.ErrProtectedPath, "path %q leads into .git/, .hg/ or .fixplan/, which are never read", rel)
 		}
 		if !g.opts.AllowSecrets && IsSecretPath(r) {
 			return "", refusal(plan.ErrSecretPath, "path %q leads to a secret file; the user has not allowed reading secret files", rel)

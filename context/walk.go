@@ -169,7 +169,7 @@ func (g *Gatherer) listDir(h dirHandle, d walkDir, excl map[string]bool, visit v
 		}
 		switch {
 		case e.dir:
-			if excl[n] || (len(patterns) > 0 && ignored(patterns, append(comps[:len(comps):len(comps)], n), true)) {
+			if excl[n] || plan.InProtectedFolder(n) || (len(patterns) > 0 && ignored(patterns, append(comps[:len(comps):len(comps)], n), true)) {
 				continue
 			}
 			subs = append(subs, walkDir{rel: rel, name: n, parent: shared, patterns: patterns})
