@@ -27,6 +27,7 @@ func TestHardLinksOutsideGitAreRefused(t *testing.T) {
 		t.Skipf("no hard links here: %v", err)
 	}
 	g := newGatherer(t, root, Options{})
+	g.lookPath = exec.LookPath // newGatherer finds no tools
 	ctx := context.Background()
 	tests := []struct {
 		name string
@@ -34,7 +35,7 @@ func TestHardLinksOutsideGitAreRefused(t *testing.T) {
 		ok   bool   // the request itself succeeds (search)
 		want string // in the error or the text
 	}{
-		{"read_file", plan.ContextRequest{Type: plan.ReqReadFile, Path: ptr("notes.txt")}, false, "has 2 hard links and git does not track it"},
+		{"read_file", plan.ContextRequest{Type: plan.ReqReadFile, Path: ptr("notes.txt")}, false, "has 2 hard links and git does not track it (the project is not in a git repository)"},
 		{"read_file says what to do", plan.ContextRequest{Type: plan.ReqReadFile, Path: ptr("notes.txt"), StartLine: ptr(1), EndLine: ptr(1)}, false, "add it to git (git add) or replace the link with a copy"},
 		{"search", plan.ContextRequest{Type: plan.ReqSearch, Query: ptr("MY-PRIVATE")}, true, "notes.txt: 1 matches not shown: file \"notes.txt\" is not read"},
 		{"configured log", plan.ContextRequest{Type: plan.ReqLogs, Source: ptr("app")}, false, "hard links"},
@@ -59,10 +60,12 @@ func TestHardLinkTrackedByGitIsRead(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	root := t.TempDir()
-	writeTree(t, root, map[string]string{"shared.txt": "shared content\n"})
-	if err := os.Link(filepath.Join(root, "shared.txt"), filepath.Join(t.TempDir(), "copy.txt")); err != nil {
-		t.Skipf("no hard links here: %v", err)
+	root, elsewhere := t.TempDir(), t.TempDir()
+	writeTree(t, root, map[string]string{"shared.txt": "shared content\n", "untracked.txt": "not in git\n"})
+	for _, name := range []string{"shared.txt", "untracked.txt"} {
+		if err := os.Link(filepath.Join(root, name), filepath.Join(elsewhere, name)); err != nil {
+			t.Skipf("no hard links here: %v", err)
+		}
 	}
 	for _, args := range [][]string{{"init", "-q"}, {"add", "shared.txt"}} {
 		cmd := exec.Command("git", args...)
@@ -72,8 +75,12 @@ func TestHardLinkTrackedByGitIsRead(t *testing.T) {
 		}
 	}
 	g := newGatherer(t, root, Options{})
+	g.lookPath = exec.LookPath // newGatherer finds no tools
 	text, _, err := g.ReadRange("shared.txt", 0, 0)
 	if err != nil || !strings.Contains(text, "1 | shared content") {
 		t.Fatalf("ReadRange = %q, %v", text, err)
+	}
+	if _, _, err := g.ReadRange("untracked.txt", 0, 0); err == nil || !strings.Contains(err.Error(), "git does not track it, and a hard link") {
+		t.Errorf("an untracked hard link in a repository was read (err %v)", err)
 	}
 }
