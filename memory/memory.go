@@ -37,12 +37,19 @@ func DefaultUserPath() (string, error) {
 	return filepath.Join(dir, "fixplan", "preferences.json"), nil
 }
 
-// Store holds both memory files as read at Open.
+// Store holds both memory files as read at Open: the whitelisted keys (what the
+// model sees) and every key as found (what is written back, so nothing a person
+// put in the files is dropped).
 type Store struct {
-	root     string
-	userPath string
-	user     map[string]json.RawMessage
-	project  map[string]json.RawMessage
+	root       string
+	userPath   string
+	user       map[string]json.RawMessage
+	project    map[string]json.RawMessage
+	userRaw    map[string]json.RawMessage
+	projectRaw map[string]json.RawMessage
+	// projectProblem says why the project file was not used (a link, too big, not
+	// a JSON object); project memory is then empty and never written.
+	projectProblem error
 }
 
 // Open reads the project memory under root and the user memory at userPath ("" → the
@@ -58,17 +65,42 @@ func Open(root, userPath string) (*Store, error) {
 	}
 	s := &Store{root: root, userPath: userPath}
 	var err error
-	if s.user, err = readFile(userPath); err != nil {
+	if s.userRaw, err = readFile(userPath); err != nil {
 		return nil, err
 	}
+	s.user = whitelisted(s.userRaw, "")
+	// The project file is untrusted: a bad one never stops the project from
+	// opening; it is ignored (and never overwritten) with a warning.
 	b, err := readProject(root)
+	if err == nil {
+		s.projectRaw, err = parse(ProjectFile, b)
+	}
 	if err != nil {
-		return nil, err
+		s.projectProblem = err
+		s.projectRaw = map[string]json.RawMessage{}
 	}
-	if s.project, err = parse(ProjectFile, b); err != nil {
-		return nil, err
-	}
+	// user.* keys come only from the user's own preferences, never from a project.
+	s.project = whitelisted(s.projectRaw, "user.")
 	return s, nil
+}
+
+// Warnings says why project memory was ignored, if it was.
+func (s *Store) Warnings() []string {
+	if s.projectProblem == nil {
+		return nil
+	}
+	return []string{"project memory ignored: " + s.projectProblem.Error()}
+}
+
+// whitelisted returns the whitelisted keys of m, without those starting with drop.
+func whitelisted(m map[string]json.RawMessage, drop string) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	for k, v := range m {
+		if isKey(k) && (drop == "" || !strings.HasPrefix(k, drop)) {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // maxProjectFile bounds the project memory file fixplan reads.
@@ -120,11 +152,6 @@ func parse(path string, b []byte) (map[string]json.RawMessage, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, plan.Errorf(plan.ErrConfig, "memory file %s is not a JSON object: %v", path, err).
 			WithHint("fix the file by hand or delete it; fixplan will not overwrite it")
-	}
-	for k := range m {
-		if !isKey(k) {
-			delete(m, k) // never offered to the model; kept out of the block
-		}
 	}
 	return m, nil
 }

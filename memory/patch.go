@@ -180,7 +180,11 @@ func encode(m map[string]json.RawMessage) []byte {
 // writes them inside the apply transaction; call Commit afterwards.
 func (s *Store) ProjectBytesAfter(entries []plan.MemoryEntry) ([]byte, bool, error) {
 	proj, _ := split(entries)
-	m, changed := merge(s.project, proj)
+	if len(proj) > 0 && s.projectProblem != nil {
+		return nil, false, plan.Errorf(plan.ErrConfig, "%s is not used (%v), so project memory cannot be updated", ProjectFile, s.projectProblem).
+			WithHint("fix or delete the file, or untick the project memory entries")
+	}
+	m, changed := merge(s.projectRaw, proj)
 	if !changed {
 		return nil, false, nil
 	}
@@ -190,14 +194,15 @@ func (s *Store) ProjectBytesAfter(entries []plan.MemoryEntry) ([]byte, bool, err
 // CommitProject records entries as written to the project file (after the transaction).
 func (s *Store) CommitProject(entries []plan.MemoryEntry) {
 	proj, _ := split(entries)
-	s.project, _ = merge(s.project, proj)
+	s.projectRaw, _ = merge(s.projectRaw, proj)
+	s.project = whitelisted(s.projectRaw, "user.")
 }
 
 // SaveUser merges the user.* entries into the user preferences file (atomically) and
 // reports whether it changed. The file lives outside every project.
 func (s *Store) SaveUser(entries []plan.MemoryEntry) (bool, error) {
 	_, usr := split(entries)
-	m, changed := merge(s.user, usr)
+	m, changed := merge(s.userRaw, usr)
 	if !changed {
 		return false, nil
 	}
@@ -207,7 +212,7 @@ func (s *Store) SaveUser(entries []plan.MemoryEntry) (bool, error) {
 	if err := fsutil.WriteFileAtomic(s.userPath, encode(m), 0o600); err != nil {
 		return false, err
 	}
-	s.user = m
+	s.userRaw, s.user = m, whitelisted(m, "")
 	return true, nil
 }
 
