@@ -190,7 +190,7 @@ func (a *App) OpenProject(root string) (ProjectInfo, error) {
 	if a.d.NewModel != nil {
 		m, _ = a.d.NewModel(st, key) // a missing key is reported when planning
 	}
-	s, err := session.Open(root, st, m, a.emitter(), session.Options{UserPrefsPath: a.d.UserPrefs, ConfigDir: a.d.ConfigDir})
+	s, err := session.Open(root, st, m, a.emitter(), session.Options{UserPrefsPath: a.d.UserPrefs, ConfigDir: a.d.ConfigDir, Secrets: []string{key}})
 	if err != nil {
 		return ProjectInfo{}, fail(err)
 	}

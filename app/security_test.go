@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fixplan/llm/llmtest"
 )
 
 func TestOpeningAHostileClone(t *testing.T) {
@@ -66,5 +68,33 @@ func TestOpeningAHostileClone(t *testing.T) {
 	info, err = a.OpenProject(root)
 	if err != nil || len(info.Recovered) != 0 {
 		t.Fatalf("reopen: %+v %v", info.Recovered, err)
+	}
+}
+
+// TestKeychainKeyNeverReachesTheModel: the key the app takes from the OS keychain
+// (not from the environment) is redacted by value from what is sent and saved,
+// even when the user pastes it into the problem by mistake.
+func TestKeychainKeyNeverReachesTheModel(t *testing.T) {
+	a, _, root, srv := newApp(t, llmtest.Reply{Content: planReply})
+	// A key no secret pattern would recognise: only its value can redact it.
+	const key = "correcthorsebatterystaple42"
+	a.d.Keys = &fakeKeys{key: key, available: true}
+	if _, err := a.OpenProject(root); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := a.Plan(PlanRequest{Problem: "my key is " + key + "\nTraceback (most recent call last):\n  File \"calc.py\", line 2, in divide\nZeroDivisionError: division by zero\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range srv.Requests() {
+		for _, m := range r.Messages {
+			if strings.Contains(m.Content, key) {
+				t.Fatalf("the keychain key reached the model in a %s message", m.Role)
+			}
+		}
+	}
+	saved, _ := os.ReadFile(filepath.Join(root, ".fixplan", "plans", rec.ID+".json"))
+	if len(saved) == 0 || strings.Contains(string(saved), key) {
+		t.Fatal("the keychain key is in the saved plan (or the plan was not saved)")
 	}
 }

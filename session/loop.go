@@ -35,6 +35,8 @@ type Config struct {
 	// as the API key (values under codectx.MinLiteralSecret bytes are ignored).
 	// NewPlanner adds FIXPLAN_API_KEY and OPENAI_API_KEY from the environment.
 	Secrets []string
+	// Warnings start the record's warnings (e.g. project memory that was ignored).
+	Warnings []string
 }
 
 // Planner runs the fix loop.
@@ -119,7 +121,7 @@ func (pl *Planner) Plan(ctx context.Context, in plan.ProblemInput) (*plan.Record
 	in = pl.redactInput(in)
 	r := &run{p: pl, seen: map[string]bool{}, rec: &plan.Record{
 		ID: pl.cfg.NewID(), CreatedAt: pl.cfg.Now().UTC(), State: plan.StateDraft, Input: in,
-		Changes: []plan.FileChange{}, Rounds: []plan.Round{}, Warnings: []string{}, Memory: []plan.MemoryEntry{},
+		Changes: []plan.FileChange{}, Rounds: []plan.Round{}, Warnings: append([]string{}, pl.cfg.Warnings...), Memory: []plan.MemoryEntry{},
 	}}
 	rec, err := r.plan(ctx)
 	if err != nil {
@@ -149,6 +151,11 @@ func (r *run) plan(ctx context.Context) (*plan.Record, error) {
 		var err error
 		if prev, err = pl.cfg.Store.LoadPlan(r.rec.Input.Previous); err != nil {
 			return nil, fmt.Errorf("load plan %s: %w", r.rec.Input.Previous, err)
+		}
+		if prev.Foreign {
+			// Its text was chosen by whoever put it in the project, not by the user.
+			return nil, (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + prev.ID + " was not made by your fixplan; it is not used to re-plan"}).
+				WithHint("describe the problem again in a new plan")
 		}
 	}
 	pl.emit(Event{Stage: StageGather, Message: "gathering context"})
@@ -351,10 +358,24 @@ func (r *run) finish(ctx context.Context, p plan.Plan) (*plan.Record, error) {
 		mem = []plan.MemoryEntry{}
 	}
 	r.rec.Plan, r.rec.Changes, r.rec.Memory = p, changes, mem
-	r.rec.Warnings = append(r.rec.Warnings, warns...)
+	r.rec.Warnings = dedupe(append(r.rec.Warnings, warns...))
 	pl.redactRecord(r.rec)
 	if err := pl.cfg.Store.SavePlan(r.rec); err != nil {
 		return r.rec, fmt.Errorf("save plan: %w", err)
 	}
 	return r.rec, nil
+}
+
+// dedupe keeps the first of each warning: a model that repeats an unknown memory
+// key in every reply gets the warning once.
+func dedupe(ws []string) []string {
+	seen := map[string]bool{}
+	out := ws[:0]
+	for _, w := range ws {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }

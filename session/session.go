@@ -37,6 +37,9 @@ type Options struct {
 	UserPrefsPath string
 	// AllowSecrets lets the model read secret files (their values are still redacted).
 	AllowSecrets bool
+	// Secrets are values never sent to the model nor saved (the API key the app
+	// took from the keychain, say).
+	Secrets []string
 	// ConfigDir is the user's fixplan config folder ("" → <os config dir>/fixplan);
 	// it holds the per-user key that seals this user's plans and journals.
 	ConfigDir string
@@ -156,9 +159,14 @@ func (s *Session) Plan(ctx context.Context, in plan.ProblemInput) (*plan.Record,
 		return nil, plan.Errorf(plan.ErrConfig, "no model is configured").WithHint("set the provider in Settings or FIXPLAN_BASE_URL / FIXPLAN_MODEL")
 	}
 	in.Logs = s.withVerification(in.Logs)
+	// Memory is re-read for every plan: project.json may have changed (git pull).
+	if mem, err := memory.Open(s.root, s.opts.UserPrefsPath); err == nil {
+		s.mem = mem
+	}
 	pl, err := NewPlanner(Config{
 		Model: s.model, Gatherer: s.gath, Memory: s.mem, Previewer: engineAdapter{s.eng}, Store: s.eng,
 		Emitter: s.em, Provider: s.st.BaseURL, MaxTokens: s.st.MaxTokens, NewID: apply.NewID,
+		Secrets: s.opts.Secrets, Warnings: s.mem.Warnings(),
 	})
 	if err != nil {
 		return nil, err
