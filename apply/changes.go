@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -251,7 +252,23 @@ func order(cs []Change) {
 	})
 }
 
+// redactedMark is what redaction puts in place of a secret in what the model sees.
+const redactedMark = "[REDACTED]"
+
+// writesRedacted reports a change whose new text holds more [REDACTED] marks than
+// the file had: the model copied a redacted secret back, and applying it would
+// replace the real secret with the mark.
+func writesRedacted(c Change) bool {
+	if c.Op != plan.OpCreate && c.Op != plan.OpUpdate {
+		return false
+	}
+	return bytes.Count(c.After, []byte(redactedMark)) > bytes.Count(c.Before, []byte(redactedMark))
+}
+
 func flag(c *Change) {
+	if writesRedacted(*c) {
+		c.Flags = append(c.Flags, "writes [REDACTED]: the model saw a redacted secret and copied the mark back; applying it would replace the real value — untick this file or edit it by hand")
+	}
 	if c.Op == plan.OpCreate && c.Mode.Perm()&0o111 != 0 {
 		c.Flags = append(c.Flags, fmt.Sprintf("executable: the new file gets mode %o and can be run as a program", c.Mode.Perm()))
 	}

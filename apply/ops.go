@@ -97,6 +97,16 @@ func (e *Engine) ApplyPlan(ctx context.Context, id string, sel Selection) (Resul
 			return Result{}, baseMismatch(gone)
 		}
 	}
+	var marked []string
+	for _, c := range cs {
+		if writesRedacted(c) {
+			marked = append(marked, c.Path)
+		}
+	}
+	if len(marked) > 0 {
+		return Result{}, (&plan.Error{Code: plan.ErrInvalidInput, Msg: "would write the [REDACTED] mark over a secret: " + strings.Join(marked, ", "), Paths: marked}).
+			WithHint("nothing was written; untick those files, or make the change by hand")
+	}
 	res, err := e.transact(ctx, id, cs, sel)
 	if err != nil {
 		return res, err

@@ -598,3 +598,33 @@ func TestExecutableBitIsShown(t *testing.T) {
 		t.Fatalf("mode change not flagged: %v", cs[0].Preview().Flags)
 	}
 }
+
+// TestRedactedMarkIsNeverWrittenOverASecret: the model only ever sees
+// [REDACTED] in place of a secret; a rewrite that copies the mark back is flagged
+// in the preview and refused at apply, while the other files apply.
+func TestRedactedMarkIsNeverWrittenOverASecret(t *testing.T) {
+	root, _ := sandbox(t, map[string]string{"config.py": "DB_PASSWORD = 'hunter2-real'\nDEBUG = False\n", "a.py": "x = 1\n"})
+	e := open(t, root, nil)
+	rec := draft(t, e, planOf(
+		act(plan.UpdateFile, "config.py", str("DB_PASSWORD = '[REDACTED]'\nDEBUG = True\n")),
+		act(plan.UpdateFile, "a.py", str("x = 2\n")),
+	))
+	var flagged bool
+	for _, c := range rec.Changes {
+		if c.Path == "config.py" && strings.Contains(strings.Join(c.Flags, ";"), "[REDACTED]") {
+			flagged = true
+		}
+	}
+	if !flagged {
+		t.Fatalf("preview does not flag the mark: %+v", rec.Changes)
+	}
+	if _, err := e.ApplyPlan(bg, rec.ID, Selection{}); plan.CodeOf(err) != plan.ErrInvalidInput || !strings.Contains(err.Error(), "config.py") {
+		t.Fatalf("apply with the mark: %v", err)
+	}
+	if read(t, root, "config.py") != "DB_PASSWORD = 'hunter2-real'\nDEBUG = False\n" {
+		t.Fatal("the secret was overwritten")
+	}
+	if _, err := e.ApplyPlan(bg, rec.ID, Selection{Paths: []string{"a.py"}}); err != nil {
+		t.Fatalf("the other file: %v", err)
+	}
+}
