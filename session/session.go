@@ -89,6 +89,9 @@ func Open(root string, st Settings, model Model, em Emitter, opt Options) (*Sess
 		return nil, err
 	}
 	co.EnvCachePath = EnvCachePath(cfg)
+	if opt.UserPrefsPath == "" {
+		opt.UserPrefsPath = filepath.Join(cfg, "preferences.json") // user memory lives beside the key
+	}
 	gath, err := codectx.New(abs, co)
 	if err != nil {
 		return nil, fmt.Errorf("open project: %w", err)

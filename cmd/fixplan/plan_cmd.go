@@ -20,6 +20,9 @@ import (
 // applies the FIXPLAN_* environment overrides.
 func loadSettings(e *env) (session.Settings, error) {
 	path := e.Getenv("FIXPLAN_SETTINGS")
+	if path == "" && e.Getenv("FIXPLAN_CONFIG_DIR") != "" {
+		path = filepath.Join(e.Getenv("FIXPLAN_CONFIG_DIR"), "settings.json")
+	}
 	if path == "" {
 		p, err := session.DefaultSettingsPath()
 		if err != nil {
