@@ -90,9 +90,12 @@ func configDir(e *env) string {
 func fail(e *env, cmd string, err error, jsonOut bool) int {
 	code, msg, hint := describe(err)
 	first, details, _ := strings.Cut(msg, "\n")
-	line := fmt.Sprintf("fixplan %s: %s", cmd, first)
+	line := fmt.Sprintf("fixplan %s: %s: %s", cmd, code, first)
+	if code == "" {
+		line = fmt.Sprintf("fixplan %s: %s", cmd, first)
+	}
 	if hint != "" {
-		line += " — " + hint
+		line += "; " + hint
 	}
 	fmt.Fprintln(e.Stderr, oneLine(line))
 	// Details (a hunk that did not apply, with the closest lines) follow, indented.

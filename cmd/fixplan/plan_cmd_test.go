@@ -260,7 +260,7 @@ func TestPatchCommand(t *testing.T) {
 		t.Fatalf("patch: exit %d %s %s", code, out, errOut)
 	}
 	code, _, errOut = runEnv(t, nil, "--- a/calc.py\n+++ b/calc.py\n@@ -1 +1 @@\n-def nothing():\n+def x():\n", "--root", root, "patch")
-	if code != 1 || !strings.Contains(errOut, "fixplan patch: hunk 1 of calc.py (@@ -1,1 +1,1 @@) does not apply") ||
+	if code != 1 || !strings.Contains(errOut, "fixplan patch: ERR_PATCH_APPLY_FAILED: hunk 1 of calc.py (@@ -1,1 +1,1 @@) does not apply") ||
 		!strings.Contains(errOut, "\n    expected lines:\n      def nothing():\n") || !strings.Contains(errOut, "re-plan") {
 		t.Errorf("bad patch: exit %d\n%s", code, errOut)
 	}
