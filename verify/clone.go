@@ -198,6 +198,17 @@ func overlaps(a, b string) bool {
 	return inside(ra, rb) || inside(rb, ra)
 }
 
+// within reports whether p is inside base (or is base), after resolving links;
+// true when either cannot be resolved.
+func within(p, base string) bool {
+	rp, errp := realPath(p)
+	rb, errb := realPath(base)
+	if errp != nil || errb != nil {
+		return true
+	}
+	return inside(rp, rb)
+}
+
 func realPath(p string) (string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {

@@ -113,7 +113,6 @@ func hasSkipped(st CloneStats, path string) bool {
 	return false
 }
 
-
 // A hostile project: links that lead outside, directly, by "..", through a
 // chain of links inside, in a loop. None is recreated, and writing the
 // copy's paths through os.Root never reaches the outside folder.

@@ -105,6 +105,9 @@ func Verify(ctx context.Context, req Request) (rep Report, err error) {
 	if base == "" {
 		base = os.TempDir()
 	}
+	if within(base, req.Root) {
+		return Report{}, fmt.Errorf("verify plan: %w: temporary folder %s is inside the project", ErrInvalidRequest, base)
+	}
 	work, err := os.MkdirTemp(base, "fixplan-verify-")
 	if err != nil {
 		return Report{}, fmt.Errorf("verify plan: create temporary folder: %w", err)
@@ -118,7 +121,7 @@ func Verify(ctx context.Context, req Request) (rep Report, err error) {
 		rep.Timings.Cleanup = time.Since(t)
 		rep.Timings.Total = time.Since(start)
 	}()
-	if overlaps(work, req.Root) {
+	if within(work, req.Root) {
 		return Report{}, fmt.Errorf("verify plan: %w: temporary folder %s is inside the project", ErrInvalidRequest, base)
 	}
 	v.src, v.work = src, work
