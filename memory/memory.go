@@ -50,6 +50,8 @@ type Store struct {
 	// projectProblem says why the project file was not used (a link, too big, not
 	// a JSON object); project memory is then empty and never written.
 	projectProblem error
+	// dropped lists values of the project file that were not used.
+	dropped []string
 }
 
 // Open reads the project memory under root and the user memory at userPath ("" → the
@@ -81,15 +83,47 @@ func Open(root, userPath string) (*Store, error) {
 	}
 	// user.* keys come only from the user's own preferences, never from a project.
 	s.project = whitelisted(s.projectRaw, "user.")
+	s.confineLogPaths()
 	return s, nil
+}
+
+// confineLogPaths keeps, of the project file's log paths, only those inside the
+// project: a shipped project.json must not make fixplan read /etc/… or ~/.netrc
+// into the model's context. (The user's own preferences may name any file.)
+func (s *Store) confineLogPaths() {
+	raw, ok := s.project[plan.KeyLogPaths]
+	if !ok {
+		return
+	}
+	var m map[string]string
+	if json.Unmarshal(raw, &m) != nil {
+		delete(s.project, plan.KeyLogPaths)
+		s.dropped = append(s.dropped, plan.KeyLogPaths+" is not an object of names to paths")
+		return
+	}
+	kept := map[string]string{}
+	for name, p := range m {
+		clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(p)))
+		if why := plan.PathProblem(p); why != "" || !filepath.IsLocal(filepath.FromSlash(clean)) || plan.InProtectedFolder(clean) {
+			s.dropped = append(s.dropped, fmt.Sprintf("log %q (%s) is not a file inside the project", name, p))
+			continue
+		}
+		kept[name] = clean
+	}
+	b, _ := json.Marshal(kept)
+	s.project[plan.KeyLogPaths] = b
 }
 
 // Warnings says why project memory was ignored, if it was.
 func (s *Store) Warnings() []string {
-	if s.projectProblem == nil {
-		return nil
+	var out []string
+	if s.projectProblem != nil {
+		out = append(out, "project memory ignored: "+s.projectProblem.Error())
 	}
-	return []string{"project memory ignored: " + s.projectProblem.Error()}
+	for _, d := range s.dropped {
+		out = append(out, "project memory (.fixplan/project.json): "+d+"; ignored")
+	}
+	return out
 }
 
 // whitelisted returns the whitelisted keys of m, without those starting with drop.

@@ -173,3 +173,30 @@ func TestProjectFileCannotSetUserKeysAndKeepsOthers(t *testing.T) {
 		t.Fatalf("bytes = %s, %v %v", b, changed, err)
 	}
 }
+
+// TestProjectLogPathsStayInside: a shipped project.json cannot name files
+// outside the project as logs (they would be read into the model's context).
+func TestProjectLogPathsStayInside(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".fixplan"), 0o755)
+	os.WriteFile(filepath.Join(root, ProjectFile), []byte(`{"project.log_paths": {"runtime": "/tmp/outside/secret.txt", "up": "../../.netrc",
+		"proc": "/proc/self/cwd/.netrc", "git": ".git/config", "win": "C:\\Users\\x\\.netrc", "home": "~/.ssh/id_rsa", "ok": "logs/app.log"}}`), 0o644)
+	s, err := Open(root, filepath.Join(t.TempDir(), "p.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.LogPaths()
+	if len(got) != 1 || got["ok"] != "logs/app.log" {
+		t.Fatalf("LogPaths = %v", got)
+	}
+	if w := strings.Join(s.Warnings(), "\n"); strings.Count(w, "not a file inside the project") != 6 {
+		t.Errorf("warnings = %s", w)
+	}
+	// The user's own preferences may name any file.
+	up := filepath.Join(t.TempDir(), "p.json")
+	os.WriteFile(up, []byte(`{"project.log_paths": {"mine": "/var/log/app.log"}}`), 0o600)
+	s2, _ := Open(t.TempDir(), up)
+	if s2.LogPaths()["mine"] != "/var/log/app.log" {
+		t.Errorf("user log path dropped: %v", s2.LogPaths())
+	}
+}
