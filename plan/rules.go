@@ -69,6 +69,18 @@ func (p *Plan) check() []string {
 		}
 		seen[key] = i
 	}
+	for i, c := range p.CommandsToRun {
+		if r, bad := controlRune(c); bad {
+			add(fmt.Sprintf("/commands_to_run/%d", i), "contains the control character %U; a command must be plain text the user can read before approving it", r)
+		}
+	}
+	if p.ProposedChanges != nil {
+		for i, c := range p.ProposedChanges.CommandsToRun {
+			if r, bad := controlRune(c); bad {
+				add(fmt.Sprintf("/proposed_changes/commands_to_run/%d", i), "contains the control character %U; a command must be plain text the user can read before approving it", r)
+			}
+		}
+	}
 	if p.Summary == "" && len(p.Plan) == 0 && len(p.Actions()) == 0 && p.EffectivePatch() == "" &&
 		len(p.Questions) == 0 && len(p.ContextRequests) == 0 {
 		add("/", "the plan is empty: give a summary and steps, changes, questions or context_requests")
@@ -80,6 +92,9 @@ func (p *Plan) check() []string {
 // project root, or returns "" when it is a plain relative path. Confinement is
 // enforced again (with symlinks resolved) when context is read and when changes apply.
 func PathProblem(p string) string {
+	if r, bad := controlRune(p); bad && r != 0 {
+		return fmt.Sprintf("contains the control character %U", r)
+	}
 	switch {
 	case strings.ContainsRune(p, 0):
 		return "contains a NUL byte"
@@ -98,4 +113,19 @@ func PathProblem(p string) string {
 		}
 	}
 	return ""
+}
+
+// controlRune returns the first C0 or C1 control character of s (or DEL), tabs
+// excepted: they can rewrite what a terminal shows (ESC sequences, carriage
+// returns), so a path or a command carrying one would not be what the user reads.
+func controlRune(s string) (rune, bool) {
+	for _, r := range s {
+		if r == '\t' {
+			continue
+		}
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return r, true
+		}
+	}
+	return 0, false
 }

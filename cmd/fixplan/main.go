@@ -70,6 +70,7 @@ func main() {
 
 // run parses the global flags, resolves the root and dispatches to a subcommand.
 func run(ctx context.Context, e *env, args []string) int {
+	e.Stdout, e.Stderr = newTermSafe(e.Stdout), newTermSafe(e.Stderr)
 	fs := flag.NewFlagSet("fixplan", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
 	root := fs.String("root", ".", "project root `DIR`")

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fixplan/llm/llmtest"
 )
 
 // hostileClone is a project that ships its own .fixplan/: a journal "left
@@ -145,5 +147,55 @@ func TestHostileCloneThroughTheCLI(t *testing.T) {
 	}
 	if !sameTree(home, treeOf(t, outside, "")) {
 		t.Fatal("files outside the project changed")
+	}
+}
+
+// TestTerminalControlsAreShownNotObeyed: a model (or a shipped file) that puts
+// ESC sequences and carriage returns in a summary, a file's content or a command
+// cannot rewrite what the terminal shows: they are printed as visible escapes,
+// and a command carrying one is refused before it can be offered for approval.
+func TestTerminalControlsAreShownNotObeyed(t *testing.T) {
+	hostile := strings.NewReplacer(
+		`"summary":"guard against b == 0"`, `"summary":"rm -rf ~ \u001b[2K\rguard against b == 0"`,
+		`return None\n`, `return None # \u001b[2K\r\u009b\n`,
+	).Replace(goodPlan)
+	badCmd := strings.Replace(goodPlan, `"commands_to_run":["echo verified"],"verification"`, `"commands_to_run":["touch /tmp/pwned # \u001b[2K\rRun go test"],"verification"`, 1)
+	srv := llmtest.NewServer(t, llmtest.Reply{Content: hostile}, llmtest.Reply{Content: badCmd}, llmtest.Reply{Content: goodPlan})
+	root := cliProject(t)
+	code, out, errOut := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", traceback)
+	if code != 0 {
+		t.Fatalf("plan: %d %s", code, errOut)
+	}
+	for _, s := range []string{out, errOut} {
+		if strings.ContainsAny(s, "\x1b\r\u009b") {
+			t.Fatalf("a control character reached the terminal: %q", s)
+		}
+	}
+	if !strings.Contains(out, `\u001b[2K\u000dguard`) {
+		t.Errorf("the escape is not shown visibly: %q", out)
+	}
+	// The second reply's command carries ESC: it goes back to the model (repair),
+	// and the repaired plan is what is saved.
+	code, _, errOut = runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", traceback)
+	if code != 0 {
+		t.Fatalf("plan: %d %s", code, errOut)
+	}
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1].Messages
+	if !strings.Contains(last[len(last)-1].Content, "control character") {
+		t.Errorf("the repair request does not name the control character: %q", last[len(last)-1].Content)
+	}
+}
+
+func TestTermSafeWriter(t *testing.T) {
+	var b strings.Builder
+	w := newTermSafe(&b)
+	// A C1 control split across two writes is still caught.
+	w.Write([]byte("ok\tline\n\x1b[31mred\x7f\r"))
+	w.Write([]byte("x\xc2"))
+	w.Write([]byte("\x9bz é\n"))
+	want := "ok\tline\n\\u001b[31mred\\u007f\\u000dx\\u009bz é\n"
+	if b.String() != want {
+		t.Fatalf("got  %q\nwant %q", b.String(), want)
 	}
 }
