@@ -269,6 +269,9 @@ func flag(c *Change) {
 	if writesRedacted(*c) {
 		c.Flags = append(c.Flags, "writes [REDACTED]: the model saw a redacted secret and copied the mark back; applying it would replace the real value — untick this file or edit it by hand")
 	}
+	if (c.Op == plan.OpCreate || c.Op == plan.OpUpdate) && c.Mode.Perm()&0o002 != 0 && c.BeforeMode.Perm()&0o002 == 0 {
+		c.Flags = append(c.Flags, fmt.Sprintf("world-writable: the file gets mode %o, so any user of this machine can change it", c.Mode.Perm()))
+	}
 	if c.Op == plan.OpCreate && c.Mode.Perm()&0o111 != 0 {
 		c.Flags = append(c.Flags, fmt.Sprintf("executable: the new file gets mode %o and can be run as a program", c.Mode.Perm()))
 	}

@@ -141,6 +141,15 @@ func (e *Engine) transact(ctx context.Context, planID string, cs []Change, sel S
 	if err != nil {
 		return Result{}, err
 	}
+	// A journal lists each path once (recovery refuses any other): never start one that would not.
+	seen := map[string]bool{}
+	for _, en := range ens {
+		if seen[en.Path] {
+			return Result{}, (&plan.Error{Code: plan.ErrActionConflict, Msg: en.Path + " is changed twice in one transaction; nothing was written", Paths: []string{en.Path}}).
+				WithHint("re-plan: each file may be changed once")
+		}
+		seen[en.Path] = true
+	}
 	j := &journal{ID: NewID(), PlanID: planID, Created: e.opt.Now().UTC(), Entries: ens, Memory: sel.MemoryKeys}
 	if err := e.run(ctx, j); err != nil {
 		return Result{}, err

@@ -26,7 +26,8 @@ func (e *Engine) patchChanges(patch string) ([]Change, error) {
 		return nil, plan.Errorf(plan.ErrInvalidInput, "the patch holds no file changes")
 	}
 	var out []Change
-	for _, f := range files {
+	seen := map[string]int{}
+	for i, f := range files {
 		if f.IsBinary {
 			return nil, plan.Errorf(plan.ErrBinaryContent, "the patch changes a binary file (%s)", f.NewName)
 		}
@@ -34,12 +35,27 @@ func (e *Engine) patchChanges(patch string) ([]Change, error) {
 		if err != nil {
 			return nil, err
 		}
+		// Each file section is placed against the file on disk, so a second
+		// section for the same path would silently drop the first one's hunks.
+		for _, c := range cs {
+			if j, dup := seen[c.Path]; dup && j != i {
+				return nil, (&plan.Error{Code: plan.ErrActionConflict, Msg: fmt.Sprintf("the patch changes %s in two separate sections (%d and %d)", c.Path, j+1, i+1), Paths: []string{c.Path}}).
+					WithHint("merge the sections into one per file (all its hunks under one ---/+++ header), or re-plan")
+			}
+			seen[c.Path] = i
+		}
 		out = append(out, cs...)
 	}
 	return out, nil
 }
 
 func (e *Engine) patchFile(f *gitdiff.File) ([]Change, error) {
+	// Git modes: only regular files (100644, 100755); never a symbolic link
+	// (120000) or a submodule (160000), which fixplan would write as a plain file.
+	if f.NewMode != 0 && f.NewMode&0o170000 != 0o100000 {
+		return nil, (&plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("the patch makes %s a %s (mode %o); fixplan only writes regular files", f.NewName, gitKind(f.NewMode), f.NewMode), Paths: []string{f.NewName}}).
+			WithHint("create links and submodules by hand")
+	}
 	switch {
 	case f.IsNew:
 		rel, err := cleanRel(f.NewName)
@@ -148,4 +164,16 @@ func (e *Engine) patchExisting(name string, f *gitdiff.File) (Change, error) {
 	}
 	return Change{Path: rel, Op: plan.OpUpdate, Before: cur.data, BeforeSHA256: sum(cur.data), BeforeMode: cur.mode,
 		Existed: true, After: after, Mode: cur.mode, FromPatch: true, Placement: placements}, nil
+}
+
+func gitKind(m fs.FileMode) string {
+	switch m & 0o170000 {
+	case 0o120000:
+		return "symbolic link"
+	case 0o160000:
+		return "submodule"
+	case 0o040000:
+		return "folder"
+	}
+	return "special file"
 }

@@ -76,6 +76,20 @@ func (e *Engine) checkTarget(rel string) (string, error) {
 		return "", (&plan.Error{Code: plan.ErrSecretPath, Msg: rel + " looks like a secrets file; fixplan does not write secrets", Paths: []string{rel}}).
 			WithHint("edit it by hand if the change is really wanted")
 	}
+	// No folder on the way may be a symbolic link, even one that stays inside the
+	// project: the preview would name one file and the write would change another.
+	segs := strings.Split(rel, "/")
+	for i := 1; i < len(segs); i++ {
+		dir := strings.Join(segs[:i], "/")
+		fi, err := e.r.Lstat(filepath.FromSlash(dir))
+		if errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return "", (&plan.Error{Code: plan.ErrPathOutsideRoot, Msg: rel + " goes through the symbolic link " + dir + "; fixplan does not write through links", Paths: []string{rel}}).
+				WithHint("change the file by its real path")
+		}
+	}
 	abs := filepath.Join(e.root, filepath.FromSlash(rel))
 	// The deepest existing ancestor (or the file itself) must resolve inside the root.
 	probe := abs

@@ -628,3 +628,61 @@ func TestRedactedMarkIsNeverWrittenOverASecret(t *testing.T) {
 		t.Fatalf("the other file: %v", err)
 	}
 }
+
+// TestPatchWithTwoSectionsForOneFile: two ---/+++ sections for the same file
+// (also spelled ./d.txt) are refused before anything is written — placing each
+// against the disk would silently lose the first one's hunks.
+func TestPatchWithTwoSectionsForOneFile(t *testing.T) {
+	root, _ := sandbox(t, map[string]string{"src/f.txt": "a\nb\nc\nd\ne\nf\ng\nh\n", "d.txt": "x\n"})
+	before := snapshot(t, root)
+	e := open(t, root, nil)
+	for _, patch := range []string{
+		"--- a/src/f.txt\n+++ b/src/f.txt\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n--- a/src/f.txt\n+++ b/src/f.txt\n@@ -7,2 +7,2 @@\n g\n-h\n+H\n",
+		"--- a/d.txt\n+++ b/d.txt\n@@ -1 +1 @@\n-x\n+y\n--- a/./d.txt\n+++ b/./d.txt\n@@ -1 +1 @@\n-x\n+z\n",
+	} {
+		if _, _, err := e.ApplyPatch(bg, patch, false); plan.CodeOf(err) != plan.ErrActionConflict {
+			t.Fatalf("want ERR_ACTION_CONFLICT, got %v", err)
+		}
+	}
+	if d := diffSnap(before, snapshot(t, root)); d != "" {
+		t.Fatalf("written:\n%s", d)
+	}
+}
+
+// TestNoWritesThroughLinkedFolders: a folder link inside the project
+// (srclink -> src) would make the preview name one path and the write change
+// another; both a plan and a patch through it are refused.
+func TestNoWritesThroughLinkedFolders(t *testing.T) {
+	root, _ := sandbox(t, map[string]string{"src/main.go": "package main\n"})
+	if err := os.Symlink("src", filepath.Join(root, "srclink")); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, root)
+	e := open(t, root, nil)
+	if _, err := e.Changes(&plan.Plan{Mode: plan.ModeFixPlan, Summary: "x", ProposedChanges: &plan.ProposedChanges{Actions: []plan.Action{act(plan.DeleteFile, "srclink/main.go", nil)}}}); plan.CodeOf(err) != plan.ErrPathOutsideRoot {
+		t.Fatalf("delete through a folder link: %v", err)
+	}
+	if _, _, err := e.ApplyPatch(bg, "--- a/srclink/main.go\n+++ b/srclink/main.go\n@@ -1 +1 @@\n-package main\n+package evil\n", false); err == nil {
+		t.Fatal("a patch wrote through a folder link")
+	}
+	if d := diffSnap(before, snapshot(t, root)); d != "" {
+		t.Fatalf("written:\n%s", d)
+	}
+}
+
+// TestPatchModes: symbolic links and submodules are never created as files, and
+// a world-writable file is flagged.
+func TestPatchModes(t *testing.T) {
+	root, _ := sandbox(t, nil)
+	e := open(t, root, nil)
+	for _, mode := range []string{"120000", "160000"} {
+		patch := "diff --git a/l b/l\nnew file mode " + mode + "\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+/etc/passwd\n"
+		if _, _, err := e.ApplyPatch(bg, patch, true); plan.CodeOf(err) != plan.ErrInvalidInput {
+			t.Errorf("mode %s: %v", mode, err)
+		}
+	}
+	_, cs, err := e.ApplyPatch(bg, "diff --git a/w.sh b/w.sh\nnew file mode 100777\n--- /dev/null\n+++ b/w.sh\n@@ -0,0 +1 @@\n+echo\n", true)
+	if err != nil || !strings.Contains(strings.Join(cs[0].Flags, ";"), "world-writable") {
+		t.Fatalf("flags %v, %v", cs, err)
+	}
+}

@@ -221,7 +221,7 @@ func runPatch(ctx context.Context, e *env, args []string) int {
 	if *asJSON {
 		files := make([]map[string]any, 0, len(changes))
 		for _, c := range changes {
-			files = append(files, map[string]any{"path": c.Path, "op": c.Op, "placement": nonNil(c.Placement)})
+			files = append(files, map[string]any{"path": c.Path, "op": c.Op, "placement": nonNil(c.Placement), "flags": nonNil(c.Flags)})
 		}
 		out := map[string]any{"check": *check, "files": files}
 		if !*check {
@@ -236,6 +236,9 @@ func runPatch(ctx context.Context, e *env, args []string) int {
 			fmt.Fprintf(e.Stdout, " (hunks: %s)", strings.Join(c.Placement, "; "))
 		}
 		fmt.Fprintln(e.Stdout)
+		for _, f := range c.Flags {
+			fmt.Fprintf(e.Stdout, "  ! %s\n", f)
+		}
 	}
 	if *check {
 		fmt.Fprintln(e.Stdout, "check only: nothing written")
