@@ -260,3 +260,15 @@ func pathErrReason(err error) string {
 	}
 	return "I/O error"
 }
+
+// MayQuote reports whether lines of rel may be shown to the model (nil), or why
+// not: the same checks as a read_file (confinement, .git/.hg/.fixplan, secret
+// files unless allowed, hard links git does not track). The session uses it
+// before sending a patch failure that quotes the file's lines back to the model.
+func (g *Gatherer) MayQuote(rel string) error {
+	_, _, f, _, err := g.openFile(rel)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}

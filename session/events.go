@@ -62,6 +62,8 @@ type Model interface {
 type Gatherer interface {
 	Base(ctx context.Context, in plan.ProblemInput) (plan.Gathered, error)
 	Fulfil(ctx context.Context, in plan.ProblemInput, req plan.ContextRequest) plan.ContextResult
+	// MayQuote says whether a file's lines may be shown to the model (nil) or why not.
+	MayQuote(rel string) error
 }
 
 // Memory is the engineering memory; memory's Store satisfies it.

@@ -219,7 +219,7 @@ func (r *run) plan(ctx context.Context) (*plan.Record, error) {
 			previewRepaired = true
 			pl.emit(Event{Stage: StageRepair, Round: r.turn, Message: "the proposed changes do not apply; asking the model to correct them"})
 			r.msgs = append(r.msgs, llm.Message{Role: llm.RoleAssistant, Content: clip(raw, 64<<10)},
-				llm.Message{Role: llm.RoleUser, Content: repairMessage([]string{"/proposed_changes: " + perr.Error()}, false)})
+				llm.Message{Role: llm.RoleUser, Content: repairMessage([]string{"/proposed_changes: " + pl.quotable(perr)}, false)})
 			continue
 		}
 		r.rec.Warnings = append(r.rec.Warnings, "the proposed changes were left out because they cannot be applied: "+perr.Error())
@@ -378,4 +378,22 @@ func dedupe(ws []string) []string {
 		}
 	}
 	return out
+}
+
+// quotable is a preview failure as the model may read it: a patch failure quotes
+// the file's lines (expected vs closest), so for a file the model may not read
+// (a secret, a hard link git does not track) only its first line is sent.
+func (pl *Planner) quotable(err error) string {
+	msg := err.Error()
+	var pe *plan.Error
+	if !errors.As(err, &pe) || !strings.Contains(msg, "\n") {
+		return msg
+	}
+	for _, p := range pe.Paths {
+		if pl.cfg.Gatherer.MayQuote(p) != nil {
+			first, _, _ := strings.Cut(msg, "\n")
+			return first + " (the file's lines are not shown: the model may not read this file)"
+		}
+	}
+	return msg
 }
