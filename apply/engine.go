@@ -123,6 +123,13 @@ func (e *Engine) ensureStateDir(sub ...string) error {
 // mkState makes one state folder, or checks that it is a real folder.
 func (e *Engine) mkState(name string) (bool, error) {
 	fi, err := e.r.Lstat(name)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 && name != stateName() {
+		// A link in place of one of fixplan's own folders (shipped with a clone)
+		// is removed, never followed: the link goes, its target is untouched.
+		if rerr := e.r.Remove(name); rerr == nil {
+			fi, err = nil, fs.ErrNotExist
+		}
+	}
 	switch {
 	case err == nil && fi.IsDir():
 		return false, nil

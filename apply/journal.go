@@ -121,7 +121,7 @@ func (e *Engine) loadJournal(folder string) (*journal, error) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%w: journal.json is not a regular file", errMalformed)
 	}
-	if fi.Size() > 256<<20 {
+	if fi.Size() > 64<<20 {
 		return nil, fmt.Errorf("%w: journal.json is too large", errMalformed)
 	}
 	b, err := e.r.ReadFile(jf)

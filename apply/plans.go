@@ -47,7 +47,7 @@ func (e *Engine) SavePlan(r *plan.Record) error {
 }
 
 // maxPlanFile bounds a plan file fixplan will read.
-const maxPlanFile = 64 << 20
+const maxPlanFile = 16 << 20
 
 // LoadPlan reads a stored plan; ERR_NOT_FOUND when there is none with that id. A
 // plan not sealed with this user's key (shipped with the project, or edited) is

@@ -571,8 +571,11 @@ func TestShippedNotesAreIgnored(t *testing.T) {
 	os.RemoveAll(filepath.Join(root, ".fixplan", "logs"))
 	os.Symlink(outside, filepath.Join(root, ".fixplan", "logs"))
 	before := snapshot(t, outside)
-	if err := e.SaveNote("verification.log", "x"); err == nil {
-		t.Error("saved a note through a link")
+	if err := e.SaveNote("verification.log", "x"); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(filepath.Join(root, ".fixplan", "logs")); err != nil || !fi.IsDir() {
+		t.Error("the linked logs folder was not replaced by a real one")
 	}
 	if d := diffSnap(before, snapshot(t, outside)); d != "" {
 		t.Fatalf("wrote outside:\n%s", d)
@@ -684,5 +687,25 @@ func TestPatchModes(t *testing.T) {
 	_, cs, err := e.ApplyPatch(bg, "diff --git a/w.sh b/w.sh\nnew file mode 100777\n--- /dev/null\n+++ b/w.sh\n@@ -0,0 +1 @@\n+echo\n", true)
 	if err != nil || !strings.Contains(strings.Join(cs[0].Flags, ";"), "world-writable") {
 		t.Fatalf("flags %v, %v", cs, err)
+	}
+}
+
+// TestLinkedQuarantineIsReplaced: a clone that ships .fixplan/quarantine as a link
+// (so its journals could never be set aside and would be reported forever) gets
+// the link removed — its target untouched — and its journals set aside once.
+func TestLinkedQuarantineIsReplaced(t *testing.T) {
+	root, outside := sandbox(t, nil)
+	shipJournal(t, root, "20260101-000000.000000-abcdef", []byte(`{"id":"x"}`), nil, nil)
+	os.Symlink(outside, filepath.Join(root, ".fixplan", "quarantine"))
+	before := snapshot(t, outside)
+	e := open(t, root, nil)
+	if ns, _ := e.Recover(); len(ns) != 1 || !strings.Contains(ns[0].Message, "set aside in .fixplan/quarantine/") {
+		t.Fatalf("notices = %+v", ns)
+	}
+	if ns, _ := e.Recover(); len(ns) != 0 {
+		t.Fatalf("reported again: %+v", ns)
+	}
+	if d := diffSnap(before, snapshot(t, outside)); d != "" {
+		t.Fatalf("outside changed:\n%s", d)
 	}
 }
