@@ -286,7 +286,59 @@ type Record struct {
 	Unfulfilled []ContextRequest `json:"unfulfilled,omitempty"`
 	// Calls are the model requests this plan took, in order.
 	Calls []Call `json:"calls,omitempty"`
+	// Verification is what checking the plan in a scratch copy found, when it was
+	// verified before review (docs/CONTRACT.md §7).
+	Verification *Verification `json:"verification,omitempty"`
 	// Foreign is set when the stored file is not sealed by this user's fixplan
 	// (it came with the project, or was edited): shown, never applied.
 	Foreign bool `json:"foreign,omitempty"`
+}
+
+// Verification states.
+const (
+	VerifyVerified    = "verified"     // the focused test and the suite pass
+	VerifyPartly      = "partly"       // the focused test passes; the suite has new failures
+	VerifyFailed      = "failed"       // the focused test (or a command) still fails
+	VerifyNotVerified = "not_verified" // nothing could be concluded (Reason says why)
+)
+
+// Verification is the outcome of applying a plan to a throwaway copy of the
+// project and running the approved checks there, compared with the same checks
+// on the unchanged copy. The user's project is never touched by it.
+type Verification struct {
+	State string `json:"state"`
+	// Reason says, for people, why the state is what it is.
+	Reason      string        `json:"reason,omitempty"`
+	Commands    []CheckResult `json:"commands"`
+	NewFailures []string      `json:"new_failures,omitempty"`
+	// OverheadMS is what copying, applying and cleaning up cost, beyond the commands.
+	OverheadMS int64 `json:"overhead_ms"`
+	// Attempts are the earlier plans of this fix that failed verification and
+	// whose output went back to the model, oldest first.
+	Attempts []VerifyAttempt `json:"attempts,omitempty"`
+}
+
+// CheckResult is one check command run on the changed copy.
+type CheckResult struct {
+	Command     string   `json:"command"`
+	Focused     bool     `json:"focused,omitempty"`
+	Outcome     string   `json:"outcome"` // passed, failed, new_failures, preexisting, not_run
+	ExitCode    int      `json:"exit_code"`
+	TimedOut    bool     `json:"timed_out,omitempty"`
+	DurationMS  int64    `json:"duration_ms"`
+	Output      string   `json:"output"` // the end of the output, redacted
+	Failures    []string `json:"failures,omitempty"`
+	NewFailures []string `json:"new_failures,omitempty"`
+	// BaselineExitCode is the same command on the unchanged project (-1: not run).
+	BaselineExitCode int `json:"baseline_exit_code"`
+}
+
+// VerifyAttempt is one earlier plan of a fix and what its verification found.
+type VerifyAttempt struct {
+	PlanID      string   `json:"plan_id"`
+	Summary     string   `json:"summary"`
+	State       string   `json:"state"`
+	Reason      string   `json:"reason,omitempty"`
+	NewFailures []string `json:"new_failures,omitempty"`
+	Output      string   `json:"output,omitempty"`
 }

@@ -22,6 +22,7 @@ const (
 	StageDone     = "done"     // the plan is ready (Message holds its id)
 	StageError    = "error"    // planning failed (Message says why)
 	StageCommand  = "command"  // a verification command wrote output (Message holds the chunk)
+	StageVerify   = "verify"   // the plan is being checked in a scratch copy
 	StageRecovery = "recovery" // a half-applied transaction was rolled back at start-up
 )
 

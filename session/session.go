@@ -13,22 +13,25 @@ import (
 	codectx "fixplan/context"
 	"fixplan/memory"
 	"fixplan/plan"
+	"fixplan/verify"
 )
 
 // Session is one open project: the fix loop plus apply, undo, history and checks.
 // Its methods are safe for concurrent use; planning and applying are serialised.
 type Session struct {
-	root    string
-	st      Settings
-	model   Model
-	em      Emitter
-	gath    *codectx.Gatherer
-	mem     *memory.Store
-	eng     *apply.Engine
-	opts    Options
-	mu      sync.Mutex // serialises Plan/Apply/Undo
-	cmdMu   sync.Mutex
-	results []CommandResult
+	root      string
+	st        Settings
+	model     Model
+	em        Emitter
+	gath      *codectx.Gatherer
+	mem       *memory.Store
+	eng       *apply.Engine
+	opts      Options
+	approvals *Approvals
+	baselines verify.BaselineCache
+	mu        sync.Mutex // serialises Plan/Apply/Undo
+	cmdMu     sync.Mutex
+	results   []CommandResult
 }
 
 // Options tune Open.
@@ -112,7 +115,12 @@ func Open(root string, st Settings, model Model, em Emitter, opt Options) (*Sess
 		gath.Close()
 		return nil, fmt.Errorf("open project: %w", err)
 	}
-	return &Session{root: abs, st: st, model: model, em: em, gath: gath, mem: mem, eng: eng, opts: opt}, nil
+	var baselines verify.BaselineCache = verify.NewMemoryCache(32)
+	if fc, err := verify.NewFileCache(cfg); err == nil {
+		baselines = fc
+	}
+	return &Session{root: abs, st: st, model: model, em: em, gath: gath, mem: mem, eng: eng, opts: opt,
+		approvals: NewApprovals(cfg), baselines: baselines}, nil
 }
 
 // Root is the project root (absolute).

@@ -33,6 +33,14 @@ type Settings struct {
 	ResultBudget int `json:"result_budget"`
 	// CommandTimeoutSeconds bounds each verification command.
 	CommandTimeoutSeconds int `json:"command_timeout_seconds"`
+	// VerifyBeforeReview checks each plan in a scratch copy with the approved
+	// checks before it is shown.
+	VerifyBeforeReview bool `json:"verify_before_review"`
+	// VerifyAttempts is how many times a plan that fails verification goes back
+	// to the model with the output (0 = none).
+	VerifyAttempts int `json:"verify_attempts"`
+	// CheckTimeoutSeconds bounds each check run during verification.
+	CheckTimeoutSeconds int `json:"check_timeout_seconds"`
 }
 
 // Preset is a provider preset offered in the settings.
@@ -68,6 +76,8 @@ func DefaultSettings() Settings {
 		ContextBudget:         96 * 1024,
 		ResultBudget:          24 * 1024,
 		CommandTimeoutSeconds: 600,
+		VerifyAttempts:        2,
+		CheckTimeoutSeconds:   300,
 	}
 }
 
@@ -118,6 +128,12 @@ func (s Settings) normalised() Settings {
 	}
 	if s.CommandTimeoutSeconds <= 0 {
 		s.CommandTimeoutSeconds = d.CommandTimeoutSeconds
+	}
+	if s.VerifyAttempts < 0 || s.VerifyAttempts > 5 {
+		s.VerifyAttempts = d.VerifyAttempts
+	}
+	if s.CheckTimeoutSeconds <= 0 {
+		s.CheckTimeoutSeconds = d.CheckTimeoutSeconds
 	}
 	return s
 }

@@ -1,0 +1,127 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"fixplan/internal/fsutil"
+)
+
+// Approvals remembers, per project, the check commands the user approved for
+// verification. It lives in the user's config folder (approvals.json), never in
+// the project: a project cannot approve its own commands.
+type Approvals struct {
+	path string
+	mu   sync.Mutex
+}
+
+type approvalsFile struct {
+	Projects map[string][]string `json:"projects"`
+}
+
+// NewApprovals uses <configDir>/approvals.json.
+func NewApprovals(configDir string) *Approvals {
+	return &Approvals{path: filepath.Join(configDir, "approvals.json")}
+}
+
+func (a *Approvals) load() (approvalsFile, error) {
+	f := approvalsFile{Projects: map[string][]string{}}
+	b, err := os.ReadFile(a.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return f, fmt.Errorf("read approvals: %w", err)
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return approvalsFile{Projects: map[string][]string{}}, fmt.Errorf("approvals file %s is damaged: %w", a.path, err)
+	}
+	if f.Projects == nil {
+		f.Projects = map[string][]string{}
+	}
+	return f, nil
+}
+
+func (a *Approvals) save(f approvalsFile) error {
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(a.path), 0o700); err != nil {
+		return fmt.Errorf("save approvals: %w", err)
+	}
+	return fsutil.WriteFileAtomic(a.path, append(b, '\n'), 0o600)
+}
+
+// List returns the commands approved for the project at root, sorted.
+func (a *Approvals) List(root string) []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f, err := a.load()
+	if err != nil {
+		return nil
+	}
+	out := append([]string{}, f.Projects[root]...)
+	sort.Strings(out)
+	return out
+}
+
+// Approved reports whether command is approved for root (exactly as written).
+func (a *Approvals) Approved(root, command string) bool {
+	for _, c := range a.List(root) {
+		if c == command {
+			return true
+		}
+	}
+	return false
+}
+
+// Approve remembers command for root.
+func (a *Approvals) Approve(root, command string) error {
+	command = strings.TrimSpace(command)
+	if command == "" {
+		return errors.New("approve: empty command")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f, err := a.load()
+	if err != nil {
+		return err
+	}
+	for _, c := range f.Projects[root] {
+		if c == command {
+			return nil
+		}
+	}
+	f.Projects[root] = append(f.Projects[root], command)
+	return a.save(f)
+}
+
+// Revoke forgets command for root (missing is fine).
+func (a *Approvals) Revoke(root, command string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f, err := a.load()
+	if err != nil {
+		return err
+	}
+	var kept []string
+	for _, c := range f.Projects[root] {
+		if c != command {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == 0 {
+		delete(f.Projects, root)
+	} else {
+		f.Projects[root] = kept
+	}
+	return a.save(f)
+}

@@ -1,0 +1,370 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	codectx "fixplan/context"
+	"fixplan/plan"
+	"fixplan/verify"
+)
+
+// Verified plans: before the user reviews a plan, it is applied to a throwaway
+// copy of the project and the approved checks run there, compared with the same
+// checks on the unchanged copy (package verify). The user's project is never
+// touched. Only commands the user approved run; approvals are remembered per
+// project in the user's config folder.
+
+// Check is a command that can verify a plan, and whether the user approved it.
+type Check struct {
+	Command  string `json:"command"`
+	Focused  bool   `json:"focused"`
+	Source   string `json:"source"` // "failing test", "remembered test command", "plan"
+	Approved bool   `json:"approved"`
+}
+
+// Checks lists the commands that could verify rec: the focused command derived
+// from the problem (when fixplan recognises the runner), the project's
+// remembered test command and the plan's own commands_to_run.
+func (s *Session) Checks(rec *plan.Record) []Check {
+	var out []Check
+	seen := map[string]bool{}
+	add := func(cmd, source string, focused bool) {
+		cmd = strings.TrimSpace(cmd)
+		if cmd == "" || seen[cmd] {
+			return
+		}
+		seen[cmd] = true
+		out = append(out, Check{Command: cmd, Focused: focused, Source: source, Approved: s.approvals.Approved(s.root, cmd)})
+	}
+	if cmd, ok := verify.FocusedCommand(rec.Input.Problem, s.exists); ok {
+		add(cmd, "failing test", true)
+	}
+	var test string
+	if ok, _ := s.mem.Get(plan.KeyDefaultTestCommand, &test); ok {
+		add(test, "remembered test command", false)
+	}
+	for _, c := range rec.Plan.Commands() {
+		add(c, "plan", false)
+	}
+	return out
+}
+
+// exists reports whether a slash path names a file or folder in the project
+// (confined: nothing outside the root is looked at).
+func (s *Session) exists(rel string) bool {
+	if plan.PathProblem(rel) != "" {
+		return false
+	}
+	r, err := os.OpenRoot(s.root)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	_, err = r.Lstat(filepath.FromSlash(rel))
+	return err == nil
+}
+
+// ApprovedChecks lists the check commands approved for this project.
+func (s *Session) ApprovedChecks() []string { return s.approvals.List(s.root) }
+
+// ApproveCheck approves a check command for this project.
+func (s *Session) ApproveCheck(command string) error { return s.approvals.Approve(s.root, command) }
+
+// RevokeCheck withdraws an approval.
+func (s *Session) RevokeCheck(command string) error { return s.approvals.Revoke(s.root, command) }
+
+// VerifyPlan verifies the stored plan id in a scratch copy with the approved
+// checks and saves the result in the plan record. approve are approved first
+// (and remembered); those that are not among the plan's candidate checks run as
+// extra suite commands (the CLI's --check). A plan without approved checks is
+// recorded as not verified, saying which commands could be approved.
+func (s *Session) VerifyPlan(ctx context.Context, id string, approve []string) (*plan.Record, error) {
+	for _, c := range approve {
+		if err := s.approvals.Approve(s.root, c); err != nil {
+			return nil, err
+		}
+	}
+	rec, err := s.eng.LoadPlan(id)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Foreign {
+		return nil, (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + id + " was not made by your fixplan; it is never verified"}).
+			WithHint("make your own plan with Fix (plan)")
+	}
+	v := s.verify(ctx, rec, approve)
+	if rec.Verification != nil {
+		v.Attempts = rec.Verification.Attempts
+	}
+	rec.Verification = v
+	s.mu.Lock()
+	err = s.eng.SavePlan(rec)
+	s.mu.Unlock()
+	if err != nil {
+		return rec, fmt.Errorf("save the verification: %w", err)
+	}
+	return rec, nil
+}
+
+// verify runs the approved checks of rec in a scratch copy.
+func (s *Session) verify(ctx context.Context, rec *plan.Record, extra []string) *plan.Verification {
+	var focused string
+	var suite, waiting []string
+	checks := s.Checks(rec)
+	known := map[string]bool{}
+	for _, c := range checks {
+		known[c.Command] = true
+	}
+	for _, e := range extra {
+		if e = strings.TrimSpace(e); e != "" && !known[e] {
+			known[e] = true
+			checks = append(checks, Check{Command: e, Source: "asked for", Approved: s.approvals.Approved(s.root, e)})
+		}
+	}
+	for _, c := range checks {
+		switch {
+		case !c.Approved:
+			waiting = append(waiting, c.Command)
+		case c.Focused:
+			focused = c.Command
+		default:
+			suite = append(suite, c.Command)
+		}
+	}
+	if focused == "" && len(suite) == 0 {
+		why := "no check command is approved for this project"
+		if len(waiting) > 0 {
+			why += "; approve one to verify: " + strings.Join(waiting, " | ")
+		} else {
+			why += "; remember a test command (project.default_test_command) or add one with --check"
+		}
+		return &plan.Verification{State: plan.VerifyNotVerified, Reason: why, Commands: []plan.CheckResult{}}
+	}
+	changes, modes, err := s.scratchChanges(rec)
+	if err != nil {
+		return &plan.Verification{State: plan.VerifyNotVerified, Reason: "the plan's changes cannot be computed: " + err.Error(), Commands: []plan.CheckResult{}}
+	}
+	s.em.Emit(Event{Stage: StageVerify, Message: "verifying the plan in a scratch copy"})
+	req := verify.Request{Root: s.root, Changes: changes, Modes: modes, Focused: focused, Suite: suite,
+		Timeout: time.Duration(s.st.CheckTimeoutSeconds) * time.Second, Runner: checkRunner{}, Cache: s.baselines,
+		Progress: func(p verify.Progress) {
+			msg := "verifying: " + string(p.Stage)
+			if p.Command != "" {
+				msg += " — " + p.Command
+			}
+			s.em.Emit(Event{Stage: StageVerify, Message: msg})
+		}}
+	rep, err := verify.Verify(ctx, req)
+	if err != nil {
+		return &plan.Verification{State: plan.VerifyNotVerified, Reason: "verification could not start: " + err.Error(), Commands: []plan.CheckResult{}}
+	}
+	return s.toVerification(rep)
+}
+
+// scratchChanges are the plan's file changes as verify takes them.
+func (s *Session) scratchChanges(rec *plan.Record) (map[string]*[]byte, map[string]fs.FileMode, error) {
+	cs, err := s.eng.Changes(&rec.Plan)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes := map[string]*[]byte{}
+	modes := map[string]fs.FileMode{}
+	for _, c := range cs {
+		switch c.Op {
+		case plan.OpDelete:
+			changes[c.Path] = nil
+		case plan.OpCreate, plan.OpUpdate:
+			b := c.After
+			changes[c.Path] = &b
+			if c.Mode != 0 && c.Mode != c.BeforeMode {
+				modes[c.Path] = c.Mode
+			}
+		}
+	}
+	return changes, modes, nil
+}
+
+// toVerification words a report for the record (outputs redacted).
+func (s *Session) toVerification(rep verify.Report) *plan.Verification {
+	v := &plan.Verification{State: string(rep.State), Commands: []plan.CheckResult{}, NewFailures: rep.NewFailures,
+		OverheadMS: rep.Timings.Overhead().Milliseconds()}
+	v.Reason = reasonText(rep)
+	for _, c := range rep.Commands {
+		out, _ := codectx.Redact(c.Output)
+		out, _ = codectx.RedactValues(out, s.opts.Secrets...)
+		v.Commands = append(v.Commands, plan.CheckResult{Command: c.Command, Focused: c.Focused, Outcome: string(c.Outcome),
+			ExitCode: c.ExitCode, TimedOut: c.TimedOut, DurationMS: c.Duration.Milliseconds(), Output: out,
+			Failures: c.Failures.Names, NewFailures: c.NewFailures, BaselineExitCode: c.BaselineExitCode()})
+	}
+	return v
+}
+
+func reasonText(rep verify.Report) string {
+	switch rep.Reason {
+	case verify.ReasonNone:
+		if rep.State == verify.StateVerified {
+			passed := 0
+			for _, c := range rep.Commands {
+				if c.Outcome == verify.OutcomePassed {
+					passed++
+				}
+			}
+			return fmt.Sprintf("%d of %d checks pass with the change", passed, len(rep.Commands))
+		}
+	case verify.ReasonNoCommand:
+		return "no check command to run"
+	case verify.ReasonTooLarge:
+		return "the project is too large to verify in a copy"
+	case verify.ReasonCancelled:
+		return "verification was cancelled"
+	case verify.ReasonCopyFailed:
+		return "the project could not be copied: " + rep.Detail
+	case verify.ReasonApplyFailed:
+		return "the changes could not be written into the copy: " + rep.Detail
+	case verify.ReasonRunFailed:
+		return "a check could not be started: " + rep.Detail
+	case verify.ReasonInconclusive:
+		return "the suite fails the same way before and after the change, and there is no focused test"
+	case verify.ReasonFocusedFails:
+		return "the failing test still fails with the change"
+	case verify.ReasonCommandFails:
+		return "a check fails with the change, and did not before"
+	case verify.ReasonNewFailures:
+		return fmt.Sprintf("%d new failure(s): %s", len(rep.NewFailures), strings.Join(limitStrings(rep.NewFailures, 5), ", "))
+	}
+	return string(rep.Reason)
+}
+
+func limitStrings(ss []string, n int) []string {
+	if len(ss) > n {
+		return append(ss[:n:n], fmt.Sprintf("… %d more", len(ss)-n))
+	}
+	return ss
+}
+
+// PlanVerified makes a plan and, when it has changes, verifies it (checks as in
+// VerifyPlan's approve); a plan that
+// fails verification goes back to the model with the (redacted) check output as
+// the "verification" log, up to attempts times. The final plan carries the
+// earlier attempts in Verification.Attempts.
+func (s *Session) PlanVerified(ctx context.Context, in plan.ProblemInput, attempts int, checks []string) (*plan.Record, error) {
+	rec, err := s.Plan(ctx, in)
+	if err != nil || len(rec.Changes) == 0 {
+		return rec, err
+	}
+	if rec, err = s.VerifyPlan(ctx, rec.ID, checks); err != nil {
+		return rec, err
+	}
+	var history []plan.VerifyAttempt
+	for i := 0; i < attempts && repairable(rec.Verification); i++ {
+		if ctx.Err() != nil {
+			break
+		}
+		history = append(history, attemptOf(rec))
+		next := in
+		next.Previous = rec.ID
+		next.Logs = append(append([]plan.LogSource{}, in.Logs...), plan.LogSource{Source: "verification", Text: verificationLog(rec.Verification)})
+		s.em.Emit(Event{Stage: StageVerify, Message: fmt.Sprintf("verification %s; asking the model again (attempt %d of %d)", rec.Verification.State, i+2, attempts+1)})
+		nrec, err := s.Plan(ctx, next)
+		if err != nil || len(nrec.Changes) == 0 {
+			history = history[:len(history)-1]
+			if err != nil {
+				rec.Warnings = append(rec.Warnings, "a repair attempt after verification failed: "+oneLine(err.Error()))
+			} else {
+				rec.Warnings = append(rec.Warnings, "the model's repair attempt proposed no changes; this is the last plan that did")
+			}
+			break
+		}
+		if nrec, err = s.VerifyPlan(ctx, nrec.ID, checks); err != nil {
+			return nrec, err
+		}
+		rec = nrec
+	}
+	if len(history) > 0 || len(rec.Warnings) > 0 {
+		rec.Verification.Attempts = append(history, rec.Verification.Attempts...)
+		s.mu.Lock()
+		err = s.eng.SavePlan(rec)
+		s.mu.Unlock()
+	}
+	return rec, err
+}
+
+func repairable(v *plan.Verification) bool {
+	return v != nil && (v.State == plan.VerifyFailed || v.State == plan.VerifyPartly)
+}
+
+func attemptOf(rec *plan.Record) plan.VerifyAttempt {
+	a := plan.VerifyAttempt{PlanID: rec.ID, Summary: rec.Plan.Summary, State: rec.Verification.State, Reason: rec.Verification.Reason,
+		NewFailures: rec.Verification.NewFailures}
+	for _, c := range rec.Verification.Commands {
+		if c.Outcome != "passed" && c.Outcome != "not_run" {
+			a.Output = tailString(c.Output, 2000)
+			break
+		}
+	}
+	return a
+}
+
+// verificationLog is the check output the model gets back: each command, its
+// outcome and the end of its output (already redacted), bounded.
+func verificationLog(v *plan.Verification) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Verification of your previous plan in a copy of the project: %s (%s).\n", v.State, v.Reason)
+	for _, c := range v.Commands {
+		fmt.Fprintf(&b, "$ %s\n[%s, exit %d", c.Command, c.Outcome, c.ExitCode)
+		if len(c.NewFailures) > 0 {
+			fmt.Fprintf(&b, ", new failures: %s", strings.Join(c.NewFailures, ", "))
+		}
+		b.WriteString("]\n")
+		if c.Outcome != "passed" {
+			b.WriteString(tailString(c.Output, 6000))
+			if !strings.HasSuffix(c.Output, "\n") {
+				b.WriteByte('\n')
+			}
+		}
+	}
+	return b.String()
+}
+
+func tailString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[len(s)-n:]
+	if i := strings.IndexByte(s, '\n'); i >= 0 && i < 200 {
+		s = s[i+1:]
+	}
+	return "…" + s
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+// checkRunner runs verification checks like approved commands: a shell in the
+// copy, process group killed on cancel or timeout, provider keys removed.
+type checkRunner struct{}
+
+func (checkRunner) Run(ctx context.Context, dir, command string, timeout time.Duration) (verify.CommandResult, error) {
+	res, err := RunCommand(ctx, dir, command, timeout, nil)
+	if err != nil {
+		return verify.CommandResult{}, err
+	}
+	if res.Stopped && ctx.Err() != nil {
+		return verify.CommandResult{}, ctx.Err()
+	}
+	return verify.CommandResult{ExitCode: res.ExitCode, Output: res.Output, TimedOut: res.TimedOut,
+		Duration: time.Duration(res.DurationMS) * time.Millisecond}, nil
+}
+
+var _ verify.Runner = checkRunner{}
