@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -32,7 +34,7 @@ func (p *placer) dirFile(dstDir *os.Root) (*os.File, error) {
 
 // place writes name in dstDir as an APFS clone of src (fclonefileat) where the
 // volume offers it, and as a byte copy otherwise.
-func (c *copier) place(src *os.File, dstDir *os.Root, pl *placer, name string, size int64, perm fs.FileMode) (bool, error) {
+func (c *copier) place(src *os.File, dstDir *os.Root, pl *placer, name string, size int64, perm fs.FileMode, mtime time.Time) (bool, error) {
 	if size > 0 && c.tryReflink() {
 		if dir, err := pl.dirFile(dstDir); err == nil {
 			err := fclone(src, dir, name)
@@ -41,13 +43,13 @@ func (c *copier) place(src *os.File, dstDir *os.Root, pl *placer, name string, s
 				if err := dstDir.Chmod(name, perm); err != nil {
 					return true, err
 				}
-				return true, nil
+				return true, setTimes(nil, dstDir, name, mtime)
 			}
 			c.reflinkFailed(err, reflinkUnsupported(err))
 			_ = dstDir.Remove(name) // a failed clone leaves nothing, but be sure
 		}
 	}
-	return createCopy(dstDir, name, src, size, perm, nil)
+	return createCopy(dstDir, name, src, size, perm, mtime, nil)
 }
 
 // fclone creates name in the folder dir as a clone of the open file src; the
@@ -87,4 +89,24 @@ func reflinkUnsupported(err error) bool {
 		}
 	}
 	return false
+}
+
+// reflinkProbe reports whether the volume of dir clones src.
+func reflinkProbe(src *os.File, dir string) bool {
+	d, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	defer d.Close()
+	name := ".fixplan-probe-" + filepath.Base(os.TempDir()) + "-" + time.Now().Format("150405.000000000")
+	if err := fclone(src, d, name); err != nil {
+		return false
+	}
+	_ = os.Remove(filepath.Join(dir, name))
+	return true
+}
+
+// setTimes sets name's access and modification times to t through the copy's root.
+func setTimes(_ *os.File, dstDir *os.Root, name string, t time.Time) error {
+	return dstDir.Chtimes(name, t, t)
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -16,7 +18,7 @@ func (p *placer) close() {}
 // place writes name in dstDir as a FICLONE copy-on-write clone of src where the
 // file system offers it (Btrfs, XFS with reflink, bcachefs, OCFS2, overlayfs on
 // those), and as a byte copy otherwise.
-func (c *copier) place(src *os.File, dstDir *os.Root, _ *placer, name string, size int64, perm fs.FileMode) (bool, error) {
+func (c *copier) place(src *os.File, dstDir *os.Root, _ *placer, name string, size int64, perm fs.FileMode, mtime time.Time) (bool, error) {
 	var before func(dst *os.File) bool
 	if c.tryReflink() {
 		before = func(dst *os.File) bool {
@@ -29,7 +31,7 @@ func (c *copier) place(src *os.File, dstDir *os.Root, _ *placer, name string, si
 			return false
 		}
 	}
-	return createCopy(dstDir, name, src, size, perm, before)
+	return createCopy(dstDir, name, src, size, perm, mtime, before)
 }
 
 // ficlone asks the kernel to share src's extents with the empty file dst.
@@ -68,4 +70,36 @@ func reflinkUnsupported(err error) bool {
 		}
 	}
 	return false
+}
+
+// reflinkProbe reports whether the file system of dir clones src: it clones
+// src into a temporary file in dir and removes it.
+func reflinkProbe(src *os.File, dir string) bool {
+	f, err := os.CreateTemp(dir, ".fixplan-probe-")
+	if err != nil {
+		return false
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	return ficlone(f, src) == nil
+}
+
+// setTimes sets the open file's access and modification times to t (futimens:
+// no path, nothing followed).
+func setTimes(f *os.File, _ *os.Root, _ string, t time.Time) error {
+	ts := [2]unix.Timespec{unix.NsecToTimespec(t.UnixNano()), unix.NsecToTimespec(t.UnixNano())}
+	c, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var opErr error
+	if err := c.Control(func(fd uintptr) {
+		_, _, e := unix.Syscall6(unix.SYS_UTIMENSAT, fd, 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
+		if e != 0 {
+			opErr = &os.SyscallError{Syscall: "utimensat", Err: e}
+		}
+	}); err != nil {
+		return err
+	}
+	return opErr
 }

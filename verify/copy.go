@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // filesPerTask bounds one worker's share of a folder, so that a folder with
@@ -218,7 +219,7 @@ func (c *copier) copyFile(srcDir, dstDir *os.Root, pl *placer, f entry) error {
 	if n := c.bytes.Add(size); c.maxBytes >= 0 && n > c.maxBytes {
 		return &TooLargeError{Files: c.files.Load(), Bytes: n, MaxFiles: c.opt.maxFiles(), MaxBytes: c.maxBytes}
 	}
-	cloned, err := c.place(src, dstDir, pl, name, size, fi.Mode().Perm())
+	cloned, err := c.place(src, dstDir, pl, name, size, fi.Mode().Perm(), fi.ModTime())
 	if err != nil {
 		return fmt.Errorf("clone project: copy %s: %w", f.rel, err)
 	}
@@ -228,9 +229,6 @@ func (c *copier) copyFile(srcDir, dstDir *os.Root, pl *placer, f entry) error {
 		c.copied.Add(1)
 	}
 	c.files.Add(1)
-	if err := dstDir.Chtimes(name, fi.ModTime(), fi.ModTime()); err != nil {
-		return fmt.Errorf("clone project: set time of %s: %w", f.rel, err)
-	}
 	return nil
 }
 
@@ -249,9 +247,10 @@ func (c *copier) reflinkFailed(err error, unsupported bool) {
 }
 
 // createCopy creates name in dstDir and copies size bytes of src into it (the
-// kernel copies where it can: copy_file_range on Linux). before, when not nil,
-// may fill the new file instead and returns true when it did.
-func createCopy(dstDir *os.Root, name string, src *os.File, size int64, perm fs.FileMode, before func(dst *os.File) bool) (filled bool, err error) {
+// kernel copies where it can: copy_file_range on Linux), with mode perm and
+// modification time mtime. before, when not nil, may fill the new file instead
+// and returns true when it did.
+func createCopy(dstDir *os.Root, name string, src *os.File, size int64, perm fs.FileMode, mtime time.Time, before func(dst *os.File) bool) (filled bool, err error) {
 	dst, err := dstDir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return false, err
@@ -266,6 +265,10 @@ func createCopy(dstDir *os.Root, name string, src *os.File, size int64, perm fs.
 		}
 	}
 	if err := dst.Chmod(perm); err != nil {
+		dst.Close()
+		return false, err
+	}
+	if err := setTimes(dst, dstDir, name, mtime); err != nil {
 		dst.Close()
 		return false, err
 	}

@@ -348,3 +348,37 @@ type failingRunner struct{}
 func (failingRunner) Run(context.Context, string, string, time.Duration) (CommandResult, error) {
 	return CommandResult{}, errors.New("exec: \"sh\": executable file not found in $PATH")
 }
+
+// Without a TempDir the copies go where the file system clones files, else
+// in os.TempDir(); never inside the project.
+func TestScratchDir(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("HOME", cache)
+	proj := t.TempDir()
+	writeTree(t, proj, map[string]string{"sub/a.txt": "hello", "empty": ""})
+	root, err := os.OpenRoot(proj)
+	must(t, err)
+	defer root.Close()
+	f, err := someFile(root)
+	must(t, err)
+	if fi, _ := f.Stat(); fi.Size() != 5 {
+		t.Errorf("probe file has %d bytes, want the non-empty one", fi.Size())
+	}
+	f.Close()
+	if got := scratchDir(proj, nil); got != os.TempDir() {
+		t.Errorf("without a probe: %s", got)
+	}
+	got := scratchDir(proj, func() (*os.File, error) { return someFile(root) })
+	t.Logf("scratch folder: %s", got)
+	if got != os.TempDir() && got != filepath.Join(cache, "fixplan", "verify") || within(got, proj) {
+		t.Errorf("scratch folder %s", got)
+	}
+	before := snapshot(t, proj)
+	rep, err := Verify(context.Background(), Request{Root: proj, Runner: groupRunner{}, Suite: []string{"cat sub/a.txt"}})
+	must(t, err)
+	if rep.State != StateVerified || !strings.Contains(rep.Commands[0].Output, "hello") {
+		t.Errorf("state %s, output %q", rep.State, rep.Commands[0].Output)
+	}
+	sameSnapshot(t, "project", before, snapshot(t, proj))
+}

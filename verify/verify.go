@@ -40,8 +40,9 @@ type Request struct {
 	Runner Runner
 	// Cache keeps baselines between verifications; nil runs them each time.
 	Cache BaselineCache
-	// TempDir is where the copies are made (default os.TempDir()); it must not
-	// be inside Root.
+	// TempDir is where the copies are made; it must not be inside Root. By
+	// default it is the user's cache folder (…/fixplan/verify) when the file
+	// system there clones the project's files copy-on-write, else os.TempDir().
 	TempDir string
 	// Clone bounds and shapes the copies.
 	Clone CloneOptions
@@ -103,7 +104,7 @@ func Verify(ctx context.Context, req Request) (rep Report, err error) {
 	defer src.Close()
 	base := req.TempDir
 	if base == "" {
-		base = os.TempDir()
+		base = scratchDir(req.Root, func() (*os.File, error) { return someFile(src) })
 	}
 	if within(base, req.Root) {
 		return Report{}, fmt.Errorf("verify plan: %w: temporary folder %s is inside the project", ErrInvalidRequest, base)
