@@ -24,6 +24,9 @@ type Approvals struct {
 
 type approvalsFile struct {
 	Projects map[string][]string `json:"projects"`
+	// Focused are the approved commands fixplan derived for one failing test:
+	// they verify plans for that test only, not every plan of the project.
+	Focused map[string][]string `json:"focused,omitempty"`
 }
 
 // NewApprovals uses <configDir>/approvals.json.
@@ -83,6 +86,52 @@ func (a *Approvals) Approved(root, command string) bool {
 	return false
 }
 
+// Suite returns the approved commands of root that check the whole project (not
+// one derived for a single failing test), sorted.
+func (a *Approvals) Suite(root string) []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f, err := a.load()
+	if err != nil {
+		return nil
+	}
+	focused := map[string]bool{}
+	for _, c := range f.Focused[root] {
+		focused[c] = true
+	}
+	var out []string
+	for _, c := range f.Projects[root] {
+		if !focused[c] {
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ApproveFocused remembers a derived failing-test command for root.
+func (a *Approvals) ApproveFocused(root, command string) error {
+	if err := a.Approve(root, command); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	f, err := a.load()
+	if err != nil {
+		return err
+	}
+	if f.Focused == nil {
+		f.Focused = map[string][]string{}
+	}
+	for _, c := range f.Focused[root] {
+		if c == command {
+			return nil
+		}
+	}
+	f.Focused[root] = append(f.Focused[root], command)
+	return a.save(f)
+}
+
 // Approve remembers command for root.
 func (a *Approvals) Approve(root, command string) error {
 	command = strings.TrimSpace(command)
@@ -122,6 +171,17 @@ func (a *Approvals) Revoke(root, command string) error {
 		delete(f.Projects, root)
 	} else {
 		f.Projects[root] = kept
+	}
+	var kf []string
+	for _, c := range f.Focused[root] {
+		if c != command {
+			kf = append(kf, c)
+		}
+	}
+	if len(kf) == 0 {
+		delete(f.Focused, root)
+	} else {
+		f.Focused[root] = kf
 	}
 	return a.save(f)
 }

@@ -52,6 +52,9 @@ func (s *Session) Checks(rec *plan.Record) []Check {
 	for _, c := range rec.Plan.Commands() {
 		add(c, "plan", false)
 	}
+	for _, c := range s.approvals.Suite(s.root) {
+		add(c, "approved for this project", false)
+	}
 	return out
 }
 
@@ -73,8 +76,15 @@ func (s *Session) exists(rel string) bool {
 // ApprovedChecks lists the check commands approved for this project.
 func (s *Session) ApprovedChecks() []string { return s.approvals.List(s.root) }
 
-// ApproveCheck approves a check command for this project.
+// ApproveCheck approves a check command for this project. A command fixplan
+// derived for the problem's failing test is remembered as such: it verifies
+// plans for that test, while other approved commands check every plan.
 func (s *Session) ApproveCheck(command string) error { return s.approvals.Approve(s.root, command) }
+
+// ApproveFocused approves a command derived for one failing test.
+func (s *Session) ApproveFocused(command string) error {
+	return s.approvals.ApproveFocused(s.root, command)
+}
 
 // RevokeCheck withdraws an approval.
 func (s *Session) RevokeCheck(command string) error { return s.approvals.Revoke(s.root, command) }
@@ -85,14 +95,19 @@ func (s *Session) RevokeCheck(command string) error { return s.approvals.Revoke(
 // extra suite commands (the CLI's --check). A plan without approved checks is
 // recorded as not verified, saying which commands could be approved.
 func (s *Session) VerifyPlan(ctx context.Context, id string, approve []string) (*plan.Record, error) {
-	for _, c := range approve {
-		if err := s.approvals.Approve(s.root, c); err != nil {
-			return nil, err
-		}
-	}
 	rec, err := s.eng.LoadPlan(id)
 	if err != nil {
 		return nil, err
+	}
+	focused, _ := verify.FocusedCommand(rec.Input.Problem, s.exists)
+	for _, c := range approve {
+		approveIt := s.approvals.Approve
+		if c == focused {
+			approveIt = s.approvals.ApproveFocused
+		}
+		if err := approveIt(s.root, c); err != nil {
+			return nil, err
+		}
 	}
 	if rec.Foreign {
 		return nil, (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + id + " was not made by your fixplan; it is never verified"}).

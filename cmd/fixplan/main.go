@@ -41,6 +41,7 @@ func commands() map[string]command {
 		"verify":   runVerify,
 		"history":  runHistory,
 		"journals": runJournals,
+		"checks":   runChecks,
 	}
 }
 
@@ -54,6 +55,7 @@ commands:
   verify    run the plan's commands_to_run, each after approval
   history   list this project's plans (draft, applied, undone, failed, foreign)
   journals  list, show or discard transactions (and state set aside as not yours)
+  checks    list, approve or revoke the check commands that verify plans (plan --verify)
   context   show exactly what context the model would get (trace|read|search|logs|env|base)
 
 Run 'fixplan COMMAND -h' for a command's flags.
@@ -103,7 +105,7 @@ func run(ctx context.Context, e *env, args []string) int {
 
 func known() []string {
 	var out []string
-	for _, n := range []string{"plan", "apply", "undo", "patch", "verify", "history", "journals", "context"} {
+	for _, n := range []string{"plan", "apply", "undo", "patch", "verify", "history", "journals", "checks", "context"} {
 		if _, ok := commands()[n]; ok {
 			out = append(out, n)
 		}

@@ -190,7 +190,10 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	baseURL := fs.String("base-url", "", "provider base `URL` (overrides FIXPLAN_BASE_URL and the settings file)")
 	model := fs.String("model", "", "model `NAME` (overrides FIXPLAN_MODEL and the settings file)")
 	timeout := fs.Int("timeout", 0, "per-request timeout in `SECONDS`")
-	var logs, answers ctxMulti
+	verifyIt := fs.Bool("verify", false, "verify the plan in a scratch copy with approved checks before showing it")
+	yes := fs.Bool("yes", false, "with --verify: approve the derived failing-test command and the remembered test command without asking")
+	var logs, answers, checks ctxMulti
+	fs.Var(&checks, "check", "with --verify: also run `CMD` as a check (approved and remembered for this project; repeatable)")
 	fs.Var(&logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
 	fs.Var(&answers, "answer", "answer to the plan's next question (repeatable, with --replan)")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -280,7 +283,13 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 			}
 		}
 	}
-	rec, err := s.Plan(ctx, in)
+	var rec *plan.Record
+	if *verifyIt {
+		approveChecks(e, s, in, checks, *yes)
+		rec, err = s.PlanVerified(ctx, in, st.VerifyAttempts, checks)
+	} else {
+		rec, err = s.Plan(ctx, in)
+	}
 	if err != nil {
 		var re *session.ReplyError
 		if errors.As(err, &re) && !*asJSON {
@@ -327,10 +336,44 @@ func planJSON(r *plan.Record) map[string]any {
 	for _, m := range r.Memory {
 		memory = append(memory, map[string]any{"key": m.Key, "value": m.Value})
 	}
-	return map[string]any{
+	out := map[string]any{
 		"id": r.ID, "mode": r.Plan.Mode, "summary": r.Plan.Summary, "questions": r.Plan.Questions,
 		"plan": r.Plan.Plan, "risks": r.Plan.Risks, "commands_to_run": r.Plan.Commands(),
 		"memory_patch": memory, "changes": changes, "rounds": rounds, "warnings": r.Warnings,
+	}
+	if r.Verification != nil {
+		out["verification"] = r.Verification
+	}
+	return out
+}
+
+// approveChecks approves, before planning, the checks --verify may run: every
+// --check, and the derived failing-test command and the remembered test command
+// when --yes is given or the user says yes on a terminal. Without either they
+// stay unapproved and the plan says so.
+func approveChecks(e *env, s *session.Session, in plan.ProblemInput, checks []string, yes bool) {
+	for _, c := range checks {
+		if err := s.ApproveCheck(c); err != nil {
+			fmt.Fprintf(e.Stderr, "fixplan plan: cannot remember the approval of %q: %v\n", c, err)
+		}
+	}
+	for _, c := range s.Checks(&plan.Record{Input: in}) {
+		if c.Approved {
+			continue
+		}
+		ok := yes
+		if !ok && e.StdinIsTTY {
+			ok, _ = confirm(e, fmt.Sprintf("Verify plans of this project with `%s` (%s)? It runs in a scratch copy, never in %s.", c.Command, c.Source, e.Root))
+		}
+		if ok {
+			approve := s.ApproveCheck
+			if c.Focused {
+				approve = s.ApproveFocused
+			}
+			if err := approve(c.Command); err != nil {
+				fmt.Fprintf(e.Stderr, "fixplan plan: cannot remember the approval of %q: %v\n", c.Command, err)
+			}
+		}
 	}
 }
 
@@ -374,6 +417,7 @@ func printPlan(w io.Writer, r *plan.Record) {
 		}
 	}
 	list("Warnings", r.Warnings)
+	printVerification(w, r.Verification)
 	if len(r.Calls) > 0 {
 		in, out := 0, 0
 		for _, c := range r.Calls {
@@ -397,4 +441,37 @@ func printPlan(w io.Writer, r *plan.Record) {
 			}
 		}
 	}
+}
+
+// printVerification shows what checking the plan in a scratch copy found.
+func printVerification(w io.Writer, v *plan.Verification) {
+	if v == nil {
+		return
+	}
+	label := map[string]string{plan.VerifyVerified: "VERIFIED", plan.VerifyPartly: "PARTLY VERIFIED",
+		plan.VerifyFailed: "FAILED VERIFICATION", plan.VerifyNotVerified: "NOT VERIFIED"}[v.State]
+	fmt.Fprintf(w, "\n%s: %s (checked in a scratch copy; your files were not touched)\n", label, v.Reason)
+	for _, c := range v.Commands {
+		fmt.Fprintf(w, "  $ %s  → %s, exit %d, %d ms", c.Command, c.Outcome, c.ExitCode, c.DurationMS)
+		if len(c.NewFailures) > 0 {
+			fmt.Fprintf(w, "; new failures: %s", strings.Join(c.NewFailures, ", "))
+		}
+		fmt.Fprintln(w)
+		if c.Outcome != "passed" && c.Outcome != "not_run" && c.Output != "" {
+			for _, l := range strings.Split(strings.TrimRight(tailLines(c.Output, 15), "\n"), "\n") {
+				fmt.Fprintf(w, "      %s\n", l)
+			}
+		}
+	}
+	for i, a := range v.Attempts {
+		fmt.Fprintf(w, "  attempt %d (plan %s): %s — %s\n", i+1, a.PlanID, a.State, a.Reason)
+	}
+}
+
+func tailLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = append([]string{"…"}, lines[len(lines)-n:]...)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fixplan/llm/llmtest"
+)
+
+// TestPlanVerify: fixplan plan --verify --yes checks the plan in a scratch copy
+// of a real Go module with the derived failing-test command and --check, before
+// the user sees it; the project is not touched; approvals are listed by checks.
+func TestPlanVerify(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"go.mod":        "module example.com/mm\n\ngo 1.21\n",
+		"mm/mm.go":      "package mm\n\nfunc Max(a, b int) int {\n\tif a < b {\n\t\treturn a\n\t}\n\treturn b\n}\n",
+		"mm/mm_test.go": "package mm\n\nimport \"testing\"\n\nfunc TestMax(t *testing.T) {\n\tif Max(2, 3) != 3 {\n\t\tt.Fatal(\"Max(2, 3) != 3\")\n\t}\n}\n",
+	}
+	for p, c := range files {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(root, p), []byte(c), 0o644)
+	}
+	fixed := "package mm\\n\\nfunc Max(a, b int) int {\\n\\tif a > b {\\n\\t\\treturn a\\n\\t}\\n\\treturn b\\n}\\n"
+	reply := `{"mode":"fix-plan","summary":"fix Max","questions":[],"context_requests":[],"plan":[],
+"proposed_changes":{"patch":null,"actions":[{"kind":"UPDATE_FILE","path":"mm/mm.go","content":"` + fixed + `"}],"commands_to_run":[]},
+"patch":null,"commands_to_run":[],"verification":[],"risks":[],"rollback":[],"memory_patch":[]}`
+	srv := llmtest.NewServer(t, llmtest.Reply{Content: reply}, llmtest.Reply{Content: reply})
+	problem := "--- FAIL: TestMax (0.00s)\n    mm_test.go:7: Max(2, 3) != 3\nFAIL\nFAIL\texample.com/mm/mm\t0.002s\n"
+	before, _ := os.ReadFile(filepath.Join(root, "mm/mm.go"))
+
+	code, out, errOut := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", problem, "--verify", "--yes", "--check", "go vet ./...")
+	if code != 0 {
+		t.Fatalf("plan --verify: %d %s", code, errOut)
+	}
+	if !strings.Contains(out, "VERIFIED: 2 of 2 checks pass") || !strings.Contains(out, "go test -run '^TestMax$' ./mm") || !strings.Contains(out, "your files were not touched") {
+		t.Fatalf("output:\n%s", out)
+	}
+	if after, _ := os.ReadFile(filepath.Join(root, "mm/mm.go")); string(after) != string(before) {
+		t.Fatal("verification touched the project")
+	}
+	code, out, _ = runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", problem, "--verify", "--json")
+	var got struct {
+		Verification struct {
+			State    string
+			Commands []struct{ Command, Outcome string }
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || got.Verification.State != "verified" || len(got.Verification.Commands) != 2 {
+		t.Fatalf("plan --verify --json (approvals remembered): %d %s", code, out)
+	}
+	code, out, _ = runEnv(t, nil, "", "--root", root, "checks")
+	if code != 0 || !strings.Contains(out, "go vet ./...") || !strings.Contains(out, "TestMax") {
+		t.Fatalf("checks: %s", out)
+	}
+	if code, out, _ = runEnv(t, nil, "", "--root", root, "checks", "revoke", "go vet ./..."); code != 0 || strings.Contains(out, "go vet") {
+		t.Fatalf("revoke: %s", out)
+	}
+}
