@@ -213,3 +213,76 @@ func (a *App) DiscardJournal(id string) error {
 	}
 	return nil
 }
+
+// PlanChecks lists the commands that could verify a plan and whether each is
+// approved for this project.
+func (a *App) PlanChecks(planID string) ([]session.Check, error) {
+	s, err := a.session()
+	if err != nil {
+		return nil, err
+	}
+	rec, err := s.Load(planID)
+	if err != nil {
+		return nil, fail(err)
+	}
+	return s.Checks(rec), nil
+}
+
+// VerifyPlan verifies a plan in a scratch copy of the project: approve are the
+// commands the user ticked (approved now and remembered for this project). The
+// project itself is never touched. Progress arrives as plan:progress events;
+// CancelPlan stops it.
+func (a *App) VerifyPlan(planID string, approve []string) (*plan.Record, error) {
+	s, err := a.session()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a.mu.Lock()
+	if a.cancel != nil {
+		a.mu.Unlock()
+		cancel()
+		return nil, fail(plan.Errorf(plan.ErrInvalidInput, "a plan is being made or verified").WithHint("wait for it or press Cancel"))
+	}
+	a.cancel = cancel
+	a.mu.Unlock()
+	defer func() {
+		cancel()
+		a.mu.Lock()
+		a.cancel = nil
+		a.mu.Unlock()
+		if a.em != nil {
+			a.em.flush()
+		}
+	}()
+	rec, err := s.VerifyPlan(ctx, planID, approve)
+	if err != nil {
+		return nil, fail(err)
+	}
+	return rec, nil
+}
+
+// ApprovedChecks lists the check commands approved for this project (Settings).
+func (a *App) ApprovedChecks() ([]string, error) {
+	s, err := a.session()
+	if err != nil {
+		return nil, err
+	}
+	out := s.ApprovedChecks()
+	if out == nil {
+		out = []string{}
+	}
+	return out, nil
+}
+
+// RevokeCheck withdraws the approval of a check command for this project.
+func (a *App) RevokeCheck(command string) error {
+	s, err := a.session()
+	if err != nil {
+		return err
+	}
+	if err := s.RevokeCheck(command); err != nil {
+		return fail(err)
+	}
+	return nil
+}

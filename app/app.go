@@ -266,6 +266,10 @@ type PlanRequest struct {
 	Logs     []LogFile `json:"logs"`
 	Answers  []string  `json:"answers"`
 	Previous string    `json:"previous"`
+	// Verify checks the plan in a scratch copy before it is shown, whatever the
+	// setting; NoVerify skips it for this run.
+	Verify   bool `json:"verify"`
+	NoVerify bool `json:"no_verify"`
 }
 
 // Plan runs the fix loop; progress arrives as plan:progress events. CancelPlan
@@ -305,7 +309,13 @@ func (a *App) Plan(req PlanRequest) (*plan.Record, error) {
 	for _, l := range req.Logs {
 		in.Logs = append(in.Logs, plan.LogSource{Source: l.Source, Path: l.Path})
 	}
-	rec, err := s.Plan(ctx, in)
+	var rec *plan.Record
+	if req.Verify || (st.VerifyBeforeReview && !req.NoVerify) {
+		// Only checks the user already approved run; the plan says which could.
+		rec, err = s.PlanVerified(ctx, in, st.VerifyAttempts, nil)
+	} else {
+		rec, err = s.Plan(ctx, in)
+	}
 	if err != nil {
 		return nil, fail(err)
 	}

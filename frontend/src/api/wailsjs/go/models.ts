@@ -97,6 +97,8 @@ export namespace app {
 	    logs: LogFile[];
 	    answers: string[];
 	    previous: string;
+	    verify: boolean;
+	    no_verify: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new PlanRequest(source);
@@ -108,6 +110,8 @@ export namespace app {
 	        this.logs = this.convertValues(source["logs"], LogFile);
 	        this.answers = source["answers"];
 	        this.previous = source["previous"];
+	        this.verify = source["verify"];
+	        this.no_verify = source["no_verify"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -157,6 +161,9 @@ export namespace app {
 	    context_budget: number;
 	    result_budget: number;
 	    command_timeout_seconds: number;
+	    verify_before_review: boolean;
+	    verify_attempts: number;
+	    check_timeout_seconds: number;
 	    key_set: boolean;
 	    key_hint: string;
 	    key_source: string;
@@ -179,6 +186,9 @@ export namespace app {
 	        this.context_budget = source["context_budget"];
 	        this.result_budget = source["result_budget"];
 	        this.command_timeout_seconds = source["command_timeout_seconds"];
+	        this.verify_before_review = source["verify_before_review"];
+	        this.verify_attempts = source["verify_attempts"];
+	        this.check_timeout_seconds = source["check_timeout_seconds"];
 	        this.key_set = source["key_set"];
 	        this.key_hint = source["key_hint"];
 	        this.key_source = source["key_source"];
@@ -297,6 +307,36 @@ export namespace plan {
 	        this.completion_tokens = source["completion_tokens"];
 	        this.attempts = source["attempts"];
 	        this.duration_ms = source["duration_ms"];
+	    }
+	}
+	export class CheckResult {
+	    command: string;
+	    focused?: boolean;
+	    outcome: string;
+	    exit_code: number;
+	    timed_out?: boolean;
+	    duration_ms: number;
+	    output: string;
+	    failures?: string[];
+	    new_failures?: string[];
+	    baseline_exit_code: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CheckResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.command = source["command"];
+	        this.focused = source["focused"];
+	        this.outcome = source["outcome"];
+	        this.exit_code = source["exit_code"];
+	        this.timed_out = source["timed_out"];
+	        this.duration_ms = source["duration_ms"];
+	        this.output = source["output"];
+	        this.failures = source["failures"];
+	        this.new_failures = source["new_failures"];
+	        this.baseline_exit_code = source["baseline_exit_code"];
 	    }
 	}
 	export class ContextRequest {
@@ -618,6 +658,68 @@ export namespace plan {
 		}
 	}
 	
+	export class VerifyAttempt {
+	    plan_id: string;
+	    summary: string;
+	    state: string;
+	    reason?: string;
+	    new_failures?: string[];
+	    output?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new VerifyAttempt(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.plan_id = source["plan_id"];
+	        this.summary = source["summary"];
+	        this.state = source["state"];
+	        this.reason = source["reason"];
+	        this.new_failures = source["new_failures"];
+	        this.output = source["output"];
+	    }
+	}
+	export class Verification {
+	    state: string;
+	    reason?: string;
+	    commands: CheckResult[];
+	    new_failures?: string[];
+	    overhead_ms: number;
+	    attempts?: VerifyAttempt[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Verification(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.state = source["state"];
+	        this.reason = source["reason"];
+	        this.commands = this.convertValues(source["commands"], CheckResult);
+	        this.new_failures = source["new_failures"];
+	        this.overhead_ms = source["overhead_ms"];
+	        this.attempts = this.convertValues(source["attempts"], VerifyAttempt);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Round {
 	    requests: ContextRequest[];
 	    results: ContextResult[];
@@ -669,6 +771,7 @@ export namespace plan {
 	    issues?: string[];
 	    unfulfilled?: ContextRequest[];
 	    calls?: Call[];
+	    verification?: Verification;
 	    foreign?: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -693,6 +796,7 @@ export namespace plan {
 	        this.issues = source["issues"];
 	        this.unfulfilled = this.convertValues(source["unfulfilled"], ContextRequest);
 	        this.calls = this.convertValues(source["calls"], Call);
+	        this.verification = this.convertValues(source["verification"], Verification);
 	        this.foreign = source["foreign"];
 	    }
 	
@@ -717,11 +821,31 @@ export namespace plan {
 	
 	
 	
+	
+	
 
 }
 
 export namespace session {
 	
+	export class Check {
+	    command: string;
+	    focused: boolean;
+	    source: string;
+	    approved: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Check(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.command = source["command"];
+	        this.focused = source["focused"];
+	        this.source = source["source"];
+	        this.approved = source["approved"];
+	    }
+	}
 	export class CommandResult {
 	    command: string;
 	    exit_code: number;

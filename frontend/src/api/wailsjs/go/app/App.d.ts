@@ -7,6 +7,8 @@ import {session} from '../models';
 
 export function Apply(arg1:app.ApplyRequest):Promise<app.ApplyResult>;
 
+export function ApprovedChecks():Promise<Array<string>>;
+
 export function CancelPlan():Promise<void>;
 
 export function ChooseLogFiles():Promise<Array<app.LogFile>>;
@@ -27,9 +29,13 @@ export function OpenProject(arg1:string):Promise<app.ProjectInfo>;
 
 export function Plan(arg1:app.PlanRequest):Promise<plan.Record>;
 
+export function PlanChecks(arg1:string):Promise<Array<session.Check>>;
+
 export function Presets():Promise<Array<session.Preset>>;
 
 export function Project():Promise<app.ProjectInfo>;
+
+export function RevokeCheck(arg1:string):Promise<void>;
 
 export function RunCommand(arg1:string,arg2:string):Promise<session.CommandResult>;
 
@@ -40,3 +46,5 @@ export function StopCommand():Promise<void>;
 export function TestConnection():Promise<string>;
 
 export function Undo():Promise<app.ApplyResult>;
+
+export function VerifyPlan(arg1:string,arg2:Array<string>):Promise<plan.Record>;

@@ -6,6 +6,10 @@ export function Apply(arg1) {
   return window['go']['app']['App']['Apply'](arg1);
 }
 
+export function ApprovedChecks() {
+  return window['go']['app']['App']['ApprovedChecks']();
+}
+
 export function CancelPlan() {
   return window['go']['app']['App']['CancelPlan']();
 }
@@ -46,12 +50,20 @@ export function Plan(arg1) {
   return window['go']['app']['App']['Plan'](arg1);
 }
 
+export function PlanChecks(arg1) {
+  return window['go']['app']['App']['PlanChecks'](arg1);
+}
+
 export function Presets() {
   return window['go']['app']['App']['Presets']();
 }
 
 export function Project() {
   return window['go']['app']['App']['Project']();
+}
+
+export function RevokeCheck(arg1) {
+  return window['go']['app']['App']['RevokeCheck'](arg1);
 }
 
 export function RunCommand(arg1, arg2) {
@@ -72,4 +84,8 @@ export function TestConnection() {
 
 export function Undo() {
   return window['go']['app']['App']['Undo']();
+}
+
+export function VerifyPlan(arg1, arg2) {
+  return window['go']['app']['App']['VerifyPlan'](arg1, arg2);
 }
