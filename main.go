@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"embed"
+	"fmt"
 	"log"
 	"os"
 	"path/filepath"
@@ -26,7 +27,14 @@ var assets embed.FS
 //go:embed build/appicon.png
 var icon []byte
 
+// version is stamped at build time (-ldflags "-X main.version=…"; make build does it).
+var version = "dev"
+
 func main() {
+	if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "-version") {
+		fmt.Println("fixplan " + version)
+		return
+	}
 	cfgDir := os.Getenv("FIXPLAN_CONFIG_DIR")
 	if cfgDir == "" {
 		d, err := os.UserConfigDir()
@@ -41,6 +49,7 @@ func main() {
 		ConfigDir:    cfgDir,
 		UserPrefs:    os.Getenv("FIXPLAN_USER_PREFS"),
 		StartProject: os.Getenv("FIXPLAN_PROJECT"),
+		Version:      version,
 	})
 	err := wails.Run(&options.App{
 		Title:            "fixplan",

@@ -55,6 +55,7 @@ type Deps struct {
 	UserPrefs    string // user memory file ("" = default)
 	BatchEvery   time.Duration
 	StartProject string // a project to open at start-up (command line), else the last one
+	Version      string // fixplan's version (stamped at build time), shown in About and saved in plans
 }
 
 // App is bound to the window.
@@ -190,7 +191,7 @@ func (a *App) OpenProject(root string) (ProjectInfo, error) {
 	if a.d.NewModel != nil {
 		m, _ = a.d.NewModel(st, key) // a missing key is reported when planning
 	}
-	s, err := session.Open(root, st, m, a.emitter(), session.Options{UserPrefsPath: a.d.UserPrefs, ConfigDir: a.d.ConfigDir, Secrets: []string{key}})
+	s, err := session.Open(root, st, m, a.emitter(), session.Options{UserPrefsPath: a.d.UserPrefs, ConfigDir: a.d.ConfigDir, Secrets: []string{key}, Version: a.d.Version})
 	if err != nil {
 		return ProjectInfo{}, fail(err)
 	}

@@ -292,6 +292,10 @@ type Record struct {
 	// Foreign is set when the stored file is not sealed by this user's fixplan
 	// (it came with the project, or was edited): shown, never applied.
 	Foreign bool `json:"foreign,omitempty"`
+
+	// FixplanVersion is the version of the fixplan that made the plan (stamped at
+	// build time; "dev" for an unstamped build).
+	FixplanVersion string `json:"fixplan_version,omitempty"`
 }
 
 // Verification states.

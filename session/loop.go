@@ -37,6 +37,8 @@ type Config struct {
 	Secrets []string
 	// Warnings start the record's warnings (e.g. project memory that was ignored).
 	Warnings []string
+	// Version is fixplan's own version, recorded in every plan.
+	Version string
 }
 
 // Planner runs the fix loop.
@@ -120,7 +122,7 @@ func (pl *Planner) Plan(ctx context.Context, in plan.ProblemInput) (*plan.Record
 	}
 	in = pl.redactInput(in)
 	r := &run{p: pl, seen: map[string]bool{}, rec: &plan.Record{
-		ID: pl.cfg.NewID(), CreatedAt: pl.cfg.Now().UTC(), State: plan.StateDraft, Input: in,
+		ID: pl.cfg.NewID(), CreatedAt: pl.cfg.Now().UTC(), State: plan.StateDraft, FixplanVersion: pl.cfg.Version, Input: in,
 		Changes: []plan.FileChange{}, Rounds: []plan.Round{}, Warnings: append([]string{}, pl.cfg.Warnings...), Memory: []plan.MemoryEntry{},
 	}}
 	rec, err := r.plan(ctx)

@@ -46,6 +46,8 @@ type Options struct {
 	// ConfigDir is the user's fixplan config folder ("" → <os config dir>/fixplan);
 	// it holds the per-user key that seals this user's plans and journals.
 	ConfigDir string
+	// Version is fixplan's own version (stamped at build time), recorded in plans.
+	Version string
 }
 
 // StateKeyPath is where the per-user state key lives in a config folder.
@@ -177,7 +179,7 @@ func (s *Session) Plan(ctx context.Context, in plan.ProblemInput) (*plan.Record,
 	pl, err := NewPlanner(Config{
 		Model: s.model, Gatherer: s.gath, Memory: s.mem, Previewer: engineAdapter{s.eng}, Store: s.eng,
 		Emitter: s.em, Provider: s.st.BaseURL, MaxTokens: s.st.MaxTokens, NewID: apply.NewID,
-		Secrets: s.opts.Secrets, Warnings: s.mem.Warnings(),
+		Secrets: s.opts.Secrets, Warnings: s.mem.Warnings(), Version: s.opts.Version,
 	})
 	if err != nil {
 		return nil, err

@@ -14,6 +14,9 @@ import (
 	"strings"
 )
 
+// version is stamped at build time (-ldflags "-X main.version=…"; make cli does it).
+var version = "dev"
+
 // env is everything a command needs from the process; tests build their own.
 type env struct {
 	Root   string // absolute project root (from --root, default ".")
@@ -46,6 +49,7 @@ func commands() map[string]command {
 }
 
 const usage = `usage: fixplan [--root DIR] COMMAND [ARGS]
+       fixplan --version
 
 commands:
   plan      ask the model for a fix plan (--problem TEXT | --problem-file FILE|-)
@@ -76,9 +80,14 @@ func run(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("fixplan", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
 	root := fs.String("root", ".", "project root `DIR`")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() { fmt.Fprint(e.Stderr, usage) }
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *showVersion {
+		fmt.Fprintln(e.Stdout, "fixplan "+version)
+		return 0
 	}
 	rest := fs.Args()
 	if len(rest) == 0 {

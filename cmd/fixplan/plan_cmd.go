@@ -58,7 +58,7 @@ func newModel(e *env, st session.Settings) (session.Model, error) {
 // openSession opens the project at e.Root and rolls back any transaction a crash
 // left half-applied, telling the user on stderr.
 func openSession(e *env, st session.Settings, m session.Model, em session.Emitter) (*session.Session, error) {
-	s, err := session.Open(e.Root, st, m, em, session.Options{UserPrefsPath: e.Getenv("FIXPLAN_USER_PREFS"), ConfigDir: configDir(e)})
+	s, err := session.Open(e.Root, st, m, em, session.Options{UserPrefsPath: e.Getenv("FIXPLAN_USER_PREFS"), ConfigDir: configDir(e), Version: version})
 	if err != nil {
 		return nil, err
 	}

@@ -773,6 +773,7 @@ export namespace plan {
 	    calls?: Call[];
 	    verification?: Verification;
 	    foreign?: boolean;
+	    fixplan_version?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Record(source);
@@ -798,6 +799,7 @@ export namespace plan {
 	        this.calls = this.convertValues(source["calls"], Call);
 	        this.verification = this.convertValues(source["verification"], Verification);
 	        this.foreign = source["foreign"];
+	        this.fixplan_version = source["fixplan_version"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

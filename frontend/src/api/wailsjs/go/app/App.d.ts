@@ -48,3 +48,5 @@ export function TestConnection():Promise<string>;
 export function Undo():Promise<app.ApplyResult>;
 
 export function VerifyPlan(arg1:string,arg2:Array<string>):Promise<plan.Record>;
+
+export function Version():Promise<string>;

@@ -89,3 +89,7 @@ export function Undo() {
 export function VerifyPlan(arg1, arg2) {
   return window['go']['app']['App']['VerifyPlan'](arg1, arg2);
 }
+
+export function Version() {
+  return window['go']['app']['App']['Version']();
+}
