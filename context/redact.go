@@ -33,8 +33,12 @@ type secretSpan struct {
 // CONSTANTS, numbers, null/true/false, ${VAR}, a name that only mentions a
 // secret such as masterSecretLabel or TOKEN_READ); the password
 // of a URL (`postgres://user:[REDACTED]@host/db`); bearer tokens and basic
-// credentials; JWTs; `sk-` keys of at least 16 characters after the dash with a
-// digit and a letter (OpenAI-style; shorter ones are too often ordinary words).
+// credentials; JWTs; `sk-` keys with a run of at least 10 letters and digits
+// after the dash, a digit and a letter among them (OpenAI-style; skKey says why
+// 10); passwords on command lines (`mysql -pS3cret`, `--password S3cret`,
+// `PGPASSWORD=x psql`, `sshpass -p`, `redis-cli -a`) and in .netrc entries; a
+// bare AWS secret access key near its key id or its name; private keys encoded
+// in base64 (kubeconfig's client-key-data) or escaped in JSON strings.
 func Redact(text string) (string, int) { return redactPath(text, "") }
 
 // RedactFile is Redact for the content of the file at path (root-relative,
@@ -174,7 +178,7 @@ func secretValue(text string, i int) (int, int) {
 			return i, i
 		}
 		v := text[i+1 : i+1+end]
-		if looksLikePlaceholder(v) {
+		if looksLikePlaceholder(v) || concatenation(v) {
 			return i, i
 		}
 		return i + 1, i + 1 + end
@@ -188,6 +192,20 @@ func secretValue(text string, i int) (int, int) {
 		return i, i
 	}
 	return i, end
+}
+
+// concatenation reports whether what stands between two quotes is the code
+// between two string literals (`"--password=" + pw + " db"`: ` + pw + `): it
+// starts or ends with a blank and a concatenation operator (+ . .. || & ~).
+func concatenation(v string) bool {
+	isOp := func(c byte) bool { return c == '+' || c == '.' || c == '|' || c == '&' || c == '~' }
+	if t := strings.TrimLeft(v, " \t"); len(t) < len(v) && t != "" && isOp(t[0]) {
+		return true
+	}
+	if t := strings.TrimRight(v, " \t"); len(t) < len(v) && t != "" && isOp(t[len(t)-1]) {
+		return true
+	}
+	return false
 }
 
 var dottedNameRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)

@@ -9,15 +9,17 @@ import (
 // only in some surroundings: values assigned to secret-like names in any
 // language or config format (`password = hunter2`), credentials inside URLs,
 // bearer and basic authorization values, JWTs followed by any punctuation, short
-// `sk-` keys, and provider tokens whatever follows them. They run in the same
-// keyword engine as gitleaks' rules (redact_rules.go). Private key blocks are in
-// redact_pem.go.
+// `sk-` keys, provider tokens whatever follows them, and AWS secret access keys
+// that stand without a name next to their key id. They run in the same keyword
+// engine as gitleaks' rules (redact_rules.go). Private key blocks, also encoded
+// in base64, are in redact_pem.go; passwords on command lines and in .netrc in
+// redact_cli.go.
 
 var (
 	// tokenRe: AWS access key ids (also the documentation's EXAMPLE keys, which
 	// gitleaks allows), GitHub/GitLab/Slack/Google tokens of any length, Stripe
 	// keys followed by anything; `sk-` keys are judged by skKey.
-	tokenRe = regexp.MustCompile(`\b(?:(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|xox[abposr]-[A-Za-z0-9\-]{10,}|glpat-[A-Za-z0-9_\-]{20,}|AIza[0-9A-Za-z_\-]{35}|[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,}|sk-[A-Za-z0-9_\-]{16,})`)
+	tokenRe = regexp.MustCompile(`\b(?:(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|xox[abposr]-[A-Za-z0-9\-]{10,}|glpat-[A-Za-z0-9_\-]{20,}|AIza[0-9A-Za-z_\-]{35}|[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,}|sk-[A-Za-z0-9_\-]{10,})`)
 	// urlCredRe finds scheme://user:password@ (the password is group 1).
 	urlCredRe = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/@?#"'<>` + "`" + `]*:([^\s@/?#"'<>` + "`" + `]+)@`)
 	// bearerRe finds `Bearer <token>` (group 1).
@@ -38,7 +40,7 @@ type handDetector struct {
 }
 
 func handWritten() []handDetector {
-	return []handDetector{
+	out := []handDetector{
 		{detector{id: "token", re: tokenRe, accept: acceptToken},
 			[]string{"akia", "asia", "agpa", "aida", "aroa", "anpa", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
 				"xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "glpat-", "aiza", "k_live_", "k_test_", "k_prod_", "sk-"}},
@@ -48,7 +50,11 @@ func handWritten() []handDetector {
 		{detector{id: "jwt", re: jwtRe, accept: acceptGroups("jwt", nil), pre: minRun(40)}, []string{"eyj"}},
 		{detector{id: "assignment", re: assignRe, accept: acceptAssignment, pre: assignmentPre},
 			[]string{"pass", "pwd", "secret", "token", "api", "access", "private", "auth", "credential"}},
+		{detector{id: "aws-secret-key", re: awsSecretRe, reach: 2, accept: acceptAWSSecret, pre: awsContextPre},
+			[]string{"akia", "asia", "secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret"}},
+		{detector{id: "private-key", re: b64BeginRe, accept: acceptB64Key}, b64BeginKeywords},
 	}
+	return append(out, cliDetectors()...)
 }
 
 func acceptToken(sc *scan, off int, loc []int) {
@@ -82,11 +88,82 @@ func urlPassword(pw string) bool {
 	return !looksLikePlaceholder(pw) && !strings.HasPrefix(pw, "$") && !strings.HasPrefix(pw, "%")
 }
 
-// skKey judges the part of an `sk-` key after the dash: at least 16 characters
-// (the regular expression), with a digit and a letter (so `sk-learn-and-numpy-
-// together` is not a key).
+// skKey judges the part of an `sk-` key after the dash (OpenAI, Anthropic,
+// DeepSeek and others): a run of at least skMinRun letters and digits, and a
+// digit and a letter somewhere in it (so `sk-learn-and-numpy-together` is not a
+// key).
+//
+// The run, not the whole length, is what counts: the names that look like keys
+// are words joined by dashes — OpenSSH's security-key algorithms
+// (`sk-ssh-ed25519-cert-v01@openssh.com`, `sk-ecdsa-sha2-nistp256`: runs of 7
+// and 8), SpinKit's CSS classes (`sk-circle12`, `sk-double-bounce2`), bare
+// provider prefixes in code that checks keys (`sk-ant-api03-`, `sk-proj-`) —
+// while keys, even short test ones (`sk-abc123def456`), are one random run.
+//
+// skMinRun is 10 because of what was measured (bench/redact, its other trees):
+// no `sk-` name in Go's source tree, in the front end's node_modules (8,847
+// files), in npm's own modules or in Debian's Python packages reaches even 8;
+// SpinKit's CSS (react-spinkit) has names of 8 (sk-circle10 to sk-circle12) and
+// none of 10; in a Go module cache of 27,288 files the old rule (16 characters,
+// dashes counted) made 37 redactions, 19 of them OpenSSH algorithm names, while
+// runs of 10 make 18, all of them fake keys in gitleaks' rule tests.
 func skKey(body string) bool {
-	return hasDigit(body) && strings.IndexFunc(body, func(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }) >= 0
+	run, best := 0, 0
+	for i := 0; i < len(body); i++ {
+		if isAlnum(body[i]) {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return best >= skMinRun && hasDigit(body) && strings.IndexFunc(body, func(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }) >= 0
+}
+
+// skMinRun is the shortest run of letters and digits of an `sk-` key (see skKey).
+const skMinRun = 10
+
+// awsSecretRe: a bare AWS secret access key, 40 characters of base64 (the
+// boundaries are checked by acceptAWSSecret, as RE2 has no look-around).
+var awsSecretRe = regexp.MustCompile(`[A-Za-z0-9/+]{40}`)
+
+// awsContextPre: the keyword is an access key id (AKIA/ASIA and 16 upper-case
+// letters or digits) or a name of the secret key (aws_secret_access_key,
+// SecretAccessKey, AWS_SECRET_KEY); the window is its line and two on each side.
+func awsContextPre(text string, ks, ke int) bool {
+	k := text[ks:ke]
+	if !strings.EqualFold(k, "akia") && !strings.EqualFold(k, "asia") {
+		return true // a name, in any case
+	}
+	if (k != "AKIA" && k != "ASIA") || ke+16 > len(text) {
+		return false
+	}
+	for i := ke; i < ke+16; i++ {
+		if c := text[i]; !('A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// acceptAWSSecret: a run of exactly 40 base64 characters (not part of a longer
+// token, not followed by '=' padding) with an upper-case letter, a lower-case
+// letter and a digit and the entropy of random base64 — near an AWS access key
+// id or a secret key's name (the window), as in the CSV of credentials the AWS
+// console offers (`AKIA…,wJalr…`), an env file or `aws configure set
+// aws_secret_access_key wJalr…`.
+func acceptAWSSecret(sc *scan, off int, loc []int) {
+	s, e := off+loc[0], off+loc[1]
+	t := sc.text
+	if s > 0 && (isAlnum(t[s-1]) || t[s-1] == '/' || t[s-1] == '+') || e < len(t) && (isAlnum(t[e]) || t[e] == '/' || t[e] == '+' || t[e] == '=') {
+		return
+	}
+	v := t[s:e]
+	if strings.IndexFunc(v, func(r rune) bool { return 'a' <= r && r <= 'z' }) < 0 ||
+		strings.IndexFunc(v, func(r rune) bool { return 'A' <= r && r <= 'Z' }) < 0 || !hasDigit(v) || shannonEntropy(v) < 3.8 {
+		return
+	}
+	sc.add(s, e, "aws-secret-key")
 }
 
 func hasDigit(s string) bool { return strings.IndexAny(s, "0123456789") >= 0 }

@@ -1,6 +1,7 @@
 package codectx
 
 import (
+	"encoding/base64"
 	"regexp"
 	"strings"
 )
@@ -91,12 +92,16 @@ func pemBody(s string) bool {
 	return n >= 4
 }
 
+// pemEscapes removes the escapes a key block carries inside a string: `\n` and
+// `\r` (JSON, source code), the same escaped twice (`\\n`: JSON inside a string
+// of JSON or code), and JSON's optional escape of '/' (`\/`, as PHP writes it).
+var pemEscapes = strings.NewReplacer(`\\n`, "", `\\r`, "", `\n`, "", `\r`, "", `\/`, "/")
+
 // pemLine strips a line of a key block as it appears in source code, YAML or
 // JSON and reports whether it is key material (base64, a PEM header or blank);
 // core is what is left of the base64.
 func pemLine(line string) (core string, ok bool) {
-	s := strings.ReplaceAll(line, `\n`, "")
-	s = strings.ReplaceAll(s, `\r`, "")
+	s := pemEscapes.Replace(line)
 	s = strings.Trim(s, " \t\r\"'`,;+()\\")
 	if s == "" {
 		return "", true
@@ -185,4 +190,122 @@ func firstNonSpace(s string) int {
 		}
 	}
 	return len(s)
+}
+
+// Private keys encoded in base64, as kubeconfig's `client-key-data`, a
+// Kubernetes Secret's `tls.key` or a CI variable holds them: a base64 token in
+// which "-----BEGIN" is encoded — at any of the three byte alignments, so also
+// a key that follows a certificate in an encoded bundle — and which decodes
+// there to a `-----BEGIN … PRIVATE KEY-----` marker. The whole token is
+// redacted, with the lines it wraps onto (`base64` wraps at 76 characters).
+// An encoded certificate (`client-certificate-data`) decodes to a CERTIFICATE
+// marker and is left alone.
+
+// b64Begin are the characters that encode "-----BEGIN" whatever the bytes
+// around it, at byte offsets 0, 1 and 2 of a 3-byte group.
+var b64Begin = []string{"LS0tLS1CRUdJT", "0tLS0tQkVHSU", "tLS0tLUJFR0lO"}
+
+var (
+	b64BeginRe       = regexp.MustCompile(strings.Join(b64Begin, "|"))
+	b64BeginKeywords = []string{strings.ToLower(b64Begin[0]), strings.ToLower(b64Begin[1]), strings.ToLower(b64Begin[2])}
+)
+
+func isB64Byte(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' }
+
+// acceptB64Key checks that the encoded "-----BEGIN" at loc decodes to a private
+// key's marker and redacts the token around it.
+func acceptB64Key(sc *scan, off int, loc []int) {
+	t := sc.text
+	at := off + loc[0]
+	if !b64PrivateKeyAt(t, at) {
+		return
+	}
+	s, e := b64Token(t, at)
+	sc.add(s, e, "private-key")
+}
+
+// b64PrivateKeyAt decodes the base64 around position at (an encoded
+// "-----BEGIN"): the encoding's 4-character groups may start up to 3
+// characters before it, so each start is tried. Line breaks of wrapped base64
+// are skipped; at most ~120 characters are decoded.
+func b64PrivateKeyAt(t string, at int) bool {
+	for k := 0; k <= 3 && k <= at; k++ {
+		src := make([]byte, 0, 160)
+		for i := at - k; i < len(t) && len(src) < 160; i++ {
+			c := t[i]
+			switch {
+			case c == '\n' || c == '\r' || c == ' ' || c == '\t':
+				continue
+			case isB64Byte(c):
+				src = append(src, c)
+				continue
+			}
+			break
+		}
+		src = src[:len(src)-len(src)%4]
+		dst := make([]byte, len(src)/4*3)
+		n, _ := base64.StdEncoding.Decode(dst, src)
+		if pemBeginRe.Match(dst[:n]) {
+			return true
+		}
+	}
+	return false
+}
+
+// b64Token returns the base64 token around position at: the run of base64
+// characters on its line, extended over the lines below that hold nothing but
+// base64 while the token ends a full line (wrapped output), and over the lines
+// above while the token starts its line and the line above ends with a full
+// line of base64.
+func b64Token(t string, at int) (int, int) {
+	const wrapped = 48 // a line this long, all base64, is a line of a wrapped token
+	s, e := at, at
+	for s > 0 && isB64Byte(t[s-1]) && t[s-1] != '=' { // '=' pads the end only
+		s--
+	}
+	for e < len(t) && isB64Byte(t[e]) {
+		e++
+	}
+	// lines below: while this line ends with the token and is full
+	for e-lineStartBack(t, e, 0) >= wrapped && tokenEndsLine(t, e) {
+		next := lineEndForward(t, e, 0)
+		ls := next
+		for ls < len(t) && (t[ls] == ' ' || t[ls] == '\t') {
+			ls++
+		}
+		le := ls
+		for le < len(t) && isB64Byte(t[le]) {
+			le++
+		}
+		if le == ls || !tokenEndsLine(t, le) {
+			break
+		}
+		e = le
+	}
+	// lines above: while the token starts its line (after indentation) and
+	// the line above ends with a full line's worth of base64
+	for {
+		ls := lineStartBack(t, s, 0)
+		if ls == 0 || strings.TrimLeft(t[ls:s], " \t") != "" {
+			break
+		}
+		pe := ls - 1
+		if pe > 0 && t[pe-1] == '\r' {
+			pe--
+		}
+		ps := pe
+		for ps > 0 && isB64Byte(t[ps-1]) && t[ps-1] != '=' {
+			ps--
+		}
+		if pe-ps < wrapped {
+			break
+		}
+		s = ps
+	}
+	return s, e
+}
+
+// tokenEndsLine: position e is the end of its line (or of the text).
+func tokenEndsLine(t string, e int) bool {
+	return e == len(t) || t[e] == '\n' || t[e] == '\r' && (e+1 == len(t) || t[e+1] == '\n')
 }

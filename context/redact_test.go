@@ -33,7 +33,7 @@ func TestRedact(t *testing.T) {
 		{"openai project key", "OPENAI=sk-proj-abcdefghijklmnopqrstuvwxyz123456", "OPENAI=[REDACTED]", 1},
 		{"short sk key assigned", "OPENAI_API_KEY=sk-abc123def456ghi7\n", "OPENAI_API_KEY=[REDACTED]\n", 1},
 		{"short sk key bare", "calling with sk-abc123def456ghi7 now", "calling with [REDACTED] now", 1},
-		{"sk key under 16 characters", "calling with sk-abc123def45 now", "calling with sk-abc123def45 now", 0},
+		{"sk key under 10 characters", "calling with sk-abc123de now", "calling with sk-abc123de now", 0},
 		{"sk words without digits", "pip install sk-learn-and-numpy-together", "pip install sk-learn-and-numpy-together", 0},
 		{"stripe secret key in code", `stripe.api_key = "` + stripeLive + `"`, `stripe.api_key = "[REDACTED]"`, 1},
 		{"stripe key before a comma", "charge failed for key " + stripeLive + ", retrying", "charge failed for key [REDACTED], retrying", 1},
@@ -179,6 +179,11 @@ func FuzzRedact(f *testing.F) {
 	f.Add("-----BEGIN PRIVATE KEY-----\nx\n")
 	f.Add("AAAA\n-----END PRIVATE KEY-----\n")
 	f.Add("postgres://u:p4ss@h/db Bearer " + jwt)
+	f.Add("mysql -pS3cret --password x PGPASSWORD=y psql; sshpass -p z redis-cli -a w")
+	f.Add("machine h\n login u\n password p\ndefault login a password b")
+	f.Add("AKIAIOSFODNN7EXAMPLE,wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+	f.Add("k: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UUlCQURBTkJna3Foa2lHOXcwQkFRRUZBQVND\n  QktjdwoK\n")
+	f.Add(`{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIE\/vQ\\n-----END PRIVATE KEY-----"}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		got, n := Redact(s)
 		if n == 0 && got != s {
