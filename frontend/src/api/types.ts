@@ -3,7 +3,10 @@
 
 export type ProjectInfo = { root: string; name: string; recovered: string[]; recent: string[] };
 export type LogFile = { source: string; path: string };
-export type PlanRequest = { problem: string; logs: LogFile[]; answers: string[]; previous: string };
+/** PlanRequest is one Fix (plan). verify checks the plan in a scratch copy before it is
+ * shown whatever the setting; no_verify skips that for this run. Both false: the
+ * setting (verify_before_review) decides. */
+export type PlanRequest = { problem: string; logs: LogFile[]; answers: string[]; previous: string; verify: boolean; no_verify: boolean };
 
 export type ContextRequest = {
   type: "read_file" | "search" | "logs" | "env";
@@ -27,6 +30,42 @@ export type FileChange = {
 };
 export type MemoryEntry = { key: string; value: unknown };
 export type ContextResult = { request: ContextRequest; ok: boolean; text?: string; error?: string; redactions?: number };
+
+/** VerifyState is the verdict of a verification in a scratch copy: verified (every check
+ * passes, or the failing test passes and nothing new fails), partly (the failing test
+ * passes but tests that passed before now fail), failed (the failing test or a check
+ * still fails), not_verified (nothing could be concluded; the reason says why). */
+export type VerifyState = "verified" | "partly" | "failed" | "not_verified";
+/** CheckOutcome is one check's result compared with the same check on the unchanged copy. */
+export type CheckOutcome = "passed" | "failed" | "new_failures" | "preexisting" | "not_run";
+export type CheckResult = {
+  command: string;
+  /** focused: the command runs only the failing test (derived by fixplan). */
+  focused?: boolean;
+  outcome: CheckOutcome;
+  exit_code: number;
+  timed_out?: boolean;
+  duration_ms: number;
+  output: string;
+  failures?: string[];
+  new_failures?: string[];
+  /** baseline_exit_code is the unchanged copy's exit code, -1 when it was not run. */
+  baseline_exit_code: number;
+};
+/** VerifyAttempt is an earlier plan of the same run that failed verification. */
+export type VerifyAttempt = { plan_id: string; summary: string; state: VerifyState; reason?: string; new_failures?: string[]; output?: string };
+export type Verification = {
+  state: VerifyState;
+  reason?: string;
+  commands: CheckResult[];
+  new_failures?: string[];
+  overhead_ms: number;
+  attempts?: VerifyAttempt[];
+};
+/** Check is a command that could verify a plan. source says where it comes from:
+ * "failing test" (derived by fixplan), "remembered test command", "plan",
+ * "approved for this project"; approved ones run on every verification. */
+export type Check = { command: string; focused: boolean; source: string; approved: boolean };
 
 export type PlanRecord = {
   id: string;
@@ -58,7 +97,9 @@ export type PlanRecord = {
   issues?: string[];
   unfulfilled?: ContextRequest[];
   calls?: { turn: number; repair?: boolean; model: string; format: string; prompt_tokens: number; completion_tokens: number; attempts: number; duration_ms: number }[];
-  /** foreign: not sealed by this user's fixplan (e.g. shipped with the project); shown, never applied or run. */
+  /** verification: the plan was checked in a scratch copy of the project. */
+  verification?: Verification;
+  /** foreign: not sealed by this user's fixplan (e.g. shipped with the project); shown, never applied, run or verified. */
   foreign?: boolean;
 };
 
@@ -102,6 +143,11 @@ export type Settings = {
   context_budget: number;
   result_budget: number;
   command_timeout_seconds: number;
+  /** verify_before_review checks every plan in a scratch copy with the approved checks before it is shown. */
+  verify_before_review: boolean;
+  /** verify_attempts: how often a plan that fails verification goes back to the model (0–5). */
+  verify_attempts: number;
+  check_timeout_seconds: number;
   key_set: boolean;
   key_hint: string;
   key_source: "keychain" | "env" | "none";
@@ -155,6 +201,14 @@ export interface Backend {
   discardJournal(id: string): Promise<void>;
   loadPlan(id: string): Promise<PlanRecord>;
   runCommand(planId: string, command: string): Promise<CommandResult>;
+  /** planChecks lists the commands that could verify a plan. */
+  planChecks(planId: string): Promise<Check[]>;
+  /** verifyPlan verifies a plan in a scratch copy with the approved checks plus approve
+   * (approved now, remembered for the project); progress arrives as "verify" events,
+   * cancelPlan stops it. */
+  verifyPlan(planId: string, approve: string[]): Promise<PlanRecord>;
+  approvedChecks(): Promise<string[]>;
+  revokeCheck(command: string): Promise<void>;
   stopCommand(): Promise<void>;
   getSettings(): Promise<Settings>;
   saveSettings(s: Settings, apiKey: string): Promise<Settings>;

@@ -1,4 +1,18 @@
-import type { ApplyRequest, Backend, CommandOutput, HistoryItem, JournalInfo, PlanRecord, PlanRequest, ProgressEvent, ProjectInfo, Settings } from "../api/types";
+import type {
+  ApplyRequest,
+  Backend,
+  Check,
+  CommandOutput,
+  HistoryItem,
+  JournalInfo,
+  PlanRecord,
+  PlanRequest,
+  ProgressEvent,
+  ProjectInfo,
+  Settings,
+  Verification,
+  VerifyState,
+} from "../api/types";
 
 /** A scripted Backend for store tests: it records calls and replays results. */
 export class FakeBackend implements Backend {
@@ -24,6 +38,13 @@ export class FakeBackend implements Backend {
     if (j.state === "committed") throw JSON.stringify({ code: "ERR_INVALID_INPUT", message: `transaction ${id} is the undo history of applied changes`, hint: "undo it, or keep it" });
     this.journalList = this.journalList.filter((x) => x.id !== id);
   };
+  /** settings is what getSettings answers. */
+  settings: Settings = sampleSettings();
+  /** checkList is what planChecks lists; approved comes from approvedList, like the Go side. */
+  checkList: Check[] = sampleChecks();
+  approvedList: string[] = ["python3 -m pytest -q"];
+  /** verifyResult answers verifyPlan after approve was approved; verified by default. */
+  verifyResult: (id: string, approve: string[]) => Promise<PlanRecord> = async () => ({ ...samplePlan(), verification: sampleVerification("verified") });
   progress?: (evs: ProgressEvent[]) => void;
   output?: (o: CommandOutput) => void;
 
@@ -86,8 +107,28 @@ export class FakeBackend implements Backend {
   async stopCommand() {
     this.rec("stopCommand");
   }
+  async planChecks(planId: string) {
+    this.rec("planChecks", planId);
+    return this.checkList.map((c) => ({ ...c, approved: this.approvedList.includes(c.command) }));
+  }
+  async verifyPlan(planId: string, approve: string[]) {
+    this.rec("verifyPlan", planId, approve);
+    for (const a of approve) if (!this.approvedList.includes(a)) this.approvedList = [...this.approvedList, a];
+    for (const a of approve) {
+      if (!this.checkList.some((c) => c.command === a)) this.checkList = [...this.checkList, { command: a, focused: false, source: "approved for this project", approved: true }];
+    }
+    return this.verifyResult(planId, approve);
+  }
+  async approvedChecks() {
+    this.rec("approvedChecks");
+    return [...this.approvedList].sort();
+  }
+  async revokeCheck(command: string) {
+    this.rec("revokeCheck", command);
+    this.approvedList = this.approvedList.filter((c) => c !== command);
+  }
   async getSettings(): Promise<Settings> {
-    return sampleSettings();
+    return this.settings;
   }
   async saveSettings(s: Settings, key: string) {
     this.rec("saveSettings", s, key);
@@ -139,9 +180,55 @@ export function foreignPlan(): PlanRecord {
 export function sampleSettings(): Settings {
   return {
     provider: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini", timeout_seconds: 120, max_tokens: 8192, max_retries: 3,
-    stream: true, context_budget: 98304, result_budget: 24576, command_timeout_seconds: 600, key_set: true, key_hint: "sk-…a1b2",
-    key_source: "keychain", keychain_available: true, keychain_note: "",
+    stream: true, context_budget: 98304, result_budget: 24576, command_timeout_seconds: 600, verify_before_review: false, verify_attempts: 2,
+    check_timeout_seconds: 300, key_set: true, key_hint: "sk-…a1b2", key_source: "keychain", keychain_available: true, keychain_note: "",
   };
+}
+
+/** sampleChecks: a focused command derived from the failing test, the remembered test command and the plan's own. */
+export function sampleChecks(): Check[] {
+  return [
+    { command: "python3 -m pytest test_calc.py::test_divide_by_zero", focused: true, source: "failing test", approved: false },
+    { command: "python3 -m pytest -q", focused: false, source: "remembered test command", approved: true },
+    { command: "pytest -q", focused: false, source: "plan", approved: false },
+  ];
+}
+
+/** sampleVerification is a verification of the sample plan in each state. */
+export function sampleVerification(state: VerifyState): Verification {
+  const focused = { command: "python3 -m pytest test_calc.py::test_divide_by_zero", focused: true, baseline_exit_code: -1 };
+  const suite = { command: "go test ./...", baseline_exit_code: -1 };
+  switch (state) {
+    case "verified":
+      return {
+        state, reason: "2 of 2 checks pass with the change", overhead_ms: 85,
+        commands: [
+          { ...focused, outcome: "passed", exit_code: 0, duration_ms: 412, output: "1 passed in 0.01s\n" },
+          { ...suite, outcome: "passed", exit_code: 0, duration_ms: 2350, output: "ok  \tcalc\t0.01s\n" },
+        ],
+      };
+    case "partly":
+      return {
+        state, reason: "1 new failure(s): TestMin", new_failures: ["TestMin"], overhead_ms: 90,
+        commands: [
+          { ...focused, outcome: "passed", exit_code: 0, duration_ms: 400, output: "1 passed\n" },
+          { ...suite, outcome: "new_failures", exit_code: 1, duration_ms: 2100, output: "--- FAIL: TestMin (0.00s)\nFAIL\tcalc\n", failures: ["TestMin"], new_failures: ["TestMin"], baseline_exit_code: 0 },
+        ],
+      };
+    case "failed":
+      return {
+        state, reason: "the failing test still fails with the change", overhead_ms: 70,
+        commands: [
+          { ...focused, outcome: "failed", exit_code: 1, duration_ms: 380, output: "E   ZeroDivisionError: division by zero\n1 failed\n", failures: ["test_divide_by_zero"] },
+          { ...suite, outcome: "not_run", exit_code: 0, duration_ms: 0, output: "" },
+        ],
+        attempts: [
+          { plan_id: "p0", summary: "catch the exception in the caller", state: "failed", reason: "the failing test still fails with the change", output: "E   ZeroDivisionError\n" },
+        ],
+      };
+    case "not_verified":
+      return { state, reason: "no check command is approved for this project; approve one to verify: pytest -q", overhead_ms: 0, commands: [] };
+  }
 }
 
 export const calcDiff = `diff --git a/calc.py b/calc.py

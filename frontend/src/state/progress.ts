@@ -33,6 +33,8 @@ export function stageText(p: Progress | null): string {
       return `Fulfilling ${p.requests} context request${p.requests === 1 ? "" : "s"}…`;
     case "preview":
       return "Computing the diffs…";
+    case "verify":
+      return verifyText(p.message);
     case "done":
       return "Plan ready.";
     case "error":
@@ -41,4 +43,10 @@ export function stageText(p: Progress | null): string {
       return p.message;
   }
   return p.message;
+}
+
+/** verifyText words a verification progress message ("verifying: run — go test ./..."). */
+function verifyText(m: string): string {
+  if (!m) return "Verifying in a scratch copy…";
+  return m.charAt(0).toUpperCase() + m.slice(1);
 }

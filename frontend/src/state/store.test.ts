@@ -224,3 +224,108 @@ describe("Store foreign plans", () => {
     expect(normalizePlan(samplePlan())).toEqual(samplePlan());
   });
 });
+
+describe("Store verification", () => {
+  it("lists the plan's checks once the plan is shown, approved ones ticked", async () => {
+    const { b, s } = await planned();
+    expect(b.called("planChecks")[0].args).toEqual(["p1"]);
+    expect(s.get().checks?.ticked).toEqual({
+      "python3 -m pytest test_calc.py::test_divide_by_zero": false,
+      "python3 -m pytest -q": true,
+      "pytest -q": false,
+    });
+    expect(s.willVerify()).toBe(true);
+    expect(s.approveList()).toEqual([]);
+  });
+
+  it("approves what is ticked, never unticks an approved check, and keeps a typed check once", async () => {
+    const { s } = await planned();
+    s.toggleCheck("python3 -m pytest -q");
+    expect(s.get().checks?.ticked["python3 -m pytest -q"]).toBe(true);
+    s.toggleCheck("pytest -q");
+    s.addCheck(" make check ");
+    s.addCheck("make check");
+    s.addCheck("pytest -q");
+    // still offered and ticked: typed in, or listed if the backend approved it before failing
+    const c = s.get().checks!;
+    expect(c.ticked["make check"]).toBe(true);
+    expect([...c.added, ...c.list.map((x) => x.command)]).toContain("make check");
+    expect(s.approveList()).toEqual(["pytest -q", "make check"]);
+    s.removeAddedCheck("make check");
+    expect(s.approveList()).toEqual(["pytest -q"]);
+  });
+
+  it("ignores a verification's late progress once it has returned", async () => {
+    const { b, s } = await planned();
+    await s.verify();
+    b.progress!([{ stage: "verify", round: 0, max_rounds: 0, message: "verifying: clean up", chars: 0, requests: 0 }]);
+    expect(s.get().progress).toBeNull();
+    expect(s.get().plan?.verification?.state).toBe("verified");
+  });
+
+  it("shows a cancelled verification as no error and re-enables everything", async () => {
+    const { b, s } = await planned();
+    b.verifyResult = async () => {
+      throw JSON.stringify({ code: "ERR_CANCELLED", message: "cancelled", hint: "" });
+    };
+    await s.verify();
+    expect(s.get().error).toBeNull();
+    expect(s.get().verifying).toBe(false);
+    expect(s.get().plan?.verification).toBeUndefined();
+  });
+
+  it("keeps a typed check offered when the verification fails", async () => {
+    const { b, s } = await planned();
+    b.verifyResult = async () => {
+      throw JSON.stringify({ code: "ERR_INVALID_INPUT", message: "a plan is being made or verified", hint: "wait for it or press Cancel" });
+    };
+    s.addCheck("make check");
+    await s.verify();
+    expect(s.get().error?.code).toBe("ERR_INVALID_INPUT");
+    // still offered and ticked: typed in, or listed if the backend approved it before failing
+    const c = s.get().checks!;
+    expect(c.ticked["make check"]).toBe(true);
+    expect([...c.added, ...c.list.map((x) => x.command)]).toContain("make check");
+  });
+
+  it("says the plan is ready after a verified run, not the last verification step", async () => {
+    const b = new FakeBackend();
+    const s = new Store(b);
+    await s.start();
+    b.planResult = async () => {
+      b.progress!([
+        { stage: "done", round: 1, max_rounds: 3, message: "p1", chars: 0, requests: 0 },
+        { stage: "verify", round: 0, max_rounds: 0, message: "verifying: clean up", chars: 0, requests: 0 },
+      ]);
+      return { ...samplePlan(), verification: { state: "verified", commands: [], overhead_ms: 1 } };
+    };
+    s.setProblem("x");
+    await s.fix();
+    expect(stageText(s.get().progress)).toBe("Plan ready.");
+  });
+
+  it("follows the saved setting after Save, whatever this run's choice was", async () => {
+    const b = new FakeBackend();
+    const s = new Store(b);
+    await s.start();
+    expect(s.verifyBeforeReview()).toBe(false);
+    s.setVerifyRun(true);
+    expect(s.verifyBeforeReview()).toBe(true);
+    await s.openSettings();
+    await s.saveSettings({ ...s.get().settings!, verify_before_review: false }, "");
+    expect(s.get().verifyRun).toBeNull();
+    expect(s.verifyBeforeReview()).toBe(false);
+  });
+
+  it("leaves it to the setting when the setting could not be read", async () => {
+    const b = new FakeBackend();
+    b.getSettings = async () => {
+      throw new Error("boom");
+    };
+    const s = new Store(b);
+    await s.start();
+    s.setProblem("x");
+    await s.fix();
+    expect(b.called("plan")[0].args[0]).toMatchObject({ verify: false, no_verify: false });
+  });
+});

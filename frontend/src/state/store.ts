@@ -3,6 +3,7 @@ import {
   toAppError,
   type ApplyResult,
   type Backend,
+  type Check,
   type CommandResult,
   type HistoryItem,
   type JournalInfo,
@@ -15,6 +16,10 @@ import {
 import { foldProgress, type Progress } from "./progress";
 
 export type CommandState = { running: boolean; output: string; result?: CommandResult };
+
+/** ChecksState is the Verify panel of the plan shown: the commands that could verify
+ * it (PlanChecks), those the user ticked, and commands the user typed in. */
+export type ChecksState = { planId: string; list: Check[]; ticked: Record<string, boolean>; added: string[] };
 
 export type State = {
   project: ProjectInfo | null;
@@ -38,6 +43,16 @@ export type State = {
   settings: Settings | null;
   presets: Preset[];
   connection: string;
+  /** verifyDefault is the verify_before_review setting (null until known). */
+  verifyDefault: boolean | null;
+  /** verifyRun is the Problem panel's "Verify before review" for the next runs (null: follow the setting). */
+  verifyRun: boolean | null;
+  /** checks is the Verify panel of the plan shown (null while unknown or not offered). */
+  checks: ChecksState | null;
+  /** verifying: a verification of the plan shown is running (Cancel stops it). */
+  verifying: boolean;
+  /** approved lists the check commands approved for the project (the open Settings dialog). */
+  approved: string[] | null;
 };
 
 export const initialState: State = {
@@ -60,15 +75,25 @@ export const initialState: State = {
   settings: null,
   presets: [],
   connection: "",
+  verifyDefault: null,
+  verifyRun: null,
+  checks: null,
+  verifying: false,
+  approved: null,
 };
 
 /** foreignError explains why a plan not made by this user is never applied or run. */
-export function foreignError(id: string, what: "applied" | "run"): AppError {
+export function foreignError(id: string, what: "applied" | "run" | "verified"): AppError {
   return new AppError(
     "ERR_FOREIGN_STATE",
-    `Plan ${id} was not made by your fixplan (it may have come with the project); it is never ${what === "applied" ? "applied" : "run"}.`,
+    `Plan ${id} was not made by your fixplan (it may have come with the project); it is never ${what}.`,
     "Make your own plan with Fix (plan).",
   );
+}
+
+/** verifiable says whether the Verify panel may verify rec: the user's own draft with changes. */
+export function verifiable(rec: PlanRecord): boolean {
+  return !rec.foreign && rec.state === "draft" && rec.changes.length > 0;
 }
 
 /** baseName turns a path into a log source name: the file name without extension. */
@@ -108,6 +133,15 @@ export function normalizePlan(rec: PlanRecord): PlanRecord {
     rounds: list(rec.rounds).map((r) => ({ requests: list(r?.requests), results: list(r?.results) })),
     warnings: list(rec.warnings),
     memory: list(rec.memory),
+    ...(rec.verification
+      ? {
+          verification: {
+            ...rec.verification,
+            commands: list(rec.verification.commands),
+            ...(rec.verification.attempts ? { attempts: list(rec.verification.attempts) } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -141,7 +175,10 @@ export class Store {
       this.backend.onProgress((all) => {
         // Recovery notices arrive with the project (ProjectInfo.recovered) and are
         // listed in the Recovery notice; the progress line is for planning.
-        const evs = all.filter((ev) => ev.stage !== "recovery");
+        // A verification's last events may arrive after its call returned: they
+        // must not overwrite the finished state.
+        const idle = !this.state.planning && !this.state.verifying;
+        const evs = all.filter((ev) => ev.stage !== "recovery" && !(idle && ev.stage === "verify"));
         if (evs.length) this.set({ progress: foldProgress(this.state.progress, evs) });
       }),
     );
@@ -158,6 +195,12 @@ export class Store {
     } catch (e) {
       this.fail(e);
     }
+    try {
+      // The Problem panel's "Verify before review" starts from the setting.
+      this.set({ verifyDefault: !!(await this.backend.getSettings()).verify_before_review });
+    } catch {
+      // unknown: the request leaves it to the setting
+    }
   }
 
   stop() {
@@ -170,7 +213,7 @@ export class Store {
   async chooseProject() {
     try {
       const p = await this.backend.chooseProject();
-      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null, progress: null });
+      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null, progress: null, checks: null });
     } catch (e) {
       const err = toAppError(e);
       if (err.code !== "ERR_CANCELLED") this.fail(err);
@@ -180,7 +223,7 @@ export class Store {
   async openProject(path: string) {
     try {
       const p = await this.backend.openProject(path);
-      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null, progress: null });
+      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null, progress: null, checks: null });
     } catch (e) {
       this.fail(e);
     }
@@ -210,9 +253,23 @@ export class Store {
   renameLog = (i: number, source: string) => this.set({ logs: this.state.logs.map((l, j) => (j === i ? { ...l, source } : l)) });
   removeLog = (i: number) => this.set({ logs: this.state.logs.filter((_, j) => j !== i) });
 
+  /** verifyBeforeReview is what the Problem panel's checkbox shows: this run's choice, else the setting. */
+  verifyBeforeReview(): boolean {
+    return this.state.verifyRun ?? this.state.verifyDefault ?? false;
+  }
+
+  setVerifyRun = (on: boolean) => this.set({ verifyRun: on });
+
+  /** verifyFlags: the checkbox as the request carries it; both false leave it to the setting. */
+  private verifyFlags(): { verify: boolean; no_verify: boolean } {
+    if (this.state.verifyRun === null && this.state.verifyDefault === null) return { verify: false, no_verify: false };
+    const on = this.verifyBeforeReview();
+    return { verify: on, no_verify: !on };
+  }
+
   /** fix asks for a plan; extra lets re-plan and fix-again pass answers/previous/logs. */
   async fix(extra: { answers?: string[]; previous?: string; logs?: LogFile[] } = {}) {
-    if (this.state.planning) return;
+    if (this.state.planning || this.state.verifying) return;
     if (!this.state.problem.trim()) {
       this.set({ error: new AppError("ERR_INVALID_INPUT", "The problem is empty.", "Paste the error, the stack trace or the failing test output.") });
       return;
@@ -224,8 +281,12 @@ export class Store {
         logs: extra.logs ?? this.state.logs,
         answers: extra.answers ?? [],
         previous: extra.previous ?? "",
+        ...this.verifyFlags(),
       });
       this.showPlan(rec);
+      if (this.state.progress?.stage === "verify") this.set({ progress: { ...this.state.progress, stage: "done", message: "" } });
+      this.set({ planning: false });
+      await this.loadChecks();
     } catch (e) {
       const err = toAppError(e);
       this.set({ error: err.code === "ERR_CANCELLED" ? null : err, progress: err.code === "ERR_CANCELLED" ? null : this.state.progress });
@@ -241,7 +302,91 @@ export class Store {
     for (const c of rec.changes ?? []) selected[c.path] = !rec.foreign;
     const memorySelected: Record<string, boolean> = {};
     for (const m of rec.memory ?? []) memorySelected[m.key] = !rec.foreign;
-    this.set({ plan: rec, selected, memorySelected, answers: (rec.plan.questions ?? []).map(() => ""), commands: {} });
+    this.set({ plan: rec, selected, memorySelected, answers: (rec.plan.questions ?? []).map(() => ""), commands: {}, checks: null });
+  }
+
+  /** loadChecks fills the Verify panel of the plan shown (the user's own drafts only:
+   * a foreign plan's commands are never offered for approval). */
+  async loadChecks() {
+    const p = this.state.plan;
+    if (!p || !verifiable(p)) return;
+    try {
+      const list = (await this.backend.planChecks(p.id)) ?? [];
+      if (this.state.plan?.id !== p.id) return;
+      const prev = this.state.checks?.planId === p.id ? this.state.checks : null;
+      const ticked: Record<string, boolean> = {};
+      // Approved checks are ticked; a tick the user gave an unapproved one is kept
+      // (a check revoked since is unticked).
+      const wasApproved = new Set((prev?.list ?? []).filter((c) => c.approved).map((c) => c.command));
+      for (const c of list) ticked[c.command] = c.approved || (!!prev?.ticked[c.command] && !wasApproved.has(c.command));
+      const added = (prev?.added ?? []).filter((a) => !list.some((c) => c.command === a));
+      for (const a of added) ticked[a] = prev?.ticked[a] ?? true;
+      this.set({ checks: { planId: p.id, list, ticked, added } });
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /** toggleCheck ticks or unticks a check; approved ones always run (revoked in Settings). */
+  toggleCheck = (command: string) => {
+    const c = this.state.checks;
+    if (!c || c.list.some((x) => x.command === command && x.approved)) return;
+    this.set({ checks: { ...c, ticked: { ...c.ticked, [command]: !c.ticked[command] } } });
+  };
+
+  /** addCheck adds a command the user typed (like the CLI's --check), ticked. */
+  addCheck = (command: string) => {
+    const c = this.state.checks;
+    const cmd = command.trim();
+    if (!c || !cmd) return;
+    const known = c.list.some((x) => x.command === cmd) || c.added.includes(cmd);
+    this.set({ checks: { ...c, added: known ? c.added : [...c.added, cmd], ticked: { ...c.ticked, [cmd]: true } } });
+  };
+
+  removeAddedCheck = (command: string) => {
+    const c = this.state.checks;
+    if (!c) return;
+    const ticked = { ...c.ticked };
+    delete ticked[command];
+    this.set({ checks: { ...c, added: c.added.filter((a) => a !== command), ticked } });
+  };
+
+  /** approveList: the ticked checks not yet approved — what VerifyPlan approves and remembers. */
+  approveList(): string[] {
+    const c = this.state.checks;
+    if (!c) return [];
+    return [...c.list.filter((x) => !x.approved).map((x) => x.command), ...c.added].filter((cmd) => c.ticked[cmd]);
+  }
+
+  /** willVerify: some check would run (an approved one, or one ticked now). */
+  willVerify(): boolean {
+    const c = this.state.checks;
+    return !!c && (c.list.some((x) => x.approved) || this.approveList().length > 0);
+  }
+
+  /** verify checks the plan shown in a scratch copy with the approved and the ticked
+   * checks; the verified record replaces the plan (the selection is kept). */
+  async verify() {
+    const p = this.state.plan;
+    if (!p || this.state.verifying || this.state.planning || this.state.busy) return;
+    if (p.foreign) {
+      this.set({ error: foreignError(p.id, "verified") });
+      return;
+    }
+    this.set({ verifying: true, progress: null, error: null });
+    try {
+      const rec = normalizePlan(await this.backend.verifyPlan(p.id, this.approveList()));
+      if (this.state.plan?.id === rec.id) this.set({ plan: { ...rec, foreign: rec.foreign || p.foreign } });
+      const c = this.state.checks;
+      // What was ticked is approved now; what was typed in is listed by PlanChecks from now on.
+      if (c?.planId === p.id) this.set({ checks: { ...c, added: [] } });
+    } catch (e) {
+      const err = toAppError(e);
+      if (err.code !== "ERR_CANCELLED") this.fail(err);
+    } finally {
+      this.set({ verifying: false, progress: null });
+    }
+    await this.loadChecks();
   }
 
   async cancel() {
@@ -285,7 +430,7 @@ export class Store {
     this.set({ busy: true, error: null });
     try {
       const result = await this.backend.apply({ plan_id: p.id, paths: this.selectedPaths(), memory_keys: this.selectedMemory() });
-      this.set({ result: { kind: "applied", result }, plan: { ...p, state: "applied", transaction: result.transaction } });
+      this.set({ result: { kind: "applied", result }, plan: { ...p, state: "applied", transaction: result.transaction }, checks: null });
     } catch (e) {
       this.fail(e);
     } finally {
@@ -355,6 +500,7 @@ export class Store {
       const listed = this.state.history?.find((h) => h.id === id);
       this.showPlan(listed?.foreign && !rec.foreign ? { ...rec, foreign: true } : rec);
       this.set({ history: null, result: null, problem: rec.input.problem });
+      await this.loadChecks();
     } catch (e) {
       this.fail(e);
     }
@@ -399,20 +545,46 @@ export class Store {
   async openSettings() {
     try {
       const [settings, presets] = await Promise.all([this.backend.getSettings(), this.backend.presets()]);
-      this.set({ settings, presets, connection: "" });
+      this.set({ settings, presets, connection: "", approved: null, verifyDefault: !!settings.verify_before_review });
+    } catch (e) {
+      this.fail(e);
+      return;
+    }
+    await this.loadApproved();
+  }
+
+  /** loadApproved lists the checks approved for the open project (Settings). */
+  private async loadApproved() {
+    if (!this.state.project) return;
+    try {
+      const approved = await this.backend.approvedChecks();
+      if (this.state.settings) this.set({ approved: approved ?? [] });
     } catch (e) {
       this.fail(e);
     }
   }
 
-  closeSettings = () => this.set({ settings: null });
+  closeSettings = () => this.set({ settings: null, approved: null });
 
   async saveSettings(s: Settings, apiKey: string) {
     try {
-      this.set({ settings: await this.backend.saveSettings(s, apiKey), connection: "Saved." });
+      const saved = await this.backend.saveSettings(s, apiKey);
+      // The next runs follow the new setting.
+      this.set({ settings: saved, connection: "Saved.", verifyDefault: !!saved.verify_before_review, verifyRun: null });
     } catch (e) {
       this.fail(e);
     }
+  }
+
+  /** revokeCheck withdraws a check's approval for the project; it no longer runs unless ticked again. */
+  async revokeCheck(command: string) {
+    try {
+      await this.backend.revokeCheck(command);
+    } catch (e) {
+      this.fail(e);
+    }
+    await this.loadApproved();
+    if (this.state.checks) await this.loadChecks();
   }
 
   async testConnection() {
