@@ -39,7 +39,7 @@ export function App({ store }: { store: Store }) {
             </button>
           </div>
         )}
-        {s.error && !s.journals && (
+        {s.error && !s.journals && !s.settings && (
           <ErrorAlert
             error={s.error}
             onDismiss={store.dismissError}
@@ -49,9 +49,11 @@ export function App({ store }: { store: Store }) {
         <ProblemPanel
           problem={s.problem}
           logs={s.logs}
-          planning={s.planning}
+          planning={s.planning || s.verifying}
           progress={stageText(s.progress)}
           disabled={!s.project}
+          verify={store.verifyBeforeReview()}
+          onVerify={store.setVerifyRun}
           onProblem={store.setProblem}
           onFix={() => store.fix()}
           onCancel={() => store.cancel()}
@@ -79,6 +81,14 @@ export function App({ store }: { store: Store }) {
             onRun={(c) => store.runCommand(c)}
             onStop={() => store.stopCommand()}
             onFixAgain={() => store.fixAgain()}
+            checks={s.checks}
+            verifying={s.verifying}
+            verifyProgress={s.verifying ? stageText(s.progress) : ""}
+            onToggleCheck={store.toggleCheck}
+            onAddCheck={store.addCheck}
+            onRemoveCheck={store.removeAddedCheck}
+            onVerify={() => store.verify()}
+            onCancelVerify={() => store.cancel()}
           />
         )}
       </main>
@@ -93,10 +103,14 @@ export function App({ store }: { store: Store }) {
           settings={s.settings}
           presets={s.presets}
           connection={s.connection}
+          approved={s.approved}
           onSave={(v, k) => store.saveSettings(v, k)}
           onTest={() => store.testConnection()}
+          onRevoke={(c) => store.revokeCheck(c)}
           onClose={store.closeSettings}
-        />
+        >
+          {s.error && <ErrorAlert error={s.error} onDismiss={store.dismissError} />}
+        </SettingsDialog>
       )}
     </div>
   );

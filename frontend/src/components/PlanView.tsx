@@ -1,7 +1,8 @@
 import { useState } from "react";
 import type { ApplyResult, ContextRequest, PlanRecord } from "../api/types";
-import type { CommandState } from "../state/store";
+import type { ChecksState, CommandState } from "../state/store";
 import { ChangeList } from "./ChangeList";
+import { VerificationView, VerifyBadge, VerifyPanel } from "./Verification";
 
 type Props = {
   plan: PlanRecord;
@@ -22,6 +23,16 @@ type Props = {
   onRun: (cmd: string) => void;
   onStop: () => void;
   onFixAgain: () => void;
+  /** checks is the Verify panel's list (null while loading). */
+  checks: ChecksState | null;
+  verifying: boolean;
+  /** verifyProgress says what the running verification does. */
+  verifyProgress: string;
+  onToggleCheck: (command: string) => void;
+  onAddCheck: (command: string) => void;
+  onRemoveCheck: (command: string) => void;
+  onVerify: () => void;
+  onCancelVerify: () => void;
 };
 
 export function describeRequest(r: ContextRequest): string {
@@ -51,6 +62,8 @@ export function PlanView(p: Props) {
   const ranAny = Object.values(p.commands).some((c) => c.result);
   const foreign = !!plan.foreign;
   const readOnly = plan.state !== "draft" || foreign;
+  // A foreign plan's verification is not this user's: it is never shown as a verdict.
+  const verification = foreign ? undefined : plan.verification;
   if (plan.state === "failed") {
     return (
       <section className="panel" aria-label="Plan">
@@ -77,11 +90,13 @@ export function PlanView(p: Props) {
             foreign — not made by you
           </span>
         )}
+        {verification && <VerifyBadge verification={verification} />}
       </div>
       {foreign && (
         <div className="foreign-note" id={FOREIGN_NOTE} data-testid="foreign-note" role="note">
           <strong>This plan cannot be applied.</strong> It was not made by your fixplan: it is not sealed with your key, so it came with the project
-          or was edited. You can read it; its changes are never applied and its checks are never run. To act on it, make your own plan with Fix (plan).
+          or was edited. You can read it; its changes are never applied, its checks are never run and any verification it claims is not shown. To act on
+          it, make your own plan with Fix (plan).
         </div>
       )}
       {plan.warnings.length > 0 && (
@@ -90,6 +105,25 @@ export function PlanView(p: Props) {
             <li key={i}>{w}</li>
           ))}
         </ul>
+      )}
+      {(verification || (plan.state === "draft" && plan.changes.length > 0)) && (
+        <section className="verify-section" aria-label="Verification">
+          {verification && <VerificationView verification={verification} />}
+          {plan.state === "draft" && plan.changes.length > 0 && (
+            <VerifyPanel
+              checks={p.checks}
+              foreign={foreign}
+              verifying={p.verifying}
+              busy={p.busy || p.planning}
+              progress={p.verifyProgress}
+              onToggle={p.onToggleCheck}
+              onAdd={p.onAddCheck}
+              onRemove={p.onRemoveCheck}
+              onVerify={p.onVerify}
+              onCancel={p.onCancelVerify}
+            />
+          )}
+        </section>
       )}
       {plan.plan.questions.length > 0 && (
         <div className="questions">
@@ -154,7 +188,7 @@ export function PlanView(p: Props) {
           className="primary"
           data-testid="apply"
           onClick={p.onApply}
-          disabled={p.busy || readOnly || nSelected === 0}
+          disabled={p.busy || p.verifying || readOnly || nSelected === 0}
           aria-describedby={foreign ? FOREIGN_NOTE : undefined}
           title={foreign ? "Not made by you: never applied" : undefined}
         >
@@ -189,7 +223,7 @@ export function PlanView(p: Props) {
       )}
       {commands.length > 0 && (
         <>
-          <h3>Checks</h3>
+          <h3>Run in the project</h3>
           {commands.map((c) => {
             const st = p.commands[c];
             return (

@@ -6,6 +6,9 @@ type Props = {
   planning: boolean;
   progress: string;
   disabled: boolean;
+  /** verify is the "Verify before review" checkbox for the next runs (it starts from the setting). */
+  verify: boolean;
+  onVerify: (on: boolean) => void;
   onProblem: (v: string) => void;
   onFix: () => void;
   onCancel: () => void;
@@ -54,6 +57,9 @@ export function ProblemPanel(p: Props) {
         </button>
         <span className="muted small">or drop log files here</span>
         <span className="spacer" />
+        <label className="small verify-run" title="Check the plan in a scratch copy with the approved checks before it is shown; a plan that fails goes back to the model">
+          <input type="checkbox" data-testid="verify-run" checked={p.verify} disabled={p.planning} onChange={(e) => p.onVerify(e.target.checked)} /> Verify before review
+        </label>
         {p.planning ? (
           <button data-testid="cancel" onClick={p.onCancel}>
             Cancel

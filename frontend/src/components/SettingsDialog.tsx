@@ -1,17 +1,22 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { Preset, Settings } from "../api/types";
 
 type Props = {
   settings: Settings;
   presets: Preset[];
   connection: string;
+  /** approved lists the check commands approved for the open project (null: none open, or loading). */
+  approved: string[] | null;
   onSave: (s: Settings, key: string) => void;
   onTest: () => void;
+  onRevoke: (command: string) => void;
   onClose: () => void;
+  /** children: an error to show inside the dialog. */
+  children?: ReactNode;
 };
 
-/** SettingsDialog edits the provider; the key is write-only (only a hint is shown). */
-export function SettingsDialog({ settings, presets, connection, onSave, onTest, onClose }: Props) {
+/** SettingsDialog edits the provider and verification; the key is write-only (only a hint is shown). */
+export function SettingsDialog({ settings, presets, connection, approved, onSave, onTest, onRevoke, onClose, children }: Props) {
   const [s, setS] = useState(settings);
   const [key, setKey] = useState("");
   const num = (k: keyof Settings) => (e: React.ChangeEvent<HTMLInputElement>) => setS({ ...s, [k]: Number(e.target.value) });
@@ -68,6 +73,57 @@ export function SettingsDialog({ settings, presets, connection, onSave, onTest, 
       <label className="inline">
         <input type="checkbox" checked={s.stream} onChange={(e) => setS({ ...s, stream: e.target.checked })} /> Stream replies
       </label>
+      <fieldset className="verify-settings">
+        <legend>Verification</legend>
+        <label className="inline">
+          <input
+            type="checkbox"
+            role="switch"
+            data-testid="verify-before-review"
+            aria-checked={!!s.verify_before_review}
+            checked={!!s.verify_before_review}
+            onChange={(e) => setS({ ...s, verify_before_review: e.target.checked })}
+          />{" "}
+          Verify before review
+        </label>
+        <p className="hint small muted">
+          Each plan is checked in a scratch copy of the project with the approved checks before you see it; your project is never touched. A plan
+          that fails goes back to the model.
+        </p>
+        <div className="grid">
+          <label>
+            Repair attempts (0–5)
+            <input type="number" min={0} max={5} data-testid="verify-attempts" value={s.verify_attempts} onChange={num("verify_attempts")} />
+          </label>
+          <label>
+            Check timeout (s)
+            <input type="number" min={1} data-testid="check-timeout" value={s.check_timeout_seconds} onChange={num("check_timeout_seconds")} />
+          </label>
+        </div>
+        <div className="approved-checks" data-testid="approved-checks">
+          <span className="label">Approved checks for this project</span>
+          {approved === null ? (
+            <p className="muted small">Open a project to see its approved checks.</p>
+          ) : approved.length === 0 ? (
+            <p className="muted small" data-testid="approved-empty">
+              None yet: tick a check in a plan's Verify panel to approve it.
+            </p>
+          ) : (
+            <ul>
+              {approved.map((c) => (
+                <li key={c} className="row" data-testid="approved-check" data-command={c}>
+                  <code className="cmd">{c}</code>
+                  <span className="spacer" />
+                  <button data-testid="revoke-check" aria-label={`Revoke ${c}`} onClick={() => onRevoke(c)}>
+                    Revoke
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </fieldset>
+      {children}
       {connection && (
         <p className="connection" role="status">
           {connection}

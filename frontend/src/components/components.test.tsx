@@ -65,7 +65,7 @@ describe("ErrorAlert", () => {
 describe("SettingsDialog", () => {
   it("never shows a full key, only the hint, and sends a new key once", () => {
     const onSave = vi.fn();
-    render(<SettingsDialog settings={sampleSettings()} presets={[]} connection="" onSave={onSave} onTest={() => {}} onClose={() => {}} />);
+    render(<SettingsDialog settings={sampleSettings()} presets={[]} connection="" approved={[]} onSave={onSave} onTest={() => {}} onRevoke={() => {}} onClose={() => {}} />);
     const key = screen.getByTestId("api-key") as HTMLInputElement;
     expect(key.type).toBe("password");
     expect(key.value).toBe("");
@@ -81,7 +81,7 @@ describe("ProblemPanel", () => {
   it("starts planning with Ctrl+Enter", () => {
     const onFix = vi.fn();
     render(
-      <ProblemPanel problem="boom" logs={[]} planning={false} progress="" disabled={false} onProblem={() => {}} onFix={onFix} onCancel={() => {}} onAttach={() => {}} onRename={() => {}} onRemove={() => {}} />,
+      <ProblemPanel problem="boom" logs={[]} planning={false} progress="" disabled={false} verify={false} onVerify={() => {}} onProblem={() => {}} onFix={onFix} onCancel={() => {}} onAttach={() => {}} onRename={() => {}} onRemove={() => {}} />,
     );
     fireEvent.keyDown(screen.getByTestId("problem"), { key: "Enter", ctrlKey: true });
     expect(onFix).toHaveBeenCalledTimes(1);

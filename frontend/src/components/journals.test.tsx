@@ -35,6 +35,14 @@ function planView(plan: PlanRecord) {
       onRun={onRun}
       onStop={() => {}}
       onFixAgain={() => {}}
+      checks={null}
+      verifying={false}
+      verifyProgress=""
+      onToggleCheck={() => {}}
+      onAddCheck={() => {}}
+      onRemoveCheck={() => {}}
+      onVerify={() => {}}
+      onCancelVerify={() => {}}
     />,
   );
   return { onApply, onRun, onReplan };
