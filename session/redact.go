@@ -1,6 +1,10 @@
 package session
 
 import (
+	"encoding/json"
+	"reflect"
+	"strings"
+
 	codectx "fixplan/context"
 	"fixplan/llm"
 	"fixplan/plan"
@@ -11,8 +15,8 @@ import (
 // they come in, every message as it is sent, and the record as it is saved.
 // Context sections and request results come redacted from the gatherer (files
 // whole, before their lines are cut out); they get the literal pass too. The
-// plan itself (the model's proposed changes) is left as the model wrote it: it is
-// what Apply writes.
+// plan itself (the model's proposed changes) gets only the literal pass: it is
+// what Apply writes (see redactRecord).
 
 // redact replaces secret-looking values and the configured secrets in s.
 func (pl *Planner) redact(s string) string {
@@ -56,9 +60,21 @@ func (pl *Planner) redactMessages(msgs []llm.Message) []llm.Message {
 	return out
 }
 
-// redactRecord redacts what a record keeps besides the plan: the raw reply of a
-// failed record, issues, warnings, and (for the configured secrets) the context
-// sent.
+// redactRecord redacts the record before it is saved (and returned, so printed).
+//
+// The pattern rules (codectx.Redact) run on what the model wrote outside a
+// plan: the raw reply of a failed record, the issues, the warnings. A plan is
+// left to them: it is what Apply writes, and a false positive there would
+// corrupt a change.
+//
+// The configured secrets (the API key) are replaced by value in every string of
+// the record, whatever fields it has or gains: the plan's summary, steps,
+// questions, risks and commands, the proposed file contents and patches, the
+// previewed diffs, context requests and results, memory values, verification
+// output. A proposed content that held the key now holds [REDACTED], which
+// Apply refuses to write over a file (apply/changes.go, writesRedacted), so the
+// key reaches neither the saved plan nor the project; the change's preview says
+// so in its flags.
 func (pl *Planner) redactRecord(rec *plan.Record) {
 	rec.Raw = pl.redact(rec.Raw)
 	for i := range rec.Issues {
@@ -67,17 +83,95 @@ func (pl *Planner) redactRecord(rec *plan.Record) {
 	for i := range rec.Warnings {
 		rec.Warnings[i] = pl.redact(rec.Warnings[i])
 	}
-	values := func(s string) string {
-		s, _ = codectx.RedactValues(s, pl.cfg.Secrets...)
-		return s
+	secrets := literalSecrets(pl.cfg.Secrets)
+	if len(secrets) == 0 {
+		return
 	}
-	for i := range rec.Base.Sections {
-		rec.Base.Sections[i].Body = values(rec.Base.Sections[i].Body)
+	var marked []int // changes whose diff held a secret
+	for i, c := range rec.Changes {
+		if _, n := codectx.RedactValues(c.Diff, secrets...); n > 0 {
+			marked = append(marked, i)
+		}
 	}
-	for _, rd := range rec.Rounds {
-		for i := range rd.Results {
-			rd.Results[i].Text = values(rd.Results[i].Text)
-			rd.Results[i].Error = values(rd.Results[i].Error)
+	redactValuesIn(reflect.ValueOf(rec).Elem(), secrets)
+	for _, i := range marked {
+		rec.Changes[i].Flags = append(rec.Changes[i].Flags, secretInChangeFlag)
+	}
+}
+
+// secretInChangeFlag is the preview's flag on a change that held the API key.
+const secretInChangeFlag = "writes [REDACTED]: the model put the configured API key in this change, and fixplan replaced it with the mark; " +
+	"applying it would write the mark — untick this file or edit it by hand"
+
+// literalSecrets are the configured secrets RedactValues replaces, each also as
+// JSON escapes it (json.RawMessage values, such as memory entries, hold the
+// escaped form; a model may escape '/' as `\/`).
+func literalSecrets(values []string) []string {
+	var out []string
+	for _, v := range values {
+		if len(v) < codectx.MinLiteralSecret || strings.ContainsAny(v, "\r\n") {
+			continue
+		}
+		out = append(out, v)
+		b, _ := json.Marshal(v)
+		esc := string(b[1 : len(b)-1])
+		if esc != v {
+			out = append(out, esc)
+		}
+		if strings.Contains(esc, "/") {
+			out = append(out, strings.ReplaceAll(esc, "/", `\/`))
+		}
+	}
+	return out
+}
+
+var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
+
+// redactValuesIn replaces the secrets in every string reachable from v (a
+// settable value): struct fields, slices and arrays, pointers, maps, and
+// json.RawMessage. Unexported fields (time.Time's) are left alone.
+func redactValuesIn(v reflect.Value, secrets []string) {
+	switch v.Kind() {
+	case reflect.String:
+		if s, n := codectx.RedactValues(v.String(), secrets...); n > 0 && v.CanSet() {
+			v.SetString(s)
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			redactValuesIn(v.Elem(), secrets)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Field(i); f.CanSet() {
+				redactValuesIn(f, secrets)
+			}
+		}
+	case reflect.Slice:
+		if v.Type() == rawMessageType {
+			if s, n := codectx.RedactValues(string(v.Bytes()), secrets...); n > 0 && v.CanSet() {
+				v.SetBytes([]byte(s))
+			}
+			return
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return // other bytes: none in a record
+		}
+		for i := 0; i < v.Len(); i++ {
+			redactValuesIn(v.Index(i), secrets)
+		}
+	case reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			redactValuesIn(v.Index(i), secrets)
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			return
+		}
+		for _, k := range v.MapKeys() {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(v.MapIndex(k))
+			redactValuesIn(e, secrets)
+			v.SetMapIndex(k, e)
 		}
 	}
 }

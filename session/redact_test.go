@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -141,5 +142,91 @@ func TestRedactedInputStillPlans(t *testing.T) {
 	}
 	if user := f.srv.Requests()[0].LastUser(); !strings.Contains(user, "return a / b") {
 		t.Errorf("the code window is missing:\n%s", user)
+	}
+}
+
+// TestEchoedKeyNeverSaved: a reply that echoes the configured API key in the
+// plan's own text, its commands, its file contents, a patch, a memory value or a
+// context request leaves no trace of the key in the saved plan file or the
+// returned record; a change that carried it holds [REDACTED], is flagged, and
+// Apply refuses to write it.
+func TestEchoedKeyNeverSaved(t *testing.T) {
+	key := gatewayKey
+	actions := func(as ...any) func(m map[string]any) {
+		return func(m map[string]any) {
+			m["proposed_changes"] = map[string]any{"patch": nil, "commands_to_run": []any{}, "actions": as}
+		}
+	}
+	tests := []struct {
+		name    string
+		replies []func(m map[string]any)
+		changed string // the file whose change carried the key ("" = none)
+	}{
+		{"summary", []func(m map[string]any){func(m map[string]any) { m["summary"] = "the gateway rejects key " + key + " because it expired" }}, ""},
+		{"steps, risks, questions, verification", []func(m map[string]any){func(m map[string]any) {
+			m["plan"] = []any{map[string]any{"step": "check " + key, "details": "export FIXPLAN_API_KEY=" + key}}
+			m["risks"] = []any{"the key " + key + " is in the shell history"}
+			m["questions"] = []any{"is " + key + " still valid?"}
+			m["verification"] = []any{"curl -H 'X-Key: " + key + "' https://gw/health"}
+			m["rollback"] = []any{"unset " + key}
+		}}, ""},
+		{"commands", []func(m map[string]any){func(m map[string]any) {
+			m["commands_to_run"] = []any{"curl -H 'Authorization: Bearer " + key + "' https://gw/v1/models"}
+			m["proposed_changes"] = map[string]any{"patch": nil, "actions": []any{}, "commands_to_run": []any{"FIXPLAN_API_KEY=" + key + " pytest -q"}}
+		}}, ""},
+		{"updated file content", []func(m map[string]any){actions(map[string]any{"kind": "UPDATE_FILE", "path": "calc.py",
+			"content": "API_KEY = \"" + key + "\"\n\ndef divide(a, b):\n    if b == 0:\n        return None\n    return a / b\n"})}, "calc.py"},
+		{"created file content", []func(m map[string]any){actions(map[string]any{"kind": "CREATE_FILE", "path": "settings.env", "content": "FIXPLAN_API_KEY=" + key + "\n"})}, "settings.env"},
+		{"patch", []func(m map[string]any){func(m map[string]any) {
+			m["proposed_changes"] = map[string]any{"actions": []any{}, "commands_to_run": []any{},
+				"patch": "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,3 @@\n+KEY = \"" + key + "\"\n def divide(a, b):\n     return a / b\n"}
+		}}, "calc.py"},
+		{"memory value", []func(m map[string]any){func(m map[string]any) {
+			m["memory_patch"] = []any{map[string]any{"key": "project.notes", "value": "the gateway key is " + key}}
+		}}, ""},
+		{"context request", []func(m map[string]any){requests(map[string]any{"type": "search", "query": key}), nil}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("FIXPLAN_API_KEY", key)
+			var replies []llmtest.Reply
+			for _, mut := range tt.replies {
+				replies = append(replies, reply(t, mut))
+			}
+			f := newFixture(t, nil, replies...)
+			rec, err := f.plan(t)
+			if err != nil {
+				t.Fatal(err)
+			}
+			saved := planFileBytes(t, f.root, rec.ID)
+			if strings.Contains(string(saved), key) {
+				t.Errorf("the saved plan file holds the key:\n%.3000s", saved)
+			}
+			if !strings.Contains(string(saved), "[REDACTED]") {
+				t.Errorf("the saved plan shows no redaction:\n%.3000s", saved)
+			}
+			if b, _ := json.Marshal(rec); strings.Contains(string(b), key) {
+				t.Errorf("the returned record holds the key:\n%.3000s", b)
+			}
+			if tt.changed == "" {
+				return
+			}
+			var flagged bool
+			for _, c := range rec.Changes {
+				if c.Path == tt.changed {
+					flagged = strings.Contains(strings.Join(c.Flags, "\n"), "writes [REDACTED]") && strings.Contains(c.Diff, "[REDACTED]")
+				}
+			}
+			if !flagged {
+				t.Errorf("the change of %s is not flagged: %+v", tt.changed, rec.Changes)
+			}
+			before, _ := os.ReadFile(filepath.Join(f.root, tt.changed))
+			if _, err := f.s.Apply(context.Background(), rec.ID, nil, nil); err == nil || !strings.Contains(err.Error(), "[REDACTED]") {
+				t.Errorf("Apply = %v; want it refused for writing the [REDACTED] mark", err)
+			}
+			if after, _ := os.ReadFile(filepath.Join(f.root, tt.changed)); string(after) != string(before) || strings.Contains(string(after), key) {
+				t.Errorf("%s changed: %q", tt.changed, after)
+			}
+		})
 	}
 }
