@@ -113,6 +113,7 @@ export function PlanView(p: Props) {
             <VerifyPanel
               checks={p.checks}
               foreign={foreign}
+              describedBy={FOREIGN_NOTE}
               verifying={p.verifying}
               busy={p.busy || p.planning}
               progress={p.verifyProgress}

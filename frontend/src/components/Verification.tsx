@@ -155,7 +155,7 @@ export function VerificationView({ verification: v }: { verification: Verificati
               <CheckResultRow key={`${i}-${c.command}`} c={c} />
             ))}
           </ul>
-          {v.overhead_ms > 0 && <p className="muted small">The scratch copy took {duration(v.overhead_ms)} beyond the checks.</p>}
+          {v.overhead_ms > 0 && <p className="muted small">Copying, applying and cleaning up took {duration(v.overhead_ms)} beyond the checks themselves.</p>}
         </>
       )}
       {attempts.length > 0 && (
@@ -187,6 +187,8 @@ type PanelProps = {
   /** checks is null while the list is loading (or for a plan that cannot be verified). */
   checks: ChecksState | null;
   foreign: boolean;
+  /** describedBy is the id of the note that says why a foreign plan is never verified. */
+  describedBy?: string;
   verifying: boolean;
   /** busy: something else is running (planning, applying). */
   busy: boolean;
@@ -281,7 +283,14 @@ export function VerifyPanel(p: PanelProps) {
         </>
       )}
       <div className="row">
-        <button className="primary" data-testid="verify" onClick={p.onVerify} disabled={off || !anyToRun} title={p.foreign ? "Not made by you: never verified" : undefined}>
+        <button
+          className="primary"
+          data-testid="verify"
+          onClick={p.onVerify}
+          disabled={off || !anyToRun}
+          aria-describedby={p.foreign ? p.describedBy : undefined}
+          title={p.foreign ? "Not made by you: never verified" : undefined}
+        >
           Verify
         </button>
         {p.verifying && (

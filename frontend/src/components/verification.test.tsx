@@ -169,6 +169,7 @@ describe("Verify panel", () => {
       await store.loadPlan("99991231-235959.999999-ffffff");
     });
     expect((screen.getByTestId("verify") as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId("verify").getAttribute("aria-describedby")).toBe("foreign-note");
     expect(screen.getByTestId("verify-disabled-reason").textContent).toMatch(/not made by you/);
     expect(screen.queryAllByTestId("verify-check")).toHaveLength(0);
     expect(screen.queryByTestId("verify-badge")).toBeNull();
