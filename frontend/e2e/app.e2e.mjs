@@ -2,7 +2,7 @@
 // with its real bindings; Debian's Chromium drives it like a user would.
 // Usage: node e2e/app.e2e.mjs URL PROJECT_DIR SCREENSHOT
 import { chromium } from "playwright-core";
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import assert from "node:assert/strict";
@@ -14,6 +14,23 @@ const traceback = `Traceback (most recent call last):
   File "calc.py", line 2, in divide
     return a / b
 ZeroDivisionError: division by zero`;
+
+// Checks for verification: the first passes only with b == 0 guarded, the second only
+// while divide() keeps true division (7 / 2 == 3.5); both pass with the scripted fix.
+const CHECK_FIX = 'python3 -c "import calc; assert calc.divide(1, 0) is None"';
+const CHECK_KEEP = 'python3 -c "import calc; assert calc.divide(7, 2) == 3.5"';
+
+/** projectFiles maps every file of the project outside .fixplan to its bytes and mtime. */
+function projectFiles(dir, rel = "") {
+  const out = {};
+  for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (r === ".fixplan") continue;
+    if (e.isDirectory()) Object.assign(out, projectFiles(dir, r));
+    else out[r] = { bytes: readFileSync(join(dir, r), "utf8"), mtime: statSync(join(dir, r)).mtimeMs };
+  }
+  return out;
+}
 
 const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "fixplan-e2e-")), {
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -102,6 +119,95 @@ try {
   assert.deepEqual(replanned.input.answers, ["3.8 and newer"]);
   assert.ok(plans.some((p) => p.id === replanned.input.previous && p.plan.questions.length === 1));
   step("answered a question inline and re-planned with the answer");
+
+  // Verify a plan in a scratch copy: tick the plan's check, add one, Verify.
+  await page.getByTestId("fix").click();
+  await page.getByTestId("summary").filter({ hasText: "return None for b == 0 (to verify)" }).waitFor();
+  assert.equal(await page.getByTestId("verify-badge").count(), 0, "a plan made without verification has no verdict");
+  const panel = page.getByTestId("verify-panel");
+  assert.match(await panel.getByTestId("verify-note").innerText(), /scratch copy.*never touched/s);
+  const derived = panel.getByTestId("verify-check").filter({ hasText: "derived from the failing test" });
+  assert.equal(await derived.count(), 1, "the failing test's focused command is offered");
+  assert.equal(await derived.getByTestId("verify-check-box").isChecked(), false, "an unapproved check starts unticked");
+  const fromPlan = panel.getByTestId("verify-check").filter({ hasText: CHECK_FIX });
+  assert.match(await fromPlan.innerText(), /proposed by the plan/);
+  assert.equal(await fromPlan.getByTestId("verify-check-box").isChecked(), false);
+  assert.equal(await panel.getByTestId("verify").isDisabled(), true, "Verify with nothing to run");
+  await fromPlan.getByTestId("verify-check-box").check();
+  await panel.getByTestId("add-check").fill(CHECK_KEEP);
+  await panel.getByTestId("add-check").press("Enter");
+  assert.match(await panel.getByTestId("verify-check").filter({ hasText: CHECK_KEEP }).innerText(), /added by you/);
+  const before = projectFiles(project);
+  await panel.getByTestId("verify").click();
+  const badge = page.getByTestId("verify-badge");
+  await badge.waitFor({ timeout: 60000 });
+  assert.equal(await badge.getAttribute("data-state"), "verified", await badge.innerText());
+  assert.equal(await badge.innerText(), "Verified — 2 checks pass");
+  assert.deepEqual(await page.getByTestId("check-result").evaluateAll((rs) => rs.map((r) => r.getAttribute("data-outcome"))), ["passed", "passed"]);
+  assert.deepEqual(projectFiles(project), before, "verification changed the project");
+  assert.equal(await page.locator(".badge.state-draft").count(), 1, "the plan is still a draft");
+  const approvedNow = await panel.getByTestId("verify-check").evaluateAll((rs) => rs.filter((r) => r.dataset.approved === "true").map((r) => r.dataset.command));
+  assert.deepEqual(approvedNow.sort(), [CHECK_FIX, CHECK_KEEP].sort(), "the ticked checks are approved now");
+  step("verified a plan in a scratch copy with a ticked and an added check: Verified — 2 checks pass; the project is unchanged");
+  await page.getByTestId("verification").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot.replace(/\.png$/, "-verified.png"), fullPage: false });
+
+  // Settings: verify before review from now on, one repair attempt; the approvals are listed.
+  await page.getByTestId("settings").click();
+  const dialog = page.getByTestId("settings-dialog");
+  await dialog.getByTestId("approved-check").first().waitFor();
+  assert.deepEqual(await dialog.getByTestId("approved-check").evaluateAll((rs) => rs.map((r) => r.dataset.command)), [CHECK_FIX, CHECK_KEEP]);
+  await dialog.getByRole("switch", { name: "Verify before review" }).check();
+  await dialog.getByTestId("verify-attempts").fill("1");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await dialog.getByText("Saved.").waitFor();
+  assert.equal(await dialog.getByRole("switch", { name: "Verify before review" }).isChecked(), true, "the switch was not saved");
+  assert.equal(await dialog.getByTestId("verify-attempts").inputValue(), "1");
+  await page.screenshot({ path: shot.replace(/\.png$/, "-settings.png"), fullPage: false });
+  await dialog.getByRole("button", { name: "Close" }).click();
+  assert.equal(await page.getByTestId("verify-run").isChecked(), true, "the per-run choice starts from the setting");
+  step("Settings lists both approvals; Verify before review switched on with one repair attempt");
+
+  // A plan that breaks a check goes back to the model once; the second try breaks it too.
+  const before2 = projectFiles(project);
+  await page.getByTestId("fix").click();
+  await page.getByTestId("summary").filter({ hasText: "second try" }).waitFor({ timeout: 90000 });
+  assert.equal(await badge.getAttribute("data-state"), "failed", await badge.innerText());
+  assert.equal(await badge.innerText(), "Failed — a check fails with the change, and did not before");
+  const checkRows = page.getByTestId("check-result");
+  assert.deepEqual(await checkRows.evaluateAll((rs) => rs.map((r) => r.getAttribute("data-outcome"))), ["passed", "failed"]);
+  const failedRow = checkRows.filter({ hasText: CHECK_KEEP });
+  assert.match(await failedRow.getByTestId("check-facts").innerText(), /^exit 1 · .* · before the change: exit 0$/);
+  await failedRow.locator("summary").click();
+  assert.match(await failedRow.getByTestId("check-output").innerText(), /AssertionError/);
+  const attempts = page.getByTestId("attempts");
+  assert.equal(await attempts.locator(":scope > summary").innerText(), "Earlier attempts (1)");
+  await attempts.locator(":scope > summary").click();
+  const attempt = attempts.getByTestId("attempt");
+  assert.equal(await attempt.getAttribute("data-state"), "failed");
+  assert.match(await attempt.innerText(), /floor division[\s\S]*a check fails with the change/);
+  assert.equal(await page.getByTestId("progress").innerText(), "Plan ready.");
+  assert.deepEqual(projectFiles(project), before2, "verification before review changed the project");
+  step("verified before review: a failing plan went back to the model once; Failed with its check output and the earlier attempt; the project is unchanged");
+  await page.getByTestId("verification").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot.replace(/\.png$/, "-verify-failed.png"), fullPage: false });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: shot.replace(/\.png$/, "-verify-failed-dark.png"), fullPage: false });
+  await page.emulateMedia({ colorScheme: "light" });
+
+  // Revoke one approval; it is gone from Settings. Verification is switched off again.
+  await page.getByTestId("settings").click();
+  await dialog.getByRole("button", { name: `Revoke ${CHECK_KEEP}` }).click();
+  await dialog.getByTestId("approved-check").filter({ hasText: CHECK_KEEP }).waitFor({ state: "detached" });
+  assert.deepEqual(await dialog.getByTestId("approved-check").evaluateAll((rs) => rs.map((r) => r.dataset.command)), [CHECK_FIX]);
+  await dialog.getByRole("switch", { name: "Verify before review" }).uncheck();
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await dialog.getByText("Saved.").waitFor();
+  await dialog.getByRole("button", { name: "Close" }).click();
+  assert.equal(await page.getByTestId("verify-run").isChecked(), false);
+  const stillOffered = page.getByTestId("verify-panel").getByTestId("verify-check").filter({ hasText: CHECK_KEEP });
+  await stillOffered.waitFor({ state: "detached" }); // a revoked check the plan does not propose is no longer offered
+  step("revoked an approval in Settings");
 
   await page.getByTestId("history").click();
   await page.getByTestId("history-drawer").filter({ hasText: "undone" }).waitFor();

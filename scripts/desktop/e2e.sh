@@ -14,7 +14,7 @@ printf 'def divide(a, b):\n    return a / b\n' > "$PROJECT/calc.py"
 printf 'from calc import divide\n\n\ndef test_divide_by_zero():\n    assert divide(1, 0) is None\n' > "$PROJECT/test_calc.py"
 # A hostile project, as if cloned: it ships journals whose "rollback" would restore
 # or delete files outside it and inside it (one bare, one in a forged envelope), and
-# a plan its user never made.
+# a plan its user never made (claiming to be verified).
 HOSTILE="$WORK/hostile"; TX=20260101-000000.000000-abcdef; TX2=20260102-000000.000000-bcdefa; FOREIGN=99991231-235959.999999-ffffff
 mkdir -p "$HOSTILE/.fixplan/tx/$TX" "$HOSTILE/.fixplan/tx/$TX2" "$HOSTILE/.fixplan/plans"
 printf 'outside the project\n' > "$WORK/outside.txt"
@@ -29,7 +29,9 @@ printf '{"format":"fixplan-journal/1","mac":"%064d","body":{"id":"%s","state":"a
 cat > "$HOSTILE/.fixplan/plans/$FOREIGN.json" <<JSON
 {"id":"$FOREIGN","created_at":"2026-01-01T00:00:00Z","state":"draft","input":{"problem":"shipped"},
  "plan":{"mode":"fix-plan","summary":"Shipped with the project: delete keep.txt","commands_to_run":["touch pwned-by-command"]},
- "changes":[{"path":"keep.txt","op":"delete","diff":"--- a/keep.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-keep me\n","base_sha256":""}]}
+ "changes":[{"path":"keep.txt","op":"delete","diff":"--- a/keep.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-keep me\n","base_sha256":""}],
+ "verification":{"state":"verified","reason":"all checks pass","overhead_ms":1,
+  "commands":[{"command":"touch pwned-by-command","outcome":"passed","exit_code":0,"duration_ms":1,"output":"ok","baseline_exit_code":-1}]}}
 JSON
 # The hostile project is opened from the recent list, as a user would.
 mkdir -p -m 700 "$WORK/config"; printf '["%s"]\n' "$HOSTILE" > "$WORK/config/recent.json"

@@ -111,16 +111,28 @@ try {
   assert.equal(await page.getByTestId("change-check").isChecked(), false, "a foreign plan's change starts ticked");
   step("the plan view says it cannot be applied; Apply and Run are off");
 
+  // It claims to be verified: the claim is not shown, and it cannot be verified here.
+  assert.equal(await page.getByTestId("verify-badge").count(), 0, "a foreign plan's verification is shown as a verdict");
+  assert.equal(await page.getByTestId("verification").count(), 0);
+  assert.equal(await page.getByTestId("verify").isDisabled(), true, "Verify is enabled on a foreign plan");
+  assert.match(await page.getByTestId("verify-disabled-reason").innerText(), /not made by you/);
+  assert.equal(await page.getByTestId("verify-check").count(), 0, "a foreign plan's commands are offered for approval");
+  step("its claimed verification is not shown; Verify is off and none of its commands is offered");
+
   // The backend refuses too, whatever the UI does.
   const refused = await page.evaluate(async ([id]) => {
     const App = window.go.app.App;
     const code = async (p) => p.then(() => "ok", (e) => JSON.parse(typeof e === "string" ? e : e.message).code);
-    return [await code(App.Apply({ plan_id: id, paths: ["keep.txt"], memory_keys: [] })), await code(App.RunCommand(id, "touch pwned-by-command"))];
+    return [
+      await code(App.Apply({ plan_id: id, paths: ["keep.txt"], memory_keys: [] })),
+      await code(App.RunCommand(id, "touch pwned-by-command")),
+      await code(App.VerifyPlan(id, [])),
+    ];
   }, [FOREIGN]);
-  assert.deepEqual(refused, ["ERR_FOREIGN_STATE", "ERR_FOREIGN_STATE"]);
+  assert.deepEqual(refused, ["ERR_FOREIGN_STATE", "ERR_FOREIGN_STATE", "ERR_FOREIGN_STATE"]);
   assert.equal(existsSync(join(hostile, "pwned-by-command")), false, "a foreign plan's command ran");
   assert.deepEqual(victims(), before, "a foreign plan changed files");
-  step("the backend refuses to apply or run it; nothing changed");
+  step("the backend refuses to apply, run or verify it; nothing changed");
 
   await page.screenshot({ path: shot, fullPage: false });
   await page.getByTestId("journals").click();
