@@ -284,7 +284,9 @@ export class Store {
         ...this.verifyFlags(),
       });
       this.showPlan(rec);
-      if (this.state.progress?.stage === "verify") this.set({ progress: { ...this.state.progress, stage: "done", message: "" } });
+      // A verified run ends with verification steps; the plan is what is ready.
+      const pr = this.state.progress;
+      if (pr && (rec.verification || pr.stage === "verify")) this.set({ progress: { ...pr, stage: "done", message: "" } });
       this.set({ planning: false });
       await this.loadChecks();
     } catch (e) {
