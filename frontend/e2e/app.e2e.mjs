@@ -209,6 +209,27 @@ try {
   await stillOffered.waitFor({ state: "detached" }); // a revoked check the plan does not propose is no longer offered
   step("revoked an approval in Settings");
 
+  // Cancel a slow verification: its check is stopped, the plan says so, nothing is left running.
+  const SLOW = "sleep 60";
+  await page.getByTestId("verify-panel").getByTestId("add-check").fill(SLOW);
+  await page.getByTestId("verify-panel").getByTestId("add-check-button").click();
+  const started = Date.now();
+  await page.getByTestId("verify").click();
+  await page.getByTestId("verify-progress").filter({ hasText: SLOW }).waitFor();
+  assert.equal(await page.getByTestId("fix").isDisabled(), true, "Fix while verifying");
+  await page.getByTestId("cancel").click(); // the Problem panel's Cancel, as for planning
+  await page.getByTestId("verify-progress").waitFor({ state: "detached" });
+  assert.ok(Date.now() - started < 30000, "cancel did not stop the check");
+  assert.equal(await page.getByTestId("error").count(), 0, "cancelling must not show an error");
+  assert.equal(await badge.getAttribute("data-state"), "not_verified", await badge.innerText());
+  assert.equal(await badge.innerText(), "Not verified — verification was cancelled");
+  assert.equal(await page.getByTestId("fix").isEnabled(), true);
+  await page.getByTestId("settings").click();
+  await dialog.getByRole("button", { name: `Revoke ${SLOW}` }).click();
+  await dialog.getByTestId("approved-check").filter({ hasText: SLOW }).waitFor({ state: "detached" });
+  await dialog.getByRole("button", { name: "Close" }).click();
+  step("cancelled a slow verification: Not verified — verification was cancelled");
+
   await page.getByTestId("history").click();
   await page.getByTestId("history-drawer").filter({ hasText: "undone" }).waitFor();
   step("history lists the undone and the draft plan");
