@@ -84,6 +84,9 @@ func (e *Engine) LoadPlan(id string) (*plan.Record, error) {
 		r.Foreign = true
 		r.ID = id
 	}
+	if r.Foreign {
+		r.Verification = nil // a shipped plan's claim to be verified is never shown
+	}
 	return &r, nil
 }
 

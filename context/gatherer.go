@@ -142,7 +142,13 @@ func (g *Gatherer) Root() string { return g.root }
 func (g *Gatherer) Options() Options { return g.opts }
 
 // Close releases the root handle. The Gatherer must not be used afterwards.
-func (g *Gatherer) Close() error { return g.fsys.Close() }
+func (g *Gatherer) Close() error {
+	// Version probes still running in the background finish (each is bounded by
+	// ToolTimeout) so their facts reach the per-machine cache, and nothing
+	// writes to the config folder after Close.
+	g.env.bg.Wait()
+	return g.fsys.Close()
+}
 
 // Fulfil answers one context request; it never returns an error: a request that
 // cannot be fulfilled gets OK=false and Error = a reason the model can read (path

@@ -99,6 +99,10 @@ func (s *Session) VerifyPlan(ctx context.Context, id string, approve []string) (
 	if err != nil {
 		return nil, err
 	}
+	if rec.Foreign {
+		return nil, (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + id + " was not made by your fixplan; it is never verified"}).
+			WithHint("make your own plan with Fix (plan)")
+	}
 	focused, _ := verify.FocusedCommand(rec.Input.Problem, s.exists)
 	for _, c := range approve {
 		approveIt := s.approvals.Approve
@@ -108,10 +112,6 @@ func (s *Session) VerifyPlan(ctx context.Context, id string, approve []string) (
 		if err := approveIt(s.root, c); err != nil {
 			return nil, err
 		}
-	}
-	if rec.Foreign {
-		return nil, (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + id + " was not made by your fixplan; it is never verified"}).
-			WithHint("make your own plan with Fix (plan)")
 	}
 	v := s.verify(ctx, rec, approve)
 	if rec.Verification != nil {
@@ -157,7 +157,7 @@ func (s *Session) verify(ctx context.Context, rec *plan.Record, extra []string) 
 		if len(waiting) > 0 {
 			why += "; approve one to verify: " + strings.Join(waiting, " | ")
 		} else {
-			why += "; remember a test command (project.default_test_command) or add one with --check"
+			why += "; add a check command (Verify in the window, or fixplan plan --verify --check CMD)"
 		}
 		return &plan.Verification{State: plan.VerifyNotVerified, Reason: why, Commands: []plan.CheckResult{}}
 	}
