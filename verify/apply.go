@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"fixplan/plan"
 )
@@ -29,7 +30,7 @@ func applyChanges(root *os.Root, changes map[string]*[]byte, modes map[string]fs
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
-		if p == "" || p != path.Clean(p) || !filepath.IsLocal(filepath.FromSlash(p)) {
+		if p == "" || p != path.Clean(p) || strings.ContainsRune(p, '\\') || !filepath.IsLocal(filepath.FromSlash(p)) {
 			return fmt.Errorf("apply change %q: %w: not a clean relative path", p, ErrBadChange)
 		}
 		if why := plan.ProtectedProblem(p); why != "" {

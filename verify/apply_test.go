@@ -33,6 +33,7 @@ func TestApplyChanges(t *testing.T) {
 		{name: "climbs out", changes: map[string]*[]byte{"../x": bytesOf("x")}, bad: true},
 		{name: "absolute", changes: map[string]*[]byte{"/tmp/x": bytesOf("x")}, bad: true},
 		{name: "not clean", changes: map[string]*[]byte{"a/../b": bytesOf("x")}, bad: true},
+		{name: "backslash", changes: map[string]*[]byte{`.git\config`: bytesOf("x")}, bad: true},
 		{name: "git folder", changes: map[string]*[]byte{".git/config": bytesOf("[core]")}, bad: true},
 		{name: "git folder in another spelling", changes: map[string]*[]byte{"sub/.GIT/hooks/pre-commit": bytesOf("x")}, bad: true},
 		{name: "fixplan state", changes: map[string]*[]byte{".fixplan/plans/p.json": bytesOf("{}")}, bad: true},

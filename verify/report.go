@@ -34,6 +34,7 @@ const (
 	ReasonCopyFailed   Reason = "copy_failed"   // the copy could not be made (disk full, unreadable project)
 	ReasonApplyFailed  Reason = "apply_failed"  // the changes could not be written into the copy
 	ReasonRunFailed    Reason = "run_failed"    // the Runner could not start a command
+	ReasonNoSpace      Reason = "no_space"      // a command failed because the copy's file system is full
 	ReasonInconclusive Reason = "inconclusive"  // no focused command, and the suite fails before and after alike
 	ReasonFocusedFails Reason = "focused_fails" // the focused command fails after the change
 	ReasonCommandFails Reason = "command_fails" // a command fails and the baseline does not explain it
@@ -111,7 +112,9 @@ type Report struct {
 	NewFailures   []string    `json:"new_failures,omitempty"`
 	Clone         CloneStats  `json:"clone"`
 	BaselineClone *CloneStats `json:"baseline_clone,omitempty"`
-	Timings       Timings     `json:"timings"`
+	// Scratch is the folder the copies were made in (and removed from).
+	Scratch string  `json:"scratch,omitempty"`
+	Timings Timings `json:"timings"`
 }
 
 // judge sets a command's Outcome from its result and its baseline.

@@ -5,6 +5,7 @@ package verify
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -366,19 +367,96 @@ func TestScratchDir(t *testing.T) {
 		t.Errorf("probe file has %d bytes, want the non-empty one", fi.Size())
 	}
 	f.Close()
-	if got := scratchDir(proj, nil); got != os.TempDir() {
-		t.Errorf("without a probe: %s", got)
+	allowed := []string{os.TempDir(), filepath.Join(cache, "fixplan", "verify"), "/dev/shm"}
+	if got := scratchDir(proj, 1<<40, nil); got != os.TempDir() {
+		t.Errorf("a 1 TB project without a probe goes to %s, want %s", got, os.TempDir())
 	}
-	got := scratchDir(proj, func() (*os.File, error) { return someFile(root) })
-	t.Logf("scratch folder: %s", got)
-	if got != os.TempDir() && got != filepath.Join(cache, "fixplan", "verify") || within(got, proj) {
+	got := scratchDir(proj, 5, func() (*os.File, error) { return someFile(root) })
+	t.Logf("scratch folder for a small project: %s", got)
+	if !slices.Contains(allowed, got) || within(got, proj) {
 		t.Errorf("scratch folder %s", got)
 	}
 	before := snapshot(t, proj)
+	var ours []string // copies already there (other processes' verifications)
+	for _, d := range allowed {
+		m, _ := filepath.Glob(filepath.Join(d, "fixplan-verify-*"))
+		ours = append(ours, m...)
+	}
 	rep, err := Verify(context.Background(), Request{Root: proj, Runner: groupRunner{}, Suite: []string{"cat sub/a.txt"}})
 	must(t, err)
 	if rep.State != StateVerified || !strings.Contains(rep.Commands[0].Output, "hello") {
 		t.Errorf("state %s, output %q", rep.State, rep.Commands[0].Output)
 	}
+	if !slices.Contains(allowed, rep.Scratch) {
+		t.Errorf("copies made in %s", rep.Scratch)
+	}
+	left, _ := filepath.Glob(filepath.Join(rep.Scratch, "fixplan-verify-*"))
+	for _, l := range left {
+		if !slices.Contains(ours, l) {
+			t.Errorf("copy left behind: %s", l)
+		}
+	}
+
 	sameSnapshot(t, "project", before, snapshot(t, proj))
+}
+
+// Plain shell commands: a time-out, and AlwaysBaseline showing that the focused
+// check failed before the change.
+func TestVerifyShell(t *testing.T) {
+	tests := []struct {
+		name   string
+		req    Request
+		state  State
+		reason Reason
+		check  func(t *testing.T, rep Report)
+	}{
+		{name: "focused check times out", req: Request{Focused: "sleep 20", Timeout: 500 * time.Millisecond},
+			state: StateFailed, reason: ReasonFocusedFails,
+			check: func(t *testing.T, rep Report) {
+				if !rep.Commands[0].TimedOut {
+					t.Error("not reported as timed out")
+				}
+			}},
+		{name: "always baseline: the focused check failed before the change", req: Request{Focused: "grep -q fixed state", Suite: []string{"test -f state"},
+			Changes: map[string]*[]byte{"state": bytesOf("fixed\n")}, AlwaysBaseline: true},
+			state: StateVerified,
+			check: func(t *testing.T, rep Report) {
+				f := rep.Commands[0]
+				if f.Baseline == nil || f.Baseline.Passed() || f.BaselineExitCode() != 1 {
+					t.Errorf("focused baseline: %+v", f.Baseline)
+				}
+				if rep.Commands[1].Baseline == nil || !rep.Commands[1].Baseline.Passed() {
+					t.Errorf("suite baseline: %+v", rep.Commands[1].Baseline)
+				}
+			}},
+		{name: "a full disk is no verdict on the plan", req: Request{Focused: "echo 'write out.o: No space left on device' >&2; exit 1"},
+			state: StateNotVerified, reason: ReasonNoSpace},
+		{name: "deleted file", req: Request{Focused: "test ! -e state", Changes: map[string]*[]byte{"state": nil}}, state: StateVerified},
+		{name: "new executable file", req: Request{Focused: "./fix.sh", Changes: map[string]*[]byte{"fix.sh": bytesOf("#!/bin/sh\nexit 0\n")},
+			Modes: map[string]fs.FileMode{"fix.sh": 0o755}}, state: StateVerified},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			proj, tmp := t.TempDir(), t.TempDir()
+			writeTree(t, proj, map[string]string{"state": "bug\n"})
+			before := snapshot(t, proj)
+			req := tt.req
+			req.Root, req.TempDir, req.Runner = proj, tmp, groupRunner{}
+			var stages []Stage
+			req.Progress = func(p Progress) { stages = append(stages, p.Stage) }
+			rep, err := Verify(context.Background(), req)
+			must(t, err)
+			if rep.State != tt.state || rep.Reason != tt.reason {
+				t.Fatalf("state %s %s (%s)", rep.State, rep.Reason, rep.Detail)
+			}
+			if tt.check != nil {
+				tt.check(t, rep)
+			}
+			if stages[0] != StageScan || stages[len(stages)-1] != StageCleanup || !slices.Contains(stages, StageRun) {
+				t.Errorf("stages %q", stages)
+			}
+			sameSnapshot(t, "project", before, snapshot(t, proj))
+			emptyDir(t, tmp)
+		})
+	}
 }

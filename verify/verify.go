@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -92,6 +93,9 @@ func Verify(ctx context.Context, req Request) (rep Report, err error) {
 	if req.Runner == nil || req.Root == "" {
 		return Report{}, fmt.Errorf("verify plan: %w: a Runner and a Root are required", ErrInvalidRequest)
 	}
+	if req.TempDir != "" && within(req.TempDir, req.Root) {
+		return Report{}, fmt.Errorf("verify plan: %w: temporary folder %s is inside the project", ErrInvalidRequest, req.TempDir)
+	}
 	v := &verifier{req: req, rep: &rep}
 	v.plan()
 	if len(v.rep.Commands) == 0 {
@@ -102,12 +106,14 @@ func Verify(ctx context.Context, req Request) (rep Report, err error) {
 		return Report{}, fmt.Errorf("verify plan: open project: %w", err)
 	}
 	defer src.Close()
+	v.src = src
+	defer func() { rep.Timings.Total = time.Since(start) }()
+	if !v.scan(ctx) {
+		return rep, nil
+	}
 	base := req.TempDir
 	if base == "" {
-		base = scratchDir(req.Root, func() (*os.File, error) { return someFile(src) })
-	}
-	if within(base, req.Root) {
-		return Report{}, fmt.Errorf("verify plan: %w: temporary folder %s is inside the project", ErrInvalidRequest, base)
+		base = scratchDir(req.Root, v.manifest.bytes, func() (*os.File, error) { return someFile(src) })
 	}
 	work, err := os.MkdirTemp(base, "fixplan-verify-")
 	if err != nil {
@@ -125,7 +131,7 @@ func Verify(ctx context.Context, req Request) (rep Report, err error) {
 	if within(work, req.Root) {
 		return Report{}, fmt.Errorf("verify plan: %w: temporary folder %s is inside the project", ErrInvalidRequest, base)
 	}
-	v.src, v.work = src, work
+	v.work, rep.Scratch = work, base
 	v.run(ctx)
 	return rep, nil
 }
@@ -182,21 +188,27 @@ func (v *verifier) stopOn(ctx context.Context, stage string, err error, fallback
 	}
 }
 
-func (v *verifier) run(ctx context.Context) {
-	rep := v.rep
+// scan lists the project; false when the report was ended (not verified).
+func (v *verifier) scan(ctx context.Context) bool {
 	v.progress(StageScan, "", 0)
 	t := time.Now()
 	m, err := scan(ctx, v.src, v.req.Clone)
-	rep.Timings.Scan = time.Since(t)
+	v.rep.Timings.Scan = time.Since(t)
 	if err != nil {
 		v.stopOn(ctx, "scan", err, ReasonCopyFailed)
-		return
+		return false
 	}
 	v.manifest = m
+	return true
+}
+
+func (v *verifier) run(ctx context.Context) {
+	rep := v.rep
 	changed := filepath.Join(v.work, "changed")
 	v.progress(StageCopy, "", 0)
-	t = time.Now()
-	rep.Clone, err = v.copyTo(ctx, changed, m)
+	t := time.Now()
+	var err error
+	rep.Clone, err = v.copyTo(ctx, changed, v.manifest)
 	rep.Timings.Copy = time.Since(t)
 	if err != nil {
 		v.stopOn(ctx, "copy", err, ReasonCopyFailed)
@@ -216,6 +228,9 @@ func (v *verifier) run(ctx context.Context) {
 		res, err := v.runOne(ctx, changed, c.Command)
 		if err != nil {
 			v.stopOn(ctx, "run "+c.Command, err, ReasonRunFailed)
+			return
+		}
+		if v.outOfSpace(res) {
 			return
 		}
 		c.ExitCode, c.TimedOut, c.Duration = res.ExitCode, res.TimedOut, res.Duration
@@ -332,6 +347,9 @@ func (v *verifier) baselines(ctx context.Context) bool {
 			v.stopOn(ctx, "baseline run "+c.Command, err, ReasonRunFailed)
 			return false
 		}
+		if v.outOfSpace(res) {
+			return false
+		}
 		b := BaselineResult{Command: c.Command, ExitCode: res.ExitCode, TimedOut: res.TimedOut,
 			Duration: res.Duration, Failures: res.Failures, Output: res.Output, Created: time.Now()}
 		c.Baseline = &b
@@ -341,6 +359,16 @@ func (v *verifier) baselines(ctx context.Context) bool {
 			_ = v.req.Cache.Store(keys[i], b)
 		}
 	}
+	return true
+}
+
+// outOfSpace ends the report as not verified when a command failed because
+// the copy's file system is full: that says nothing about the plan.
+func (v *verifier) outOfSpace(res ranCommand) bool {
+	if res.Passed() || !(strings.Contains(res.Output, "No space left on device") || strings.Contains(res.Output, "ENOSPC")) {
+		return false
+	}
+	v.notVerified(ReasonNoSpace, "the file system of "+v.rep.Scratch+" ran out of space during a check", syscall.ENOSPC)
 	return true
 }
 

@@ -31,7 +31,7 @@ import (
 func main() {
 	sizes := flag.String("sizes", "1000,10000,50000", "project sizes in files")
 	runs := flag.Int("runs", 5, "runs per measurement (the median is reported)")
-	dir := flag.String("dir", os.TempDir(), "folder on the file system to measure")
+	dir := flag.String("dir", os.TempDir(), `folder on the file system to measure; "auto": the project in the temp folder and the copies where verify puts them by default`)
 	md := flag.Bool("md", false, "print a Markdown table")
 	flag.Parse()
 	var rows []row
@@ -46,16 +46,16 @@ func main() {
 		}
 		rows = append(rows, r)
 		if !*md {
-			fmt.Printf("%6d files %5.1f MB: one copy %v (scan %v copy %v apply %v clean-up %v) | with baseline copy %v | cp -a + rm -rf %v | reflink %s %s\n",
-				r.files, float64(r.bytes)/1e6, r.happy.total, r.happy.scan, r.happy.copy, r.happy.apply, r.happy.cleanup, r.baseline.total, r.cp, r.reflink, r.note)
+			fmt.Printf("%6d files %5.1f MB: one copy %v (scan %v copy %v apply %v clean-up %v) | with baseline copy %v | cp -a + rm -rf %v | reflink %s %s, copies in %s\n",
+				r.files, float64(r.bytes)/1e6, r.happy.total, r.happy.scan, r.happy.copy, r.happy.apply, r.happy.cleanup, r.baseline.total, r.cp, r.reflink, r.note, r.scratch)
 		}
 	}
 	if *md {
-		fmt.Println("| files | MB | verify overhead, one copy | scan | copy | apply | clean-up | with a baseline copy too | `cp -a` + `rm -rf` | reflink |")
+		fmt.Println("| files | MB | verify overhead, one copy | scan | copy | apply | clean-up | with a baseline copy too | `cp -a` + `rm -rf` | reflink, copies in |")
 		fmt.Println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 		for _, r := range rows {
 			fmt.Printf("| %d | %.1f | **%s** | %s | %s | %s | %s | %s | %s | %s |\n", r.files, float64(r.bytes)/1e6,
-				ms(r.happy.total), ms(r.happy.scan), ms(r.happy.copy), ms(r.happy.apply), ms(r.happy.cleanup), ms(r.baseline.total), ms(r.cp), r.reflink)
+				ms(r.happy.total), ms(r.happy.scan), ms(r.happy.copy), ms(r.happy.apply), ms(r.happy.cleanup), ms(r.baseline.total), ms(r.cp), r.reflink+", copies in "+r.scratch)
 		}
 	}
 }
@@ -69,6 +69,7 @@ type row struct {
 	baseline      times         // the suite fails: a baseline copy is made too
 	cp            time.Duration // cp -a --reflink=auto of the project + rm -rf
 	reflink, note string
+	scratch       string // where the copies were made
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d.Microseconds())/1000) }
@@ -82,6 +83,10 @@ func fail(err error) {
 // times with a runner that passes everything, then runs times with one whose
 // suite fails before and after (so the baseline copy is made too).
 func measure(base string, n, runs int) (row, error) {
+	auto := base == "auto"
+	if auto {
+		base = os.TempDir()
+	}
 	work, err := os.MkdirTemp(base, "fixplan-bench-verify-")
 	if err != nil {
 		return row{}, err
@@ -92,6 +97,10 @@ func measure(base string, n, runs int) (row, error) {
 	if err := os.Mkdir(tmp, 0o700); err != nil {
 		return row{}, err
 	}
+	tempDir := tmp
+	if auto {
+		tempDir = ""
+	}
 	bytes, changes, err := generate(proj, n)
 	if err != nil {
 		return row{}, err
@@ -100,7 +109,7 @@ func measure(base string, n, runs int) (row, error) {
 	one := func(suiteExit int) (times, verify.Report, error) {
 		rep, err := verify.Verify(context.Background(), verify.Request{
 			Root: proj, Changes: changes, Focused: "focused", Suite: []string{"suite"},
-			Runner: instant{suiteExit: suiteExit}, TempDir: tmp,
+			Runner: instant{suiteExit: suiteExit}, TempDir: tempDir,
 			Clone: verify.CloneOptions{MaxFiles: -1, MaxBytes: -1},
 		})
 		if err == nil && rep.Err != nil {
@@ -127,7 +136,7 @@ func measure(base string, n, runs int) (row, error) {
 			if suiteExit == 1 && rep.BaselineClone == nil {
 				return r, fmt.Errorf("no baseline copy made")
 			}
-			r.reflink, r.note = rep.Clone.Reflink, rep.Clone.ReflinkNote
+			r.reflink, r.note, r.scratch = rep.Clone.Reflink, rep.Clone.ReflinkNote, rep.Scratch
 			all = append(all, t)
 		}
 		slices.SortFunc(all, func(a, b times) int { return int(a.total - b.total) })

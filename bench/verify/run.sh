@@ -7,7 +7,8 @@
 #
 # usage: bench/verify/run.sh [--write]      (--write also rewrites bench/verify/RESULTS.md)
 # env:   SIZES (default 1000,10000,50000), RUNS (default 5, the median is reported),
-#        DIRS (default: os temp folder, and /dev/shm when it is tmpfs),
+#        DIRS (default: "auto" — the project in the temp folder, the copies where verify puts
+#        them when the caller names no folder — then the temp folder, and /dev/shm when tmpfs),
 #        XFS=1 also measures on a reflink-enabled XFS made in a loop file (root and
 #        mkfs.xfs needed: apt-get install xfsprogs; unmounted and deleted afterwards).
 set -euo pipefail
@@ -20,7 +21,7 @@ go build -o "$BIN" ./bench/verify
 trap 'rm -rf "$(dirname "$BIN")"' EXIT
 
 if [ -z "${DIRS:-}" ]; then
-  DIRS=${TMPDIR:-/tmp}
+  DIRS="auto ${TMPDIR:-/tmp}"
   if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && [ "$DIRS" != /dev/shm ]; then
     DIRS="$DIRS /dev/shm"
   fi
@@ -47,13 +48,14 @@ fi
 
 out=""
 for d in $DIRS; do
-  fs=$(df -T "$d" | awk 'NR == 2 {print $2}')
+  fs=$(df -T "$([ "$d" = auto ] && echo "${TMPDIR:-/tmp}" || echo "$d")" | awk 'NR == 2 {print $2}')
   load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
   echo "== $d ($fs), load average before: $load" >&2
   table=$("$BIN" -sizes "$SIZES" -runs "$RUNS" -dir "$d" -md)
   echo "$table"
   label=$d
   [ "$d" = "$MNT" ] && label="XFS with reflink=1 (loop file)"
+  [ "$d" = auto ] && label="default: project in ${TMPDIR:-/tmp}, copies where verify chooses"
   out+=$'\n'"### $label ($fs; load average before the run: $load)"$'\n\n'"$table"$'\n'
 done
 
