@@ -9,9 +9,19 @@ FUZZTIME ?= 5s
 # Minimising a new input is bounded by runs, not time: a target that touches the disk (recovery)
 # would otherwise spend the whole fuzz time minimising and miss the deadline.
 FUZZMINIMIZE ?= 50x
+# The version stamped into every binary (fixplan --version, About, saved plans):
+# git describe, "dev" outside a git checkout; `make dist VERSION=v1.2.3` overrides it.
+ifndef VERSION
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+endif
+LDFLAGS_VERSION := -X main.version=$(VERSION)
+# makensis for the Windows installer; desktop-file-validate checks the .deb's menu entry.
+APT_DIST := nsis desktop-file-utils
+DISTTOOL := build/bin/fixplan-dist
 
 .PHONY: run build cli frontend apt-build apt-test dist-placeholder test test-go test-fuzz \
-	test-frontend test-e2e test-window test-windows bench vet
+	test-frontend test-e2e test-window test-windows bench vet \
+	apt-dist dist dist-linux dist-windows dist-tool
 
 # Install missing Debian packages (as root, or with sudo).
 define apt_install
@@ -27,7 +37,10 @@ apt-build:
 	$(call apt_install,$(APT_BUILD))
 
 apt-test:
-	$(call apt_install,$(APT_BUILD) $(APT_TEST))
+	$(call apt_install,$(APT_BUILD) $(APT_TEST) $(APT_DIST))
+
+apt-dist:
+	$(call apt_install,$(APT_DIST))
 
 # go:embed all:frontend/dist needs at least one file on a fresh clone.
 dist-placeholder:
@@ -37,10 +50,10 @@ frontend:
 	cd frontend && npm install --no-audit --no-fund --loglevel=error && npm run build
 
 build: apt-build frontend
-	$(GO) build -tags $(TAGS_DESKTOP) -ldflags "-w -s" -o build/bin/fixplan .
+	$(GO) build -tags $(TAGS_DESKTOP) -ldflags "-w -s $(LDFLAGS_VERSION)" -o build/bin/fixplan .
 
 cli: dist-placeholder
-	$(GO) build -o build/bin/fixplan-cli ./cmd/fixplan
+	$(GO) build -ldflags "$(LDFLAGS_VERSION)" -o build/bin/fixplan-cli ./cmd/fixplan
 
 run: build
 	./build/bin/fixplan
@@ -73,6 +86,31 @@ test-windows:
 	@if [ -x scripts/desktop/cross-windows.sh ]; then scripts/desktop/cross-windows.sh; fi
 
 test: apt-test test-go test-fuzz test-frontend test-e2e test-window test-windows
+
+# Release artifacts in dist/ (listed with their sizes at the end):
+#   fixplan_<debver>_amd64.deb           desktop app + CLI, menu entry, icon (GTK 3, WebKitGTK 4.1)
+#   fixplan_<ver>_linux_amd64.tar.gz     both Linux binaries
+#   fixplan_<ver>_windows_amd64.exe, fixplan-cli_<ver>_windows_amd64.exe, …_setup.exe (NSIS)
+#   SHA256SUMS
+# macOS cannot be built here: .github/workflows/release.yml builds it on a tag.
+dist:
+	rm -rf dist
+	$(MAKE) --no-print-directory dist-linux dist-windows VERSION=$(VERSION)
+
+dist-tool:
+	$(GO) build -C tools/dist -o $(CURDIR)/$(DISTTOOL) .
+
+dist-linux: apt-build apt-dist frontend dist-tool
+	mkdir -p build/bin/dist/linux
+	$(GO) build -tags $(TAGS_DESKTOP) -ldflags "-w -s $(LDFLAGS_VERSION)" -o build/bin/dist/linux/fixplan .
+	$(GO) build -ldflags "-w -s $(LDFLAGS_VERSION)" -o build/bin/dist/linux/fixplan-cli ./cmd/fixplan
+	$(DISTTOOL) deb -version $(VERSION) -app build/bin/dist/linux/fixplan -cli build/bin/dist/linux/fixplan-cli -out dist
+	$(DISTTOOL) tar -version $(VERSION) -app build/bin/dist/linux/fixplan -cli build/bin/dist/linux/fixplan-cli -out dist
+	$(DISTTOOL) sums -dir dist
+
+dist-windows: apt-dist frontend dist-tool
+	VERSION=$(VERSION) DISTTOOL=$(DISTTOOL) scripts/dist/windows.sh
+	$(DISTTOOL) sums -dir dist
 
 bench: dist-placeholder
 	@for s in bench/*/run.sh; do [ -x "$$s" ] && "$$s"; done
