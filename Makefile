@@ -15,13 +15,14 @@ ifndef VERSION
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 endif
 LDFLAGS_VERSION := -X main.version=$(VERSION)
-# makensis for the Windows installer; desktop-file-validate checks the .deb's menu entry.
-APT_DIST := nsis desktop-file-utils
+# makensis for the Windows installer; desktop-file-validate checks the .deb's menu entry;
+# shellcheck checks the workflows' run: scripts (make test-tools).
+APT_DIST := nsis desktop-file-utils shellcheck
 DISTTOOL := build/bin/fixplan-dist
 
 .PHONY: run build cli frontend apt-build apt-test dist-placeholder test test-go test-fuzz \
 	test-frontend test-e2e test-window test-windows bench vet \
-	apt-dist dist dist-linux dist-windows dist-tool
+	apt-dist dist dist-linux dist-windows dist-tool test-tools
 
 # Install missing Debian packages (as root, or with sudo).
 define apt_install
@@ -85,7 +86,13 @@ test-window:
 test-windows:
 	@if [ -x scripts/desktop/cross-windows.sh ]; then scripts/desktop/cross-windows.sh; fi
 
-test: apt-test test-go test-fuzz test-frontend test-e2e test-window test-windows
+# The packaging tool's tests and the GitHub workflows linted with actionlint. Each
+# tools/* folder is its own Go module, so nfpm and actionlint never become the app's
+# dependencies (and their yaml versions do not have to agree).
+test-tools:
+	@set -e; for m in tools/dist tools/workflows; do echo "test $$m"; (cd $$m && $(GO) vet ./... && $(GO) test -count=1 ./...); done
+
+test: apt-test test-go test-fuzz test-frontend test-e2e test-window test-windows test-tools
 
 # Release artifacts in dist/ (listed with their sizes at the end):
 #   fixplan_<debver>_amd64.deb           desktop app + CLI, menu entry, icon (GTK 3, WebKitGTK 4.1)
