@@ -5,18 +5,40 @@
 # once without (as a pasted problem or a log is), plus the speed of redacting a
 # 2,000-line source file (go test -bench). --write stores it all in RESULTS.md.
 #
+# Other trees of third-party code (OTHER_TREES: the front end's node_modules and
+# the Go module cache, when they are there) are measured the same way, without
+# paths, for the rules that are not tuned on Go's tree (the `sk-` key length,
+# command-line passwords, .netrc, bare AWS keys, base64 keys).
+#
 # usage: bench/redact/run.sh [--write]
-# env:   TREE (default $(go env GOROOT)/src)
+# env:   TREE (default $(go env GOROOT)/src), OTHER_TREES (space-separated)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 TREE=${TREE:-$(go env GOROOT)/src}
+if [ -z "${OTHER_TREES+x}" ]; then
+  OTHER_TREES=""
+  for t in frontend/node_modules "$(go env GOMODCACHE)"; do
+    [ -d "$t" ] && OTHER_TREES="$OTHER_TREES $t"
+  done
+fi
 withpath=$(go run ./bench/redact -tree "$TREE" -md)
 nopath=$(go run ./bench/redact -tree "$TREE" -md -nopath -examples 0 | sed -n '/^| |/,$p')
+others=""
+for t in $OTHER_TREES; do
+  others="$others
+#### \`$t\`
+
+$(go run ./bench/redact -tree "$t" -md -nopath -examples 0 | awk 'NR==1 {print; print ""; next} /^\| \|/ {f=1} f')
+
+\`sk-\` keys among the findings (any rule): $(go run ./bench/redact -tree "$t" -nopath -examples 0 -dump all | grep -c '«sk-' || true).
+"
+done
 speed=$(go test -run '^$' -bench 'BenchmarkRedact|BenchmarkCompileRules' -benchmem -count 5 ./context | grep '^Benchmark')
 echo "$withpath"
 echo
 echo "Without paths:"
 echo "$nopath"
+echo "$others"
 echo "$speed"
 if [ "${1:-}" = "--write" ]; then
   {
@@ -54,5 +76,14 @@ if [ "${1:-}" = "--write" ]; then
     echo "the model these are the numbers that count."
     echo
     echo "$nopath"
+    if [ -n "$others" ]; then
+      echo
+      echo "### Other trees"
+      echo
+      echo "Third-party code, redacted without paths; what these trees hold depends on the machine (the module cache"
+      echo "on what was downloaded), so compare runs on one machine. The \`_test.go\`/\`testdata/\` split is Go's: in"
+      echo "node_modules every file counts as an other file, tests included."
+      echo "$others"
+    fi
   } > bench/redact/RESULTS.md
 fi
