@@ -22,7 +22,7 @@ DISTTOOL := build/bin/fixplan-dist
 
 .PHONY: run build cli frontend apt-build apt-test dist-placeholder test test-go test-fuzz \
 	test-frontend test-e2e test-window test-windows bench vet \
-	apt-dist dist dist-linux dist-windows dist-tool test-tools
+	apt-dist dist dist-linux dist-windows dist-tool test-tools test-install
 
 # Install missing Debian packages (as root, or with sudo).
 define apt_install
@@ -92,7 +92,12 @@ test-windows:
 test-tools:
 	@set -e; for m in tools/dist tools/workflows; do echo "test $$m"; (cd $$m && $(GO) vet ./... && $(GO) test -count=1 ./...); done
 
-test: apt-test test-go test-fuzz test-frontend test-e2e test-window test-windows test-tools
+# As root: builds the .deb, installs it with apt, runs the installed CLI and the real
+# window from the installed binary, removes it and checks nothing is left.
+test-install:
+	scripts/dist/install-test.sh
+
+test: apt-test test-go test-fuzz test-frontend test-e2e test-window test-windows test-tools test-install
 
 # Release artifacts in dist/ (listed with their sizes at the end):
 #   fixplan_<debver>_amd64.deb           desktop app + CLI, menu entry, icon (GTK 3, WebKitGTK 4.1)

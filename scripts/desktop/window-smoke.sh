@@ -4,11 +4,18 @@
 # button), then uses it like a person with xdotool — click the problem box, type a
 # traceback, press Ctrl+Enter — and checks a plan was made through the real window
 # (a scripted fake provider answers). Screenshots in build/artifacts/.
+# FIXPLAN_BIN=/usr/bin/fixplan tests that binary (the installed package) instead of
+# building one; FIXPLAN_EXPECT_VERSION=V also checks the plan records fixplan_version V.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ART=build/artifacts; mkdir -p "$ART" build/bin
-(cd frontend && npm install --no-audit --no-fund --loglevel=error && npm run build >/dev/null)
-go build -tags desktop,production,webkit2_41 -ldflags "-w -s" -o build/bin/fixplan .
+BIN=${FIXPLAN_BIN:-}
+if [ -z "$BIN" ]; then
+  (cd frontend && npm install --no-audit --no-fund --loglevel=error && npm run build >/dev/null)
+  go build -tags desktop,production,webkit2_41 -ldflags "-w -s" -o build/bin/fixplan .
+  BIN=build/bin/fixplan
+fi
+echo "window-smoke: testing $BIN"
 go build -o build/bin/fakeprovider ./scripts/desktop/fakeprovider
 WORK=$(mktemp -d); mkdir -p "$WORK/project"
 printf 'def divide(a, b):\n    return a / b\n' > "$WORK/project/calc.py"
@@ -26,15 +33,17 @@ URL=$(sed -n 's/^ready //p' "$WORK/provider.out")
 cat > "$WORK/smoke-inner.sh" <<'INNER'
 set -euo pipefail
 pixel() { import -window "$W" -crop 1x1+$1+$2 txt:- | grep -o 'srgb([0-9,]*)' || true; }
-build/bin/fixplan & PID=$!
+t0=$(date +%s%N)
+"$BIN" & PID=$!
 W=""
 for _ in $(seq 1 100); do W=$(xdotool search --onlyvisible --name '^fixplan$' 2>/dev/null | head -1 || true); [ -n "$W" ] && break; sleep 0.1; done
 [ -n "$W" ] || { echo "window-smoke: no visible window titled fixplan"; kill $PID; exit 1; }
 geo=$(xdotool getwindowgeometry "$W" | sed -n 's/.*Geometry: //p')
 px=""
 for _ in $(seq 1 50); do px=$(pixel 1150 281); [ "$px" = "srgb(36,88,214)" ] && break; sleep 0.2; done
+painted=$(( ($(date +%s%N) - t0) / 1000000 ))
 import -window "$W" "$ART/window.png"
-echo "window-smoke: window $W geometry $geo, Fix button pixel $px"
+echo "window-smoke: window $W geometry $geo, Fix button pixel $px, painted within ${painted} ms of the start"
 [ "$px" = "srgb(36,88,214)" ] || { echo "window-smoke: the UI did not paint as expected (see $ART/window.png)"; kill $PID; exit 1; }
 # Use it: click into the problem box, type a traceback, Ctrl+Enter.
 xdotool windowfocus "$W" 2>/dev/null || true
@@ -53,9 +62,13 @@ plan=$(ls "$FIXPLAN_PROJECT"/.fixplan/plans/*.json 2>/dev/null | head -1 || true
 [ -n "$plan" ] || { echo "window-smoke: typing a problem and Ctrl+Enter in the real window made no plan (see $ART/window-plan.png)"; exit 1; }
 grep -q 'ZeroDivisionError: division by zero' "$plan" || { echo "window-smoke: the plan does not carry the typed problem"; exit 1; }
 grep -q '"state": "draft"' "$plan" || { echo "window-smoke: the plan is not a draft"; exit 1; }
+if [ -n "$FIXPLAN_EXPECT_VERSION" ]; then
+  grep -qF "\"fixplan_version\": \"$FIXPLAN_EXPECT_VERSION\"" "$plan" || { echo "window-smoke: the plan does not record fixplan_version $FIXPLAN_EXPECT_VERSION"; exit 1; }
+  echo "window-smoke: the plan records fixplan_version $FIXPLAN_EXPECT_VERSION"
+fi
 echo "window-smoke: a plan was made through the real window: $plan"
 INNER
-ART="$ART" FIXPLAN_PROJECT="$WORK/project" FIXPLAN_CONFIG_DIR="$WORK/config" FIXPLAN_USER_PREFS="$WORK/prefs.json" \
+BIN="$BIN" FIXPLAN_EXPECT_VERSION="${FIXPLAN_EXPECT_VERSION:-}" ART="$ART" FIXPLAN_PROJECT="$WORK/project" FIXPLAN_CONFIG_DIR="$WORK/config" FIXPLAN_USER_PREFS="$WORK/prefs.json" \
 FIXPLAN_BASE_URL="$URL" FIXPLAN_MODEL=fake-model \
   timeout 180 xvfb-run -a -s "-screen 0 1280x800x24" bash "$WORK/smoke-inner.sh"
 echo "window-smoke: screenshots in $ART/window.png and $ART/window-plan.png"

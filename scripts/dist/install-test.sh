@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Install test of the Debian package (make test-install). As root on a machine that
+# may be changed (CI): builds the .deb (make dist-linux), installs it with apt (which
+# pulls the declared GTK/WebKitGTK libraries), checks the installed CLI's and app's
+# --version, the menu entry, the icon and that every library resolves, runs the real
+# window smoke test against /usr/bin/fixplan (a plan made through the installed app
+# records the version), then removes the package and checks every file it installed
+# is gone. It refuses to run where a fixplan package is already installed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[ "$(id -u)" = 0 ] || { echo "install-test: run as root (it installs and removes a package)"; exit 1; }
+if dpkg-query -W -f='${Status}' fixplan 2>/dev/null | grep -q ' installed$'; then
+  echo "install-test: a fixplan package is already installed here; this test does not touch it (apt-get remove fixplan first)"
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+VERSION=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
+start=$(date +%s)
+
+make --no-print-directory dist-linux VERSION="$VERSION"
+DV=$(build/bin/fixplan-dist version -version "$VERSION" -for deb)
+DEB=dist/fixplan_${DV}_amd64.deb
+[ -f "$DEB" ] || { echo "install-test: $DEB was not built"; exit 1; }
+
+installed=0
+LOG=$(mktemp)
+cleanup() { if [ "$installed" = 1 ]; then apt-get remove -y -qq fixplan >/dev/null 2>&1 || true; fi; rm -f "$LOG"; }
+trap cleanup EXIT
+quiet() { "$@" >"$LOG" 2>&1 || { cat "$LOG"; echo "install-test: failed: $*"; exit 1; }; }
+
+quiet apt-get install -y -qq --no-install-recommends "./$DEB"
+installed=1
+got=$(dpkg-query -W -f='${Version}' fixplan)
+[ "$got" = "$DV" ] || { echo "install-test: installed version $got, want $DV"; exit 1; }
+mapfile -t files < <(dpkg-query -L fixplan)
+echo "install-test: installed $DEB (${#files[@]} paths)"
+
+[ "$(command -v fixplan-cli)" = /usr/bin/fixplan-cli ] || { echo "install-test: fixplan-cli is not on PATH"; exit 1; }
+out=$(fixplan-cli --version)
+[ "$out" = "fixplan $VERSION" ] || { echo "install-test: fixplan-cli --version said '$out', want 'fixplan $VERSION'"; exit 1; }
+out=$(/usr/bin/fixplan --version)
+[ "$out" = "fixplan $VERSION" ] || { echo "install-test: fixplan --version said '$out', want 'fixplan $VERSION'"; exit 1; }
+echo "install-test: fixplan-cli --version and fixplan --version: $out"
+if ldd /usr/bin/fixplan | grep -q 'not found'; then
+  echo "install-test: libraries the package does not pull in:"; ldd /usr/bin/fixplan | grep 'not found'; exit 1
+fi
+desktop-file-validate /usr/share/applications/fixplan.desktop
+grep -qx 'Exec=fixplan' /usr/share/applications/fixplan.desktop
+for s in 256 512; do
+  [ -s /usr/share/icons/hicolor/${s}x${s}/apps/fixplan.png ] || { echo "install-test: no ${s}x${s} icon"; exit 1; }
+done
+echo "install-test: menu entry valid, icons present, all libraries resolve"
+
+FIXPLAN_BIN=/usr/bin/fixplan FIXPLAN_EXPECT_VERSION="$VERSION" scripts/desktop/window-smoke.sh
+
+quiet apt-get remove -y -qq fixplan
+installed=0
+status=$(dpkg-query -W -f='${Status}' fixplan 2>/dev/null || true)
+case "$status" in *" installed" | *config-files | *half-*) echo "install-test: after apt-get remove the package is '$status'"; exit 1 ;; esac
+left=()
+for f in "${files[@]}"; do
+  # Shared folders (/usr/share/icons/hicolor/…) stay; fixplan's own files and folders must not.
+  if [ -e "$f" ] && { [ ! -d "$f" ] || [[ "$f" == *fixplan* ]]; }; then left+=("$f"); fi
+done
+[ ${#left[@]} = 0 ] || { echo "install-test: left behind after removal: ${left[*]}"; exit 1; }
+! command -v fixplan-cli >/dev/null || { echo "install-test: fixplan-cli is still on PATH"; exit 1; }
+echo "install-test: removed cleanly; passed in $(( $(date +%s) - start )) s"
