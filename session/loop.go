@@ -280,7 +280,7 @@ func (r *run) ask(ctx context.Context) (*plan.Parsed, string, error) {
 	if serr := pl.cfg.Store.SavePlan(r.rec); serr != nil {
 		return nil, raw2, fmt.Errorf("save failed plan: %w", serr)
 	}
-	return nil, raw2, &ReplyError{RecordID: r.rec.ID, Raw: raw2, Issues: r.rec.Issues, Err: perr}
+	return nil, raw2, &ReplyError{RecordID: r.rec.ID, Raw: r.rec.Raw, Issues: r.rec.Issues, Err: perr}
 }
 
 func (r *run) complete(ctx context.Context, msgs []llm.Message, stage string) (string, error) {
