@@ -26,6 +26,9 @@ function on(name: string, cb: (data: never) => void): () => void {
   return EventsOn(name, (data: unknown) => cb(data as never));
 }
 
+/** appVersion is the version stamped into the running app (Settings' About line). */
+export const appVersion = (): Promise<string> => call(() => App.Version());
+
 /** wailsBackend calls the bound Go methods of app.App. */
 export const wailsBackend: Backend = {
   chooseProject: () => call(() => App.ChooseProject()),

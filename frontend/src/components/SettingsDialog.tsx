@@ -1,4 +1,5 @@
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
+import { appVersion } from "../api/backend";
 import type { Preset, Settings } from "../api/types";
 
 type Props = {
@@ -19,6 +20,10 @@ type Props = {
 export function SettingsDialog({ settings, presets, connection, approved, onSave, onTest, onRevoke, onClose, children }: Props) {
   const [s, setS] = useState(settings);
   const [key, setKey] = useState("");
+  const [version, setVersion] = useState("");
+  useEffect(() => {
+    appVersion().then(setVersion, () => {});
+  }, []);
   const num = (k: keyof Settings) => (e: React.ChangeEvent<HTMLInputElement>) => setS({ ...s, [k]: Number(e.target.value) });
   return (
     <div className="dialog" role="dialog" aria-label="Settings" data-testid="settings-dialog">
@@ -143,6 +148,11 @@ export function SettingsDialog({ settings, presets, connection, approved, onSave
           Save
         </button>
       </div>
+      {version && (
+        <p className="hint small muted" data-testid="about">
+          About: fixplan {version}
+        </p>
+      )}
     </div>
   );
 }
