@@ -22,7 +22,7 @@ DISTTOOL := build/bin/fixplan-dist
 
 .PHONY: run build cli frontend apt-build apt-test dist-placeholder test test-go test-fuzz \
 	test-frontend test-e2e test-window test-windows bench vet \
-	apt-dist dist dist-linux dist-windows dist-tool test-tools test-install
+	apt-dist dist dist-linux dist-windows dist-tool test-tools test-install test-installer-wine
 
 # Install missing Debian packages (as root, or with sudo).
 define apt_install
@@ -99,6 +99,12 @@ test-tools:
 # window from the installed binary, removes it and checks nothing is left.
 test-install:
 	scripts/dist/install-test.sh
+
+# By hand (Wine is large): the Windows installer's script run under Wine — installs with
+# and without WebView2, with the bootstrapper embedded, and the uninstaller.
+test-installer-wine: dist-windows
+	$(call apt_install,wine64)
+	scripts/dist/installer-wine-check.sh
 
 test: apt-test test-go test-fuzz test-frontend test-e2e test-window test-windows test-tools test-install
 

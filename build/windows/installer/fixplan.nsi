@@ -13,8 +13,13 @@
 ;   WEBVIEW2_BOOTSTRAPPER (optional) MicrosoftEdgeWebview2Setup.exe to embed; without
 ;                it the installer downloads the bootstrapper when WebView2 is missing
 ;   SIGN_CMD     (optional) a command that signs "%1" in place (installer, uninstaller)
+;   TARGET_AMD64 (optional) build a 64-bit installer instead of the usual 32-bit one
 
-Unicode true
+!ifdef TARGET_AMD64
+  Target amd64-unicode ; a 64-bit installer: only to run this script under a 64-bit-only Wine
+!else
+  Unicode true
+!endif
 ManifestDPIAware true
 SetCompressor /SOLID lzma
 RequestExecutionLevel admin
@@ -132,8 +137,6 @@ FunctionEnd
 
 Section "fixplan" SecMain
   SectionIn RO
-  Call InstallWebView2
-
   SetOutPath "$INSTDIR"
   File "/oname=fixplan.exe" "${APP_EXE}"
   File "/oname=fixplan-cli.exe" "${CLI_EXE}"
@@ -154,6 +157,9 @@ Section "fixplan" SecMain
   ${GetSize} "$INSTDIR" "/S=0K" $0 $1 $2
   IntFmt $0 "0x%08X" $0
   WriteRegDWORD HKLM "${UNINST_KEY}" "EstimatedSize" "$0"
+
+  ; Last, so that fixplan is installed even when the runtime cannot be (no network).
+  Call InstallWebView2
 SectionEnd
 
 ; Removes exactly what the installer put there. Settings, the API key in the
