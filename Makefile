@@ -95,7 +95,7 @@ test-windows:
 test-tools:
 	@set -e; for m in tools/dist tools/workflows; do echo "test $$m"; (cd $$m && $(GO) vet ./... && $(GO) test -count=1 ./...); done
 
-# As root: builds the .deb, installs it with apt, runs the installed CLI and the real
+# Builds the .deb, installs it with apt (root or sudo), runs the installed CLI and the real
 # window from the installed binary, removes it and checks nothing is left.
 test-install:
 	scripts/dist/install-test.sh

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Install test of the Debian package (make test-install). As root on a machine that
-# may be changed (CI): builds the .deb (make dist-linux), installs it with apt (which
+# Install test of the Debian package (make test-install), on a machine that may be
+# changed (CI runs it as root): builds the .deb (make dist-linux), installs it with apt (which
 # pulls the declared GTK/WebKitGTK libraries), checks the installed CLI's and app's
 # --version, the menu entry, the icon and that every library resolves, runs the real
 # window smoke test against /usr/bin/fixplan (a plan made through the installed app
 # records the version), then removes the package and checks every file it installed
-# is gone. It refuses to run where a fixplan package is already installed.
+# is gone. Not as root, apt runs through sudo. Where a fixplan package is already
+# installed, the test is skipped (it never touches a package it did not install).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[ "$(id -u)" = 0 ] || { echo "install-test: run as root (it installs and removes a package)"; exit 1; }
+if [ "$(id -u)" = 0 ]; then SUDO=(); else SUDO=(sudo); fi
 if dpkg-query -W -f='${Status}' fixplan 2>/dev/null | grep -q ' installed$'; then
-  echo "install-test: a fixplan package is already installed here; this test does not touch it (apt-get remove fixplan first)"
-  exit 1
+  echo "install-test: SKIPPED — a fixplan package is already installed here and this test does not touch it (apt-get remove fixplan to run it)"
+  exit 0
 fi
 export DEBIAN_FRONTEND=noninteractive
 VERSION=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
@@ -24,11 +25,11 @@ DEB=dist/fixplan_${DV}_amd64.deb
 
 installed=0
 LOG=$(mktemp)
-cleanup() { if [ "$installed" = 1 ]; then apt-get remove -y -qq fixplan >/dev/null 2>&1 || true; fi; rm -f "$LOG"; }
+cleanup() { if [ "$installed" = 1 ]; then "${SUDO[@]}" apt-get remove -y -qq fixplan >/dev/null 2>&1 || true; fi; rm -f "$LOG"; }
 trap cleanup EXIT
 quiet() { "$@" >"$LOG" 2>&1 || { cat "$LOG"; echo "install-test: failed: $*"; exit 1; }; }
 
-quiet apt-get install -y -qq --no-install-recommends "./$DEB"
+quiet "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "./$DEB"
 installed=1
 got=$(dpkg-query -W -f='${Version}' fixplan)
 [ "$got" = "$DV" ] || { echo "install-test: installed version $got, want $DV"; exit 1; }
@@ -53,7 +54,7 @@ echo "install-test: menu entry valid, icons present, all libraries resolve"
 
 FIXPLAN_BIN=/usr/bin/fixplan FIXPLAN_EXPECT_VERSION="$VERSION" scripts/desktop/window-smoke.sh
 
-quiet apt-get remove -y -qq fixplan
+quiet "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq fixplan
 installed=0
 status=$(dpkg-query -W -f='${Status}' fixplan 2>/dev/null || true)
 case "$status" in *" installed" | *config-files | *half-*) echo "install-test: after apt-get remove the package is '$status'"; exit 1 ;; esac
