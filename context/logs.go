@@ -210,7 +210,16 @@ func (g *Gatherer) projectMemory() (prefs, logPaths map[string]string) {
 		}
 	}
 	if v, ok := flat[plan.KeyLogPaths]; ok {
-		_ = json.Unmarshal(v, &logPaths)
+		var all map[string]string
+		_ = json.Unmarshal(v, &all)
+		// The project file is untrusted: its log paths must name files inside
+		// the project (only paths the user attaches may be anywhere).
+		for name, p := range all {
+			clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(p)))
+			if plan.PathProblem(p) == "" && filepath.IsLocal(filepath.FromSlash(clean)) && !plan.InProtectedFolder(clean) {
+				logPaths[name] = clean
+			}
+		}
 	}
 	return
 }
