@@ -47,6 +47,15 @@ func (r CommandResult) Summary() string {
 // well-known model providers (FIXPLAN_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY,
 // ...): a check command runs project code, which has no business with the key.
 func RunCommand(ctx context.Context, root, command string, timeout time.Duration, onOutput func(string)) (CommandResult, error) {
+	return runCommand(ctx, root, command, timeout, onOutput, nil)
+}
+
+// pipeGrace is how long a finished (or killed) command's output pipes may stay
+// open: a background process it started (`daemon &`, setsid) keeps them open
+// and would otherwise hold fixplan until it exits.
+const pipeGrace = 2 * time.Second
+
+func runCommand(ctx context.Context, root, command string, timeout time.Duration, onOutput func(string), extraEnv []string) (CommandResult, error) {
 	res := CommandResult{Command: command}
 	if strings.TrimSpace(command) == "" {
 		return res, errors.New("run command: the command is empty")
@@ -58,7 +67,8 @@ func RunCommand(ctx context.Context, root, command string, timeout time.Duration
 	defer cancel()
 	cmd := shellCommand(command)
 	cmd.Dir = root
-	cmd.Env = commandEnv(os.Environ(), root)
+	cmd.Env = append(commandEnv(os.Environ(), root), extraEnv...)
+	cmd.WaitDelay = pipeGrace
 	w := &tailWriter{max: maxCommandOutput, on: onOutput}
 	cmd.Stdout, cmd.Stderr = w, w
 	setProcessGroup(cmd)
@@ -71,6 +81,7 @@ func RunCommand(ctx context.Context, root, command string, timeout time.Duration
 	var err error
 	select {
 	case err = <-done:
+		killGroup(cmd) // what it left running in its process group goes with it
 	case <-tctx.Done():
 		killGroup(cmd)
 		err = <-done
@@ -83,6 +94,13 @@ func RunCommand(ctx context.Context, root, command string, timeout time.Duration
 	res.DurationMS = time.Since(start).Milliseconds()
 	res.Output = w.String()
 	res.ExitCode = 0
+	if errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil {
+		// It exited; only a background process it left still held the output.
+		err = nil
+		if code := cmd.ProcessState.ExitCode(); code != 0 {
+			res.ExitCode = code
+		}
+	}
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {

@@ -1,10 +1,13 @@
 package session
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPatchFailureNeverQuotesUnreadableFiles: when a patch does not apply, the
@@ -30,5 +33,23 @@ func TestPatchFailureNeverQuotesUnreadableFiles(t *testing.T) {
 				t.Fatalf("a line of a hard-linked file reached the model in a %s message", m.Role)
 			}
 		}
+	}
+}
+
+// TestCommandThatLeavesADaemon: a check that starts a background process (in its
+// group, or detached with setsid) ends when it ends; fixplan does not wait for
+// the daemon's pipes, and the daemon in its group is killed.
+func TestCommandThatLeavesADaemon(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Fatal("setsid is needed (util-linux)")
+	}
+	dir := t.TempDir()
+	start := time.Now()
+	res, err := RunCommand(context.Background(), dir, "sleep 30 & setsid sleep 30 & echo started", 20*time.Second, nil)
+	if err != nil || res.ExitCode != 0 || !strings.Contains(res.Output, "started") {
+		t.Fatalf("res = %+v, %v", res, err)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Fatalf("RunCommand waited %s for the background processes", d)
 	}
 }

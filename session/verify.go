@@ -371,7 +371,9 @@ func oneLine(s string) string {
 type checkRunner struct{}
 
 func (checkRunner) Run(ctx context.Context, dir, command string, timeout time.Duration) (verify.CommandResult, error) {
-	res, err := RunCommand(ctx, dir, command, timeout, nil)
+	// git in the copy must not find a repository around the scratch folder (a
+	// dotfiles repo in the home folder, say) and change it.
+	res, err := runCommand(ctx, dir, command, timeout, nil, []string{"GIT_CEILING_DIRECTORIES=" + filepath.Dir(dir)})
 	if err != nil {
 		return verify.CommandResult{}, err
 	}
