@@ -226,6 +226,14 @@ func (s *Store) Get(key string, v any) (bool, error) {
 	return true, nil
 }
 
+// FromProject reports whether key's merged value comes from the project's own
+// .fixplan/project.json (untrusted: it may have come with a clone) rather than
+// from the user's preferences.
+func (s *Store) FromProject(key string) bool {
+	_, ok := s.project[key]
+	return ok
+}
+
 // Block returns the MEMORY block for the system prompt: the merged memory as one
 // compact JSON object with sorted keys ("{}" when empty).
 func (s *Store) Block() string {

@@ -26,6 +26,10 @@ type Check struct {
 	Focused  bool   `json:"focused"`
 	Source   string `json:"source"` // "failing test", "remembered test command", "plan"
 	Approved bool   `json:"approved"`
+	// FromProject: the command was chosen by the project (its .fixplan/project.json)
+	// or by the model (the plan), not derived by fixplan or set by the user; a
+	// blanket "yes" never approves it.
+	FromProject bool `json:"from_project"`
 }
 
 // Checks lists the commands that could verify rec: the focused command derived
@@ -34,26 +38,30 @@ type Check struct {
 func (s *Session) Checks(rec *plan.Record) []Check {
 	var out []Check
 	seen := map[string]bool{}
-	add := func(cmd, source string, focused bool) {
+	add := func(cmd, source string, focused, fromProject bool) {
 		cmd = strings.TrimSpace(cmd)
 		if cmd == "" || seen[cmd] {
 			return
 		}
 		seen[cmd] = true
-		out = append(out, Check{Command: cmd, Focused: focused, Source: source, Approved: s.approvals.Approved(s.root, cmd)})
+		out = append(out, Check{Command: cmd, Focused: focused, Source: source, Approved: s.approvals.Approved(s.root, cmd), FromProject: fromProject})
 	}
 	if cmd, ok := verify.FocusedCommand(rec.Input.Problem, s.exists); ok {
-		add(cmd, "failing test", true)
+		add(cmd, "failing test", true, false)
 	}
 	var test string
 	if ok, _ := s.mem.Get(plan.KeyDefaultTestCommand, &test); ok {
-		add(test, "remembered test command", false)
+		if s.mem.FromProject(plan.KeyDefaultTestCommand) {
+			add(test, "test command from the project's .fixplan/project.json (it may have come with the project)", false, true)
+		} else {
+			add(test, "your remembered test command", false, false)
+		}
 	}
 	for _, c := range rec.Plan.Commands() {
-		add(c, "plan", false)
+		add(c, "proposed by the model", false, true)
 	}
 	for _, c := range s.approvals.Suite(s.root) {
-		add(c, "approved for this project", false)
+		add(c, "approved for this project", false, false)
 	}
 	return out
 }

@@ -191,7 +191,7 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	model := fs.String("model", "", "model `NAME` (overrides FIXPLAN_MODEL and the settings file)")
 	timeout := fs.Int("timeout", 0, "per-request timeout in `SECONDS`")
 	verifyIt := fs.Bool("verify", false, "verify the plan in a scratch copy with approved checks before showing it")
-	yes := fs.Bool("yes", false, "with --verify: approve the derived failing-test command and the remembered test command without asking")
+	yes := fs.Bool("yes", false, "with --verify: approve the derived failing-test command and your own remembered test command without asking (never a command from the project or the model)")
 	var logs, answers, checks ctxMulti
 	fs.Var(&checks, "check", "with --verify: also run `CMD` as a check (approved and remembered for this project; repeatable)")
 	fs.Var(&logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
@@ -361,9 +361,11 @@ func approveChecks(e *env, s *session.Session, in plan.ProblemInput, checks []st
 		if c.Approved {
 			continue
 		}
-		ok := yes
+		// --yes covers what fixplan derived or the user set; a command the
+		// project or the model chose is only approved when asked and answered.
+		ok := yes && !c.FromProject
 		if !ok && e.StdinIsTTY {
-			ok, _ = confirm(e, fmt.Sprintf("Verify plans of this project with `%s` (%s)? It runs in a scratch copy, never in %s.", c.Command, c.Source, e.Root))
+			ok, _ = confirm(e, fmt.Sprintf("Verify plans of this project with `%s` (%s)? It runs the plan's code and this command in a scratch copy of %s, as you, with network access.", c.Command, c.Source, e.Root))
 		}
 		if ok {
 			approve := s.ApproveCheck

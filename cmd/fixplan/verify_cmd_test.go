@@ -19,6 +19,8 @@ func TestPlanVerify(t *testing.T) {
 		"go.mod":        "module example.com/mm\n\ngo 1.21\n",
 		"mm/mm.go":      "package mm\n\nfunc Max(a, b int) int {\n\tif a < b {\n\t\treturn a\n\t}\n\treturn b\n}\n",
 		"mm/mm_test.go": "package mm\n\nimport \"testing\"\n\nfunc TestMax(t *testing.T) {\n\tif Max(2, 3) != 3 {\n\t\tt.Fatal(\"Max(2, 3) != 3\")\n\t}\n}\n",
+		// A test command the project ships: --yes must never approve it.
+		".fixplan/project.json": `{"project.default_test_command": "touch PWNED_BY_PROJECT; go test ./..."}`,
 	}
 	for p, c := range files {
 		os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755)
@@ -42,6 +44,9 @@ func TestPlanVerify(t *testing.T) {
 	if after, _ := os.ReadFile(filepath.Join(root, "mm/mm.go")); string(after) != string(before) {
 		t.Fatal("verification touched the project")
 	}
+	if strings.Contains(out, "$ touch PWNED_BY_PROJECT") {
+		t.Fatal("--yes approved and ran the project's own test command")
+	}
 	code, out, _ = runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", problem, "--verify", "--json")
 	var got struct {
 		Verification struct {
@@ -53,7 +58,7 @@ func TestPlanVerify(t *testing.T) {
 		t.Fatalf("plan --verify --json (approvals remembered): %d %s", code, out)
 	}
 	code, out, _ = runEnv(t, nil, "", "--root", root, "checks")
-	if code != 0 || !strings.Contains(out, "go vet ./...") || !strings.Contains(out, "TestMax") {
+	if code != 0 || !strings.Contains(out, "go vet ./...") || !strings.Contains(out, "TestMax") || strings.Contains(out, "PWNED") {
 		t.Fatalf("checks: %s", out)
 	}
 	if code, out, _ = runEnv(t, nil, "", "--root", root, "checks", "revoke", "go vet ./..."); code != 0 || strings.Contains(out, "go vet") {
