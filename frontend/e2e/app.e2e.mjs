@@ -130,7 +130,7 @@ try {
   assert.equal(await derived.count(), 1, "the failing test's focused command is offered");
   assert.equal(await derived.getByTestId("verify-check-box").isChecked(), false, "an unapproved check starts unticked");
   const fromPlan = panel.getByTestId("verify-check").filter({ hasText: CHECK_FIX });
-  assert.match(await fromPlan.innerText(), /proposed by the plan/);
+  assert.match(await fromPlan.innerText(), /proposed by the model/);
   assert.equal(await fromPlan.getByTestId("verify-check-box").isChecked(), false);
   assert.equal(await panel.getByTestId("verify").isDisabled(), true, "Verify with nothing to run");
   await fromPlan.getByTestId("verify-check-box").check();

@@ -63,9 +63,9 @@ export type Verification = {
   attempts?: VerifyAttempt[];
 };
 /** Check is a command that could verify a plan. source says where it comes from:
- * "failing test" (derived by fixplan), "remembered test command", "plan",
+ * "failing test" (derived by fixplan), "your remembered test command", a test command from the project's .fixplan/project.json, "proposed by the model",
  * "approved for this project"; approved ones run on every verification. */
-export type Check = { command: string; focused: boolean; source: string; approved: boolean };
+export type Check = { command: string; focused: boolean; source: string; approved: boolean; from_project?: boolean };
 
 export type PlanRecord = {
   id: string;

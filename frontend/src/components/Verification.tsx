@@ -175,7 +175,7 @@ export function VerificationView({ verification: v }: { verification: Verificati
 const SOURCE_TEXT: Record<string, string> = {
   "failing test": "derived from the failing test",
   "remembered test command": "the project's remembered test command",
-  plan: "proposed by the plan",
+  plan: "proposed by the model",
   "approved for this project": "approved for this project",
 };
 

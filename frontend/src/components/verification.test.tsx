@@ -102,7 +102,7 @@ describe("Verify panel", () => {
     expect(boxes.map((b) => b.disabled)).toEqual([false, true, false]);
     expect(rows[0].textContent).toContain("derived from the failing test");
     expect(rows[1].textContent).toContain("approved");
-    expect(rows[2].textContent).toContain("proposed by the plan");
+    expect(rows[2].textContent).toContain("proposed by the model");
     expect((screen.getByTestId("verify") as HTMLButtonElement).disabled).toBe(false);
   });
 
