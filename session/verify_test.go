@@ -192,3 +192,24 @@ func TestVerifiedPlans(t *testing.T) {
 		sameSums(t, before, treeSum(t, root))
 	})
 }
+
+// TestVerifiedPlanThatChangesTests: a plan that guts the failing test passes
+// its checks; the verdict says the plan changed tests.
+func TestVerifiedPlanThatChangesTests(t *testing.T) {
+	gut := reply(t, func(m map[string]any) {
+		m["summary"] = "make the test pass"
+		m["proposed_changes"] = map[string]any{"patch": nil, "commands_to_run": []any{}, "actions": []any{
+			map[string]any{"kind": "UPDATE_FILE", "path": "mm/mm_test.go", "content": "package mm\n\nimport \"testing\"\n\nfunc TestMax(t *testing.T) {}\n\nfunc TestMin(t *testing.T) {}\n"}}}
+		m["commands_to_run"] = []any{}
+	})
+	s, _, _ := goFixture(t, gut)
+	in := plan.ProblemInput{Problem: "go test ./... fails:\n" + goFailure}
+	s.ApproveCheck(s.Checks(&plan.Record{Input: in})[0].Command)
+	rec, err := s.PlanVerified(context.Background(), in, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Verification.State != plan.VerifyVerified || !strings.Contains(rec.Verification.Reason, "changes tests") || !strings.Contains(rec.Verification.Reason, "mm/mm_test.go") {
+		t.Fatalf("verification = %+v", rec.Verification)
+	}
+}
