@@ -125,7 +125,7 @@ func Verify(ctx context.Context, req Request) (rep Report, err error) {
 		if cerr := removeTree(work); cerr != nil && rep.Err == nil {
 			rep.Err = cerr
 		}
-		rep.Timings.Cleanup = time.Since(t)
+		rep.Timings.Cleanup += time.Since(t)
 		rep.Timings.Total = time.Since(start)
 	}()
 	if within(work, req.Root) {
@@ -230,20 +230,20 @@ func (v *verifier) run(ctx context.Context) {
 			v.stopOn(ctx, "run "+c.Command, err, ReasonRunFailed)
 			return
 		}
-		if v.outOfSpace(res) {
-			return
-		}
 		c.ExitCode, c.TimedOut, c.Duration = res.ExitCode, res.TimedOut, res.Duration
 		c.Output, c.Failures = res.Output, res.Failures
 		c.Outcome = OutcomePassed // judged against the baseline below
 		if !res.Passed() {
 			c.Outcome = OutcomeFailed
 		}
+		if v.outOfSpace(res) {
+			return
+		}
 		if c.Focused && !res.Passed() {
 			break // the fix does not work: the suite cannot change that
 		}
 	}
-	if !v.baselines(ctx) {
+	if !v.baselines(ctx, changed) {
 		return
 	}
 	for i := range rep.Commands {
@@ -298,7 +298,7 @@ func (v *verifier) runOne(ctx context.Context, dir, command string) (ranCommand,
 // baselines attaches a baseline to the commands that need one, from the cache
 // or by running them on an unchanged copy. It returns false when the report
 // was ended (not verified).
-func (v *verifier) baselines(ctx context.Context) bool {
+func (v *verifier) baselines(ctx context.Context, changed string) bool {
 	rep := v.rep
 	var need []int
 	for i, c := range rep.Commands {
@@ -329,9 +329,17 @@ func (v *verifier) baselines(ctx context.Context) bool {
 	if len(missing) == 0 {
 		return true
 	}
+	// The changed copy has served: remove it first, so that at most one copy
+	// takes room at a time.
+	t := time.Now()
+	if err := removeTree(changed); err != nil {
+		v.notVerified(ReasonCopyFailed, err.Error(), err)
+		return false
+	}
+	rep.Timings.Cleanup += time.Since(t)
 	dir := filepath.Join(v.work, "baseline")
 	v.progress(StageBaselineCopy, "", 0)
-	t := time.Now()
+	t = time.Now()
 	st, err := v.copyTo(ctx, dir, v.manifest)
 	rep.Timings.BaselineCopy = time.Since(t)
 	rep.BaselineClone = &st

@@ -137,6 +137,9 @@ func measure(base string, n, runs int) (row, error) {
 				return r, fmt.Errorf("no baseline copy made")
 			}
 			r.reflink, r.note, r.scratch = rep.Clone.Reflink, rep.Clone.ReflinkNote, rep.Scratch
+			if !auto {
+				r.scratch = base
+			}
 			all = append(all, t)
 		}
 		slices.SortFunc(all, func(a, b times) int { return int(a.total - b.total) })

@@ -60,6 +60,11 @@ for d in $DIRS; do
 done
 
 if [ "${1:-}" = "--write" ]; then
+  # A hand-written "## Notes" section at the end of RESULTS.md is kept.
+  notes=""
+  if [ -f "$REPO/bench/verify/RESULTS.md" ]; then
+    notes=$(sed -n '/^## Notes/,$p' "$REPO/bench/verify/RESULTS.md")
+  fi
   {
     echo "# Verification overhead benchmark"
     echo
@@ -70,6 +75,10 @@ if [ "${1:-}" = "--write" ]; then
     echo "baseline copy too\" is a suite that fails before and after, so the unchanged project is copied and run as well."
     echo "\`cp -a --reflink=auto\` + \`rm -rf\` of the same tree, timed in the same run, is what the file system allows a plain tool."
     echo "$out"
+    if [ -n "$notes" ]; then
+      echo
+      echo "$notes"
+    fi
   } >"$REPO/bench/verify/RESULTS.md"
   echo "wrote bench/verify/RESULTS.md" >&2
 fi
