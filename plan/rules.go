@@ -115,17 +115,24 @@ func PathProblem(p string) string {
 	return ""
 }
 
-// controlRune returns the first C0 or C1 control character of s (or DEL), tabs
-// excepted: they can rewrite what a terminal shows (ESC sequences, carriage
+// controlRune returns the first C0 or C1 control character of s (or DEL, or a
+// bidirectional formatting character), tabs excepted: they can rewrite what a terminal shows (ESC sequences, carriage
 // returns), so a path or a command carrying one would not be what the user reads.
 func controlRune(s string) (rune, bool) {
 	for _, r := range s {
 		if r == '\t' {
 			continue
 		}
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || bidiControl(r) {
 			return r, true
 		}
 	}
 	return 0, false
+}
+
+// bidiControl reports Unicode bidirectional formatting characters: they reorder
+// what is displayed ("Trojan Source"), so a command could read differently from
+// what runs.
+func bidiControl(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }

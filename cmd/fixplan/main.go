@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+
+	"github.com/mattn/go-isatty"
 )
 
 // version is stamped at build time (-ldflags "-X main.version=…"; make cli does it).
@@ -68,8 +70,8 @@ Run 'fixplan COMMAND -h' for a command's flags.
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	fi, _ := os.Stdin.Stat()
-	tty := fi != nil && fi.Mode()&os.ModeCharDevice != 0
+	// A real terminal, not just a character device (</dev/null is one).
+	tty := isatty.IsTerminal(os.Stdin.Fd()) || isatty.IsCygwinTerminal(os.Stdin.Fd())
 	e := &env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, StdinIsTTY: tty}
 	os.Exit(run(ctx, e, os.Args[1:]))
 }

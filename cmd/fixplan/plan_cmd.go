@@ -382,21 +382,21 @@ func approveChecks(e *env, s *session.Session, in plan.ProblemInput, checks []st
 // printPlan prints a plan for people.
 func printPlan(w io.Writer, r *plan.Record) {
 	p := r.Plan
-	fmt.Fprintf(w, "Plan %s (%s)\n\nSummary: %s\n", r.ID, p.Mode, p.Summary)
+	fmt.Fprintf(w, "Plan %s (%s)\n\nSummary: %s\n", r.ID, p.Mode, indentMore(p.Summary))
 	list := func(title string, items []string) {
 		if len(items) == 0 {
 			return
 		}
 		fmt.Fprintf(w, "\n%s:\n", title)
 		for _, it := range items {
-			fmt.Fprintf(w, "  - %s\n", it)
+			fmt.Fprintf(w, "  - %s\n", indentMore(it))
 		}
 	}
 	list("Questions (answer with: fixplan plan --replan "+r.ID+" --answer TEXT)", p.Questions)
 	if len(p.Plan) > 0 {
 		fmt.Fprintln(w, "\nSteps:")
 		for i, s := range p.Plan {
-			fmt.Fprintf(w, "  %d. %s: %s\n", i+1, s.Step, s.Details)
+			fmt.Fprintf(w, "  %d. %s: %s\n", i+1, indentMore(s.Step), indentMore(s.Details))
 		}
 	}
 	list("Risks", p.Risks)
@@ -476,4 +476,11 @@ func tailLines(s string, n int) string {
 		lines = append([]string{"…"}, lines[len(lines)-n:]...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// indentMore indents the continuation lines of a model-written text, so a
+// summary or a risk cannot print lines that look like fixplan's own output (a
+// forged "VERIFIED:" block, say).
+func indentMore(s string) string {
+	return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n      | ")
 }

@@ -48,7 +48,7 @@ func (t *termSafe) Write(p []byte) (int, error) {
 			break
 		}
 		r, size := utf8.DecodeRune(p[i:])
-		if r >= 0x80 && r <= 0x9f {
+		if (r >= 0x80 && r <= 0x9f) || r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
 			out = fmt.Appendf(out, `\u%04x`, r)
 		} else {
 			out = append(out, p[i:i+size]...)
