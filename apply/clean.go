@@ -149,6 +149,14 @@ func cleanPatch(patch string) (string, error) {
 		if f.oldName == "" && f.newName == "" {
 			continue
 		}
+		if m := strings.TrimSpace(f.newMode); m != "" && !regularMode(m) {
+			name := f.newName
+			if name == "" {
+				name = f.oldName
+			}
+			return "", (&plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("the patch gives %s the mode %s; fixplan only writes regular files (100644, 100755)", name, m), Paths: []string{name}}).
+				WithHint("create links and submodules by hand")
+		}
 		if len(f.hunks) == 0 && f.renameFrom == "" && !(f.oldName == "" && f.newName != "") {
 			continue
 		}
@@ -215,4 +223,11 @@ func cleanPatch(patch string) (string, error) {
 			WithHint("a unified diff needs --- a/FILE, +++ b/FILE and @@ hunks")
 	}
 	return b.String(), nil
+}
+
+// regularMode reports a git mode of a regular file ("100644", "100755", or bare
+// permission bits); links (120000) and submodules (160000) are not.
+func regularMode(m string) bool {
+	v, err := strconv.ParseUint(m, 8, 32)
+	return err == nil && (v&0o170000 == 0o100000 || v <= 0o777)
 }

@@ -684,6 +684,10 @@ func TestPatchModes(t *testing.T) {
 			t.Errorf("mode %s: %v", mode, err)
 		}
 	}
+	os.WriteFile(filepath.Join(root, "f.txt"), []byte("a\n"), 0o644)
+	if _, _, err := e.ApplyPatch(bg, "diff --git a/f.txt b/f.txt\nold mode 100644\nnew mode 120000\n--- a/f.txt\n+++ b/f.txt\n@@ -1 +1 @@\n-a\n+/etc/passwd\n", true); plan.CodeOf(err) != plan.ErrInvalidInput {
+		t.Errorf("an existing file turned into a link: %v", err)
+	}
 	_, cs, err := e.ApplyPatch(bg, "diff --git a/w.sh b/w.sh\nnew file mode 100777\n--- /dev/null\n+++ b/w.sh\n@@ -0,0 +1 @@\n+echo\n", true)
 	if err != nil || !strings.Contains(strings.Join(cs[0].Flags, ";"), "world-writable") {
 		t.Fatalf("flags %v, %v", cs, err)
