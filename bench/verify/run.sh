@@ -52,6 +52,7 @@ for d in $DIRS; do
   load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
   echo "== $d ($fs), load average before: $load" >&2
   table=$("$BIN" -sizes "$SIZES" -runs "$RUNS" -dir "$d" -md)
+  [ -n "$MNT" ] && table=${table//$MNT/the XFS loop mount}
   echo "$table"
   label=$d
   [ "$d" = "$MNT" ] && label="XFS with reflink=1 (loop file)"
