@@ -237,24 +237,11 @@ func (a *App) VerifyPlan(planID string, approve []string) (*plan.Record, error) 
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	a.mu.Lock()
-	if a.cancel != nil {
-		a.mu.Unlock()
-		cancel()
-		return nil, fail(plan.Errorf(plan.ErrInvalidInput, "a plan is being made or verified").WithHint("wait for it or press Cancel"))
+	ctx, done, err := a.beginRun("a plan is being made or verified")
+	if err != nil {
+		return nil, err
 	}
-	a.cancel = cancel
-	a.mu.Unlock()
-	defer func() {
-		cancel()
-		a.mu.Lock()
-		a.cancel = nil
-		a.mu.Unlock()
-		if a.em != nil {
-			a.em.flush()
-		}
-	}()
+	defer done()
 	rec, err := s.VerifyPlan(ctx, planID, approve)
 	if err != nil {
 		return nil, fail(err)

@@ -273,23 +273,20 @@ type PlanRequest struct {
 	NoVerify bool `json:"no_verify"`
 }
 
-// Plan runs the fix loop; progress arrives as plan:progress events. CancelPlan
-// stops it (the promise rejects with ERR_CANCELLED).
-func (a *App) Plan(req PlanRequest) (*plan.Record, error) {
-	s, err := a.session()
-	if err != nil {
-		return nil, err
-	}
+// beginRun starts the one cancellable run (a plan or a verification) the window
+// allows at a time; busy words the refusal when one is already running. done
+// ends it and flushes the batched progress events.
+func (a *App) beginRun(busy string) (context.Context, func(), error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	a.mu.Lock()
 	if a.cancel != nil {
 		a.mu.Unlock()
 		cancel()
-		return nil, fail(plan.Errorf(plan.ErrInvalidInput, "a plan is already being made").WithHint("wait for it or press Cancel"))
+		return nil, nil, fail(plan.Errorf(plan.ErrInvalidInput, "%s", busy).WithHint("wait for it or press Cancel"))
 	}
 	a.cancel = cancel
 	a.mu.Unlock()
-	defer func() {
+	return ctx, func() {
 		cancel()
 		a.mu.Lock()
 		a.cancel = nil
@@ -297,7 +294,21 @@ func (a *App) Plan(req PlanRequest) (*plan.Record, error) {
 		if a.em != nil {
 			a.em.flush()
 		}
-	}()
+	}, nil
+}
+
+// Plan runs the fix loop; progress arrives as plan:progress events. CancelPlan
+// stops it (the promise rejects with ERR_CANCELLED).
+func (a *App) Plan(req PlanRequest) (*plan.Record, error) {
+	s, err := a.session()
+	if err != nil {
+		return nil, err
+	}
+	ctx, done, err := a.beginRun("a plan is already being made")
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	st, key := a.settings()
 	if a.d.NewModel != nil {
 		m, err := a.d.NewModel(st, key)
