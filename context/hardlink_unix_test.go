@@ -24,7 +24,7 @@ func TestHardLinksOutsideGitAreRefused(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"ok.txt": "MY-PRIVATE nothing here\n", ".fixplan/project.json": `{"project.log_paths": {"app": "notes.txt"}}`})
 	if err := os.Link(outside, filepath.Join(root, "notes.txt")); err != nil {
-		t.Skipf("no hard links here: %v", err)
+		t.Fatalf("cannot make a hard link in the temp folder: %v", err)
 	}
 	g := newGatherer(t, root, Options{})
 	g.lookPath = exec.LookPath // newGatherer finds no tools
@@ -58,13 +58,13 @@ func TestHardLinksOutsideGitAreRefused(t *testing.T) {
 
 func TestHardLinkTrackedByGitIsRead(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
+		t.Fatal("git is needed (make apt-test installs it)")
 	}
 	root, elsewhere := t.TempDir(), t.TempDir()
 	writeTree(t, root, map[string]string{"shared.txt": "shared content\n", "untracked.txt": "not in git\n"})
 	for _, name := range []string{"shared.txt", "untracked.txt"} {
 		if err := os.Link(filepath.Join(root, name), filepath.Join(elsewhere, name)); err != nil {
-			t.Skipf("no hard links here: %v", err)
+			t.Fatalf("cannot make a hard link in the temp folder: %v", err)
 		}
 	}
 	for _, args := range [][]string{{"init", "-q"}, {"add", "shared.txt"}} {

@@ -62,7 +62,7 @@ func fakeBinaries(t *testing.T) (app, cli string) {
 
 func TestDebPackage(t *testing.T) {
 	if _, err := exec.LookPath("dpkg-deb"); err != nil {
-		t.Skip("dpkg-deb is not installed")
+		t.Fatal("dpkg-deb is needed (Debian's dpkg package)")
 	}
 	app, cli := fakeBinaries(t)
 	out := t.TempDir()
