@@ -222,6 +222,10 @@ func (a *App) PlanChecks(planID string) ([]session.Check, error) {
 		return nil, err
 	}
 	rec, err := s.Load(planID)
+	if err == nil && rec.Foreign {
+		err = (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + planID + " was not made by your fixplan; its commands are never offered"}).
+			WithHint("make your own plan with Fix (plan)")
+	}
 	if err != nil {
 		return nil, fail(err)
 	}

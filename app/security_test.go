@@ -48,6 +48,9 @@ func TestOpeningAHostileClone(t *testing.T) {
 	if _, err := a.Apply(ApplyRequest{PlanID: hist[0].ID, Paths: []string{"calc.py"}}); err == nil || !strings.Contains(err.Error(), "ERR_FOREIGN_STATE") {
 		t.Fatalf("apply of a shipped plan: %v", err)
 	}
+	if _, err := a.PlanChecks(hist[0].ID); err == nil || !strings.Contains(err.Error(), "ERR_FOREIGN_STATE") {
+		t.Fatalf("checks of a shipped plan were offered: %v", err)
+	}
 	if _, err := a.RunCommand(hist[0].ID, "touch pwned"); err == nil {
 		t.Fatal("a shipped plan's command ran")
 	}

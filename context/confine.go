@@ -272,3 +272,13 @@ func (g *Gatherer) MayQuote(rel string) error {
 	}
 	return f.Close()
 }
+
+// Exists reports whether rel (slash-separated) names a file or folder in the
+// project, looked up through the root (nothing outside it is ever stat-ed).
+func (g *Gatherer) Exists(rel string) bool {
+	if plan.PathProblem(rel) != "" {
+		return false
+	}
+	_, err := g.fsys.Lstat(filepath.FromSlash(rel))
+	return err == nil
+}

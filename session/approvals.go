@@ -44,7 +44,7 @@ func (a *Approvals) load() (approvalsFile, error) {
 		return f, fmt.Errorf("read approvals: %w", err)
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
-		return approvalsFile{Projects: map[string][]string{}}, fmt.Errorf("approvals file %s is damaged: %w", a.path, err)
+		return approvalsFile{Projects: map[string][]string{}}, fmt.Errorf("approvals file %s is damaged (delete it to start over; approvals are asked again): %w", a.path, err)
 	}
 	if f.Projects == nil {
 		f.Projects = map[string][]string{}
@@ -84,6 +84,16 @@ func (a *Approvals) Approved(root, command string) bool {
 		}
 	}
 	return false
+}
+
+// Snapshot reads root's approvals once: every approved command, and those that
+// check the whole project (not one derived for a single failing test), sorted.
+func (a *Approvals) Snapshot(root string) (approved map[string]bool, suite []string) {
+	approved = map[string]bool{}
+	for _, c := range a.List(root) {
+		approved[c] = true
+	}
+	return approved, a.Suite(root)
 }
 
 // Suite returns the approved commands of root that check the whole project (not

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -40,15 +39,16 @@ type Check struct {
 func (s *Session) Checks(rec *plan.Record) []Check {
 	var out []Check
 	seen := map[string]bool{}
+	approved, suite := s.approvals.Snapshot(s.root)
 	add := func(cmd, source string, focused, fromProject bool) {
 		cmd = strings.TrimSpace(cmd)
 		if cmd == "" || seen[cmd] {
 			return
 		}
 		seen[cmd] = true
-		out = append(out, Check{Command: cmd, Focused: focused, Source: source, Approved: s.approvals.Approved(s.root, cmd), FromProject: fromProject})
+		out = append(out, Check{Command: cmd, Focused: focused, Source: source, Approved: approved[cmd], FromProject: fromProject})
 	}
-	if cmd, ok := verify.FocusedCommand(rec.Input.Problem, s.exists); ok {
+	if cmd, ok := verify.FocusedCommand(rec.Input.Problem, s.gath.Exists); ok {
 		add(cmd, "failing test", true, false)
 	}
 	var test string
@@ -62,25 +62,10 @@ func (s *Session) Checks(rec *plan.Record) []Check {
 	for _, c := range rec.Plan.Commands() {
 		add(c, "proposed by the model", false, true)
 	}
-	for _, c := range s.approvals.Suite(s.root) {
+	for _, c := range suite {
 		add(c, "approved for this project", false, false)
 	}
 	return out
-}
-
-// exists reports whether a slash path names a file or folder in the project
-// (confined: nothing outside the root is looked at).
-func (s *Session) exists(rel string) bool {
-	if plan.PathProblem(rel) != "" {
-		return false
-	}
-	r, err := os.OpenRoot(s.root)
-	if err != nil {
-		return false
-	}
-	defer r.Close()
-	_, err = r.Lstat(filepath.FromSlash(rel))
-	return err == nil
 }
 
 // ApprovedChecks lists the check commands approved for this project.
@@ -113,7 +98,7 @@ func (s *Session) VerifyPlan(ctx context.Context, id string, approve []string) (
 		return nil, (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + id + " was not made by your fixplan; it is never verified"}).
 			WithHint("make your own plan with Fix (plan)")
 	}
-	focused, _ := verify.FocusedCommand(rec.Input.Problem, s.exists)
+	focused, _ := verify.FocusedCommand(rec.Input.Problem, s.gath.Exists)
 	for _, c := range approve {
 		approveIt := s.approvals.Approve
 		if c == focused {
