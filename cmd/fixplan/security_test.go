@@ -138,6 +138,10 @@ func TestHostileCloneThroughTheCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &js); err != nil || len(js) != 1 || js[0].State != "quarantined" {
 		t.Fatalf("journals = %s (%v)", out, err)
 	}
+	code, out, _ = runEnv(t, nil, "", "--root", root, "journals", "show", js[0].ID)
+	if code != 0 || !strings.Contains(out, "folder: .fixplan/quarantine/") || !strings.Contains(out, "why:") {
+		t.Fatalf("journals show: %d %s", code, out)
+	}
 	if code, _, errOut = runEnv(t, nil, "", "--root", root, "journals", "discard", js[0].ID); code != 0 {
 		t.Fatalf("discard: %d %s", code, errOut)
 	}

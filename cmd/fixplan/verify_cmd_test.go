@@ -61,6 +61,9 @@ func TestPlanVerify(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "go vet ./...") || !strings.Contains(out, "TestMax") || strings.Contains(out, "PWNED") {
 		t.Fatalf("checks: %s", out)
 	}
+	if code, out, _ = runEnv(t, nil, "", "--root", root, "checks", "approve", "make check"); code != 0 || !strings.Contains(out, "make check") {
+		t.Fatalf("approve: %s", out)
+	}
 	if code, out, _ = runEnv(t, nil, "", "--root", root, "checks", "revoke", "go vet ./..."); code != 0 || strings.Contains(out, "go vet") {
 		t.Fatalf("revoke: %s", out)
 	}
