@@ -5,9 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ART=build/artifacts; mkdir -p "$ART" build/bin
+# E2E_PORT lets two runs share a machine (each also builds its own binaries under E2E_BIN).
+BIN=${E2E_BIN:-build/bin}; mkdir -p "$BIN"
 (cd frontend && npm install --no-audit --no-fund --loglevel=error && npm run build >/dev/null)
-go build -tags dev,webkit2_41 -o build/bin/fixplan-dev .
-go build -o build/bin/fakeprovider ./scripts/desktop/fakeprovider
+go build -tags dev,webkit2_41 -o "$BIN/fixplan-dev" .
+go build -o "$BIN/fakeprovider" ./scripts/desktop/fakeprovider
 
 WORK=$(mktemp -d); PROJECT="$WORK/project"; mkdir -p "$PROJECT"
 printf 'def divide(a, b):\n    return a / b\n' > "$PROJECT/calc.py"
@@ -40,15 +42,15 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-build/bin/fakeprovider -replies frontend/e2e/replies.json > "$WORK/provider.out" 2> "$ART/fakeprovider.log" & pids+=($!)
+"$BIN/fakeprovider" -replies frontend/e2e/replies.json > "$WORK/provider.out" 2> "$ART/fakeprovider.log" & pids+=($!)
 for _ in $(seq 1 50); do grep -q '^ready ' "$WORK/provider.out" 2>/dev/null && break; sleep 0.1; done
 URL=$(sed -n 's/^ready //p' "$WORK/provider.out")
 [ -n "$URL" ] || { echo "e2e: fake provider did not start"; exit 1; }
 
-PORT=34115
+PORT=${E2E_PORT:-34115}
 FIXPLAN_PROJECT="$PROJECT" FIXPLAN_CONFIG_DIR="$WORK/config" FIXPLAN_USER_PREFS="$WORK/prefs.json" \
 FIXPLAN_BASE_URL="$URL" FIXPLAN_MODEL=fake-model \
-  timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" build/bin/fixplan-dev -devserver "127.0.0.1:$PORT" -assetdir frontend/dist \
+  timeout 300 xvfb-run -a -s "-screen 0 1280x800x24" "$BIN/fixplan-dev" -devserver "127.0.0.1:$PORT" -assetdir frontend/dist \
   > "$ART/app-dev.log" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/" >/dev/null 2>&1 && break; sleep 0.2; done
 
