@@ -179,9 +179,13 @@ func normalise(v any, out *Parsed) (map[string]any, error) {
 		if acts, ok := pc["actions"].([]any); ok {
 			for _, a := range acts {
 				if am, ok := a.(map[string]any); ok {
-					fill(am, map[string]func() any{"content": null})
+					fill(am, map[string]func() any{"content": null, "edits": null})
 					if k, ok := am["kind"].(string); ok {
 						am["kind"] = strings.ToUpper(strings.TrimSpace(k))
+					}
+					// An UPDATE_FILE carrying only edits is the targeted form.
+					if es, ok := am["edits"].([]any); ok && len(es) > 0 && am["kind"] == string(UpdateFile) && am["content"] == nil {
+						am["kind"] = string(EditFile)
 					}
 				}
 			}

@@ -59,17 +59,28 @@ const (
 	UpdateFile ActionKind = "UPDATE_FILE"
 	DeleteFile ActionKind = "DELETE_FILE"
 	DeleteDir  ActionKind = "DELETE_DIR"
+	// EditFile changes an existing text file by search/replace pairs (Edits).
+	EditFile ActionKind = "EDIT_FILE"
 )
 
 // ActionKinds lists every valid kind, in schema order.
-var ActionKinds = []ActionKind{CreateFile, CreateDir, UpdateFile, DeleteFile, DeleteDir}
+var ActionKinds = []ActionKind{CreateFile, CreateDir, UpdateFile, DeleteFile, DeleteDir, EditFile}
 
-// Action is one whole-file change. Path is relative to the project root; Content is
-// the whole new content for CREATE_FILE and UPDATE_FILE and nil otherwise.
+// Action is one file change. Path is relative to the project root; Content is the
+// whole new content for CREATE_FILE and UPDATE_FILE and nil otherwise; Edits are the
+// search/replace pairs of an EDIT_FILE and nil otherwise.
 type Action struct {
 	Kind    ActionKind `json:"kind"`
 	Path    string     `json:"path"`
 	Content *string    `json:"content"`
+	Edits   []Edit     `json:"edits"`
+}
+
+// Edit is one search/replace pair of an EDIT_FILE action: Search must match exactly
+// one place of the file as it is (docs/CONTRACT.md §7.2); Replace takes its place.
+type Edit struct {
+	Search  string `json:"search"`
+	Replace string `json:"replace"`
 }
 
 // Request types of context requests (docs/CONTRACT.md §5).

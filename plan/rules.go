@@ -54,6 +54,18 @@ func (p *Plan) check() []string {
 				add(loc+"/content", "%s takes no content; use null", a.Kind)
 			}
 		}
+		if a.Kind == EditFile {
+			if len(a.Edits) == 0 {
+				add(loc+"/edits", "EDIT_FILE needs at least one {search, replace} pair")
+			}
+			for j, e := range a.Edits {
+				if strings.TrimSpace(e.Search) == "" {
+					add(fmt.Sprintf("%s/edits/%d/search", loc, j), "needs the exact current lines to replace (a blank search matches everywhere); to add a file use CREATE_FILE")
+				}
+			}
+		} else if len(a.Edits) > 0 {
+			add(loc+"/edits", "%s takes no edits; use null (edits belong to EDIT_FILE)", a.Kind)
+		}
 		if strings.TrimSpace(a.Path) == "" {
 			add(loc+"/path", "needs a path relative to the project root")
 			continue

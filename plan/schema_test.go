@@ -68,8 +68,8 @@ func TestSchemaIsStrictModeLegal(t *testing.T) {
 		}
 	}
 	walk("$", root)
-	if objects < 7 {
-		t.Errorf("walked %d objects, want the 7 object shapes of the plan", objects)
+	if objects < 8 {
+		t.Errorf("walked %d objects, want the 8 object shapes of the plan", objects)
 	}
 	mp := root["properties"].(map[string]any)["memory_patch"].(map[string]any)
 	enum := mp["items"].(map[string]any)["properties"].(map[string]any)["key"].(map[string]any)["enum"].([]any)
