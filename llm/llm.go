@@ -78,6 +78,27 @@ type Client interface {
 	Complete(ctx context.Context, req Request) (Response, error)
 }
 
+// Servers whose context window an adapter can ask for (Window.Server).
+const (
+	ServerOllama   = "ollama"
+	ServerLMStudio = "lmstudio"
+	ServerLlamaCpp = "llamacpp"
+	ServerVLLM     = "vllm"
+)
+
+// Window is the context window a server serves for a model: prompt and reply
+// together must fit in Tokens. Tokens 0 means the server did not say.
+type Window struct {
+	Tokens int `json:"tokens"`
+	// Max is the most the model supports, when the server says (the window may be
+	// raised up to it).
+	Max int `json:"max,omitempty"`
+	// Server is one of the Server* names ("" when unknown).
+	Server string `json:"server,omitempty"`
+	// Source says where the number came from, for people.
+	Source string `json:"source,omitempty"`
+}
+
 // Kind classifies a provider failure so the edges can word it for people.
 type Kind string
 

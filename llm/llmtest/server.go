@@ -73,18 +73,27 @@ type Server struct {
 	replies []Reply
 	next    int
 	reqs    []Recorded
+	// mux, probes and models serve the model-information endpoints (window.go).
+	mux    *http.ServeMux
+	probes []Recorded
+	models string
 }
 
 // NewServer starts a server scripted with replies. It is closed at the end of the
 // test, which fails if a scripted reply was never requested.
 func NewServer(t testing.TB, replies ...Reply) *Server {
 	t.Helper()
-	s := &Server{t: t, replies: append([]Reply(nil), replies...)}
+	s := &Server{t: t, replies: append([]Reply(nil), replies...), models: defaultModels}
 	mux := http.NewServeMux()
+	s.mux = mux
 	mux.HandleFunc("/v1/chat/completions", s.chat)
 	mux.HandleFunc("/v1/models", func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.probes = append(s.probes, recordProbe(r))
+		body := s.models
+		s.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"object":"list","data":[{"id":"fake-model","object":"model","owned_by":"llmtest"}]}`)
+		io.WriteString(w, body)
 	})
 	s.srv = httptest.NewServer(mux)
 	t.Cleanup(func() {

@@ -59,6 +59,8 @@ type Client struct {
 	api    *goopenai.Client
 	mu     sync.Mutex
 	format map[string]llm.Format // provider+model → the strongest format that worked
+	// windows caches the context window the server serves (window.go).
+	windows windowCache
 }
 
 var _ llm.Client = (*Client)(nil)
