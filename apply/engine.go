@@ -205,4 +205,7 @@ type Selection struct {
 	ProjectMemory []byte
 	// MemoryKeys are reported back in Result.Memory.
 	MemoryKeys []string
+	// Files narrow ticked changes to some of their hunks, or replace their
+	// proposed content with the user's own (hunks_select.go).
+	Files []FileChoice
 }

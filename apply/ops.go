@@ -97,6 +97,15 @@ func (e *Engine) ApplyPlan(ctx context.Context, id string, sel Selection) (Resul
 			return Result{}, baseMismatch(gone)
 		}
 	}
+	// The user's hunk choices and hand edits (hunks_select.go), previewed again.
+	cs, review, err := refine(rec, want, cs, sel.Files)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(cs) == 0 && sel.ProjectMemory == nil {
+		return Result{}, plan.Errorf(plan.ErrInvalidInput, "nothing is left to apply: every hunk of the ticked files is rejected").
+			WithHint("accept at least one hunk, or untick the files")
+	}
 	var marked []string
 	for _, c := range cs {
 		if writesRedacted(c) {
@@ -113,6 +122,9 @@ func (e *Engine) ApplyPlan(ctx context.Context, id string, sel Selection) (Resul
 	}
 	now := e.opt.Now().UTC()
 	rec.State, rec.Transaction, rec.AppliedAt = plan.StateApplied, res.Transaction, &now
+	if !review.Empty() {
+		rec.Review = review
+	}
 	if err := e.SavePlan(rec); err != nil {
 		return res, fmt.Errorf("files applied, but marking plan %s applied failed: %w", id, err)
 	}

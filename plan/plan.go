@@ -300,6 +300,9 @@ type Record struct {
 	// Verification is what checking the plan in a scratch copy found, when it was
 	// verified before review (docs/CONTRACT.md §7).
 	Verification *Verification `json:"verification,omitempty"`
+	// Review is what the operator accepted, rejected or edited when applying
+	// (hunks, unticked files, hand edits); a re-plan tells the model about it.
+	Review *Review `json:"review,omitempty"`
 	// Foreign is set when the stored file is not sealed by this user's fixplan
 	// (it came with the project, or was edited): shown, never applied.
 	Foreign bool `json:"foreign,omitempty"`
