@@ -154,6 +154,25 @@ func (e *Engine) actionChange(rel string, a plan.Action) (Change, bool, error) {
 		if string(c.After) == string(cur.data) {
 			return c, true, nil
 		}
+	case plan.EditFile:
+		if !cur.exists || cur.dir {
+			return c, false, (&plan.Error{Code: plan.ErrNotFound, Msg: rel + " does not exist, so it cannot be edited", Paths: []string{rel}}).
+				WithHint("re-plan, or create the file with CREATE_FILE")
+		}
+		if err := textFile(rel, cur.data); err != nil {
+			return c, false, err
+		}
+		after, placements, err := searchReplace(rel, cur.data, a.Edits)
+		if err != nil {
+			return c, false, err
+		}
+		if isBinary(after) {
+			return c, false, (&plan.Error{Code: plan.ErrBinaryContent, Msg: "the edited content of " + rel + " looks binary (NUL bytes or control characters)", Paths: []string{rel}})
+		}
+		c.Op, c.After, c.Mode, c.Placement = plan.OpUpdate, after, cur.mode, placements
+		if string(c.After) == string(cur.data) {
+			return c, true, nil
+		}
 	case plan.DeleteFile:
 		if !cur.exists || cur.dir {
 			return c, false, (&plan.Error{Code: plan.ErrNotFound, Msg: rel + " does not exist as a file, so it cannot be deleted", Paths: []string{rel}})

@@ -1,0 +1,178 @@
+package apply
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fixplan/plan"
+)
+
+const srGo = "package calc\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\n// Div divides.\nfunc Div(a, b int) int {\n\treturn a / b\n}\n"
+
+const srPy = "def divide(a, b):\n    return a / b\n\n\ndef mul(a, b):\n    return a * b\n"
+
+func pairs(sr ...string) []plan.Edit {
+	var out []plan.Edit
+	for i := 0; i+1 < len(sr); i += 2 {
+		out = append(out, plan.Edit{Search: sr[i], Replace: sr[i+1]})
+	}
+	return out
+}
+
+// TestSearchReplaceLayers covers each matching layer with the damage a model
+// really produces, what the file becomes, and how the placement reads.
+func TestSearchReplaceLayers(t *testing.T) {
+	tests := []struct {
+		name      string
+		file      string
+		before    string
+		edits     []plan.Edit
+		want      string
+		placement string // in the first placement
+	}{
+		{name: "exact", file: "calc.go", before: srGo,
+			edits:     pairs("func Div(a, b int) int {\n\treturn a / b\n}", "func Div(a, b int) int {\n\tif b == 0 {\n\t\treturn 0\n\t}\n\treturn a / b\n}"),
+			want:      strings.Replace(srGo, "\treturn a / b", "\tif b == 0 {\n\t\treturn 0\n\t}\n\treturn a / b", 1),
+			placement: "edit 1: exact at line 9"},
+		{name: "trailing whitespace in the file is kept on kept lines", file: "calc.go", before: strings.Replace(srGo, "func Div(a, b int) int {\n", "func Div(a, b int) int {  \n", 1),
+			edits:     pairs("func Div(a, b int) int {\n\treturn a / b\n", "func Div(a, b int) int {\n\treturn b / a\n"),
+			want:      strings.Replace(strings.Replace(srGo, "func Div(a, b int) int {\n", "func Div(a, b int) int {  \n", 1), "a / b", "b / a", 1),
+			placement: "edit 1: fuzzy: trailing whitespace at line 9"},
+		{name: "indentation drift is re-indented", file: "calc.go", before: srGo,
+			edits:     pairs("return a / b\n}", "if b == 0 {\n\treturn 0\n}\nreturn a / b\n}"),
+			want:      strings.Replace(srGo, "\treturn a / b\n}", "\tif b == 0 {\n\t\treturn 0\n\t}\n\treturn a / b\n}", 1),
+			placement: "edit 1: fuzzy: indentation at line 10 (re-indented +1)"},
+		{name: "spaces instead of the file's tabs", file: "calc.go", before: srGo,
+			edits: pairs("    return a + b\n", "    return b + a\n"),
+			want:  strings.Replace(srGo, "\treturn a + b", "\treturn b + a", 1)},
+		{name: "smart quotes and dashes folded back", file: "msg.js", before: "const a = 'it';\n// x - y\nconst msg = \"hello\";\n",
+			edits:     pairs("const msg = \u201chello\u201d;", "const msg = \u201chello, world\u201d; // \u2014 greeting"),
+			want:      "const a = 'it';\n// x - y\nconst msg = \"hello, world\"; // \u2014 greeting\n",
+			placement: "edit 1: fuzzy: Unicode punctuation at line 3"},
+		{name: "non-breaking spaces", file: "a.txt", before: "x = 1\ny = 2\n",
+			edits: pairs("y\u00a0=\u00a02", "y = 3"),
+			want:  "x = 1\ny = 3\n"},
+		{name: "lost blank lines keep the file's blank lines", file: "calc.go", before: srGo,
+			edits:     pairs("}\n// Div divides.\nfunc Div(a, b int) int {", "}\n// Div divides b into a.\nfunc Div(a, b int) int {"),
+			want:      strings.Replace(srGo, "// Div divides.", "// Div divides b into a.", 1),
+			placement: "edit 1: fuzzy: blank lines at line 6"},
+		{name: "pairs out of order", file: "calc.go", before: srGo,
+			edits: pairs("\treturn a / b\n", "\treturn a / b // div\n", "\treturn a + b\n", "\treturn a + b // add\n"),
+			want:  strings.Replace(strings.Replace(srGo, "a / b", "a / b // div", 1), "a + b", "a + b // add", 1)},
+		{name: "CRLF and no final newline kept", file: "w.txt", before: "one\r\ntwo\r\nthree",
+			edits: pairs("two\n", "2\n", "three", "3"),
+			want:  "one\r\n2\r\n3"},
+		{name: "empty replacement deletes the lines", file: "calc.go", before: srGo,
+			edits: pairs("// Add adds.\n", ""),
+			want:  strings.Replace(srGo, "// Add adds.\n", "", 1)},
+		{name: "python: indentation layer off, exact indentation still works", file: "calc.py", before: srPy,
+			edits: pairs("    return a / b\n", "    if b == 0:\n        raise ZeroDivisionError\n    return a / b\n"),
+			want:  strings.Replace(srPy, "    return a / b\n", "    if b == 0:\n        raise ZeroDivisionError\n    return a / b\n", 1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, placements, err := searchReplace(tt.file, []byte(tt.before), tt.edits)
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if string(got) != tt.want {
+				t.Fatalf("got\n%q\nwant\n%q", got, tt.want)
+			}
+			if len(placements) != len(tt.edits) {
+				t.Fatalf("placements %q for %d edits", placements, len(tt.edits))
+			}
+			if tt.placement != "" && placements[0] != tt.placement {
+				t.Errorf("placement = %q, want %q", placements[0], tt.placement)
+			}
+		})
+	}
+}
+
+// TestSearchReplaceRefusals: a missing, ambiguous or overlapping pair refuses the
+// whole file, and the message names the pair, why, and the closest real lines.
+func TestSearchReplaceRefusals(t *testing.T) {
+	tests := []struct {
+		name   string
+		file   string
+		before string
+		edits  []plan.Edit
+		says   []string
+	}{
+		{name: "missing, with the closest lines", file: "calc.go", before: srGo,
+			edits: pairs("func Div(a, b int) int {\n\treturn a // b\n}", "x"),
+			says:  []string{"edit 1: its search lines are not in the file", "closest lines in the file (from line 9)", "\treturn a / b"}},
+		{name: "ambiguous, with its places", file: "calc.go", before: srGo,
+			edits: pairs("}\n", "} // end\n"),
+			says:  []string{"edit 1: its search lines match 2 places (lines 6, 11)", "fixplan does not guess"}},
+		{name: "one good pair and one missing: nothing applies", file: "calc.go", before: srGo,
+			edits: pairs("\treturn a + b\n", "\treturn b + a\n", "\treturn a % b\n", "x\n"),
+			says:  []string{"none was applied", "edit 2: its search lines are not in the file"}},
+		{name: "overlapping pairs", file: "calc.go", before: srGo,
+			edits: pairs("func Add(a, b int) int {\n\treturn a + b\n", "x\n", "\treturn a + b\n}\n", "y\n"),
+			says:  []string{"edits 1 and 2 of calc.go change overlapping lines"}},
+		{name: "python: no indentation fuzz", file: "calc.py", before: srPy,
+			edits: pairs("return a / b\n", "return b / a\n"),
+			says:  []string{"not in the file"}},
+		{name: "ambiguous at an exact layer is not rescued by a looser one", file: "a.txt", before: "x\n  x\ny\n",
+			edits: pairs("x\n", "z\n"),
+			says:  []string{"edit 1: its search lines are not in the file"}[:0]},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _, err := searchReplace(tt.file, []byte(tt.before), tt.edits)
+			if len(tt.says) == 0 {
+				// "x" matches once exactly; the indented "  x" only at a looser layer.
+				if err != nil || string(got) != "z\n  x\ny\n" {
+					t.Fatalf("got %q, %v; want the one exact match replaced", got, err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("applied:\n%s", got)
+			}
+			if plan.CodeOf(err) != plan.ErrPatchApplyFailed {
+				t.Fatalf("code = %s, want ERR_PATCH_APPLY_FAILED", plan.CodeOf(err))
+			}
+			for _, s := range tt.says {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("message lacks %q:\n%v", s, err)
+				}
+			}
+		})
+	}
+}
+
+// TestEditFileThroughEngine: an EDIT_FILE action previews as an update with its
+// placements, applies through the transaction, and a refused pair changes nothing.
+func TestEditFileThroughEngine(t *testing.T) {
+	root := tree(t, map[string]string{"calc.go": srGo, "other.go": "package calc\n"})
+	e := open(t, root, nil)
+	edit := func(path string, e ...plan.Edit) plan.Action {
+		return plan.Action{Kind: plan.EditFile, Path: path, Edits: e}
+	}
+	bad := planOf(edit("other.go", plan.Edit{Search: "package calc", Replace: "package calc // ok"}),
+		edit("calc.go", plan.Edit{Search: "nothing like this", Replace: "x"}))
+	before := snapshot(t, root)
+	if _, err := e.Changes(&bad); plan.CodeOf(err) != plan.ErrPatchApplyFailed {
+		t.Fatalf("err = %v, want ERR_PATCH_APPLY_FAILED", err)
+	}
+	if d := diffSnap(before, snapshot(t, root)); d != "" {
+		t.Fatalf("a refused plan changed files:\n%s", d)
+	}
+	if _, err := e.Changes(&plan.Plan{ProposedChanges: &plan.ProposedChanges{Actions: []plan.Action{edit("gone.go", plan.Edit{Search: "a", Replace: "b"})}}}); plan.CodeOf(err) != plan.ErrNotFound {
+		t.Fatalf("edit of a missing file: err = %v, want ERR_NOT_FOUND", err)
+	}
+	rec := draft(t, e, planOf(edit("calc.go", plan.Edit{Search: "\treturn a / b", Replace: "\tif b == 0 {\n\t\treturn 0\n\t}\n\treturn a / b"})))
+	if len(rec.Changes) != 1 || rec.Changes[0].Op != plan.OpUpdate || len(rec.Changes[0].Placement) != 1 || !strings.Contains(rec.Changes[0].Diff, "+\tif b == 0 {") {
+		t.Fatalf("changes = %+v", rec.Changes)
+	}
+	if _, err := e.ApplyPlan(bg, rec.ID, Selection{}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(root, "calc.go"))
+	if !strings.Contains(string(b), "\tif b == 0 {\n\t\treturn 0\n\t}\n\treturn a / b\n") {
+		t.Fatalf("calc.go = %q", b)
+	}
+}
