@@ -11,8 +11,12 @@ import (
 )
 
 // patchChanges turns a unified diff into changes: cleaned, parsed with go-gitdiff,
-// and each file's hunks placed against the file on disk.
+// and each file's hunks placed against the file on disk. A patch in the
+// *** Begin Patch envelope is converted instead (codexChanges).
 func (e *Engine) patchChanges(patch string) ([]Change, error) {
+	if isCodexPatch(patch) {
+		return e.codexChanges(patch) // the *** Begin Patch envelope (codexpatch.go)
+	}
 	cleaned, err := cleanPatch(patch)
 	if err != nil {
 		return nil, err
