@@ -54,6 +54,7 @@ func userMessage(in plan.ProblemInput, prev *plan.Record, g plan.Gathered) strin
 			fmt.Fprintf(&b, "Q%d: %s\nA%d: %s\n", i+1, q, i+1, strings.TrimSpace(a))
 		}
 	}
+	b.WriteString(reviewSection(prev))
 	b.WriteString("\nBASE CONTEXT (gathered by the app")
 	if g.Redactions > 0 {
 		fmt.Fprintf(&b, "; %d secret-looking values replaced with [REDACTED]", g.Redactions)

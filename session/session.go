@@ -207,10 +207,11 @@ func (s *Session) withVerification(logs []plan.LogSource) []plan.LogSource {
 	return out
 }
 
-// Apply applies the selected files and memory keys of a draft plan as one
-// transaction; paths nil means every change. Project memory is written inside the
-// transaction, user memory right after it.
-func (s *Session) Apply(ctx context.Context, id string, paths []string, memoryKeys []string) (apply.Result, error) {
+// ApplySelection applies the selected files and memory keys of a draft plan as
+// one transaction; paths nil means every change, and files narrow ticked changes
+// to their accepted hunks or the user's own content (review.go). Project memory
+// is written inside the transaction, user memory right after it.
+func (s *Session) ApplySelection(ctx context.Context, id string, paths []string, memoryKeys []string, files []apply.FileChoice) (apply.Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rec, err := s.eng.LoadPlan(id)
@@ -234,7 +235,7 @@ func (s *Session) Apply(ctx context.Context, id string, paths []string, memoryKe
 			entries = append(entries, e)
 		}
 	}
-	sel := apply.Selection{Paths: paths}
+	sel := apply.Selection{Paths: paths, Files: files}
 	if len(entries) > 0 {
 		b, changed, err := s.mem.ProjectBytesAfter(entries)
 		if err != nil {

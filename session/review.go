@@ -1,0 +1,101 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fixplan/apply"
+	"fixplan/plan"
+)
+
+// Apply applies the selected files and memory keys of a draft plan as one
+// transaction; paths nil means every change (see ApplySelection).
+func (s *Session) Apply(ctx context.Context, id string, paths []string, memoryKeys []string) (apply.Result, error) {
+	return s.ApplySelection(ctx, id, paths, memoryKeys, nil)
+}
+
+// PreviewSelection previews what applying the ticked paths (nil: every change)
+// narrowed by files (accepted hunks, the user's own content) would write, with
+// the recomputed diffs; nothing is written. It refuses like Apply.
+func (s *Session) PreviewSelection(id string, paths []string, files []apply.FileChoice) ([]plan.FileChange, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.eng.PreviewSelection(id, apply.Selection{Paths: paths, Files: files})
+}
+
+// Caps of the review section of a re-plan request: each quoted hunk or edit,
+// and the whole section.
+const (
+	reviewQuoteBytes = 4 << 10
+	reviewBytes      = 24 << 10
+)
+
+// reviewSection describes to the model what the operator did with the previous
+// plan's changes: the hunks rejected (quoted), the files left out, and the hand
+// edits (a diff from the model's proposal to the operator's version), so the
+// next plan does not propose them again. "" when the operator took everything.
+// The text is redacted with the rest of the message when it is sent.
+func reviewSection(prev *plan.Record) string {
+	if prev == nil || prev.Review.Empty() {
+		return ""
+	}
+	diffs := map[string]string{}
+	for _, c := range prev.Changes {
+		diffs[c.Path] = c.Diff
+	}
+	var b strings.Builder
+	verb := "applied"
+	if prev.State != plan.StateApplied {
+		verb = "reviewed"
+	}
+	fmt.Fprintf(&b, "\nOPERATOR REVIEW OF THE EARLIER PLAN (%s): the operator did not take all of your earlier changes as proposed. Do not propose a rejected change again unless the problem now requires it and you say why; keep the operator's own edits (they are in the files when the plan was applied).\n", verb)
+	if prev.Plan.Summary != "" {
+		fmt.Fprintf(&b, "Earlier summary: %s\n", prev.Plan.Summary)
+	}
+	for _, f := range prev.Review.Files {
+		switch {
+		case f.Unticked:
+			fmt.Fprintf(&b, "- %s: the operator rejected your whole change to this file (not applied):\n%s", f.Path, quote(diffs[f.Path]))
+		case f.Edited:
+			fmt.Fprintf(&b, "- %s: the operator changed your proposed content to their own version; diff from your proposal to the operator's:\n%s", f.Path, quote(f.EditDiff))
+		case len(f.Rejected) > 0:
+			hs, _ := apply.ParseHunks(diffs[f.Path])
+			for _, n := range f.Rejected {
+				if n < 1 || n > len(hs) {
+					continue
+				}
+				fmt.Fprintf(&b, "- %s: the operator rejected this hunk (%d of %d) of your change; it was not applied:\n%s", f.Path, n, f.Hunks, quote(hs[n-1].Text))
+			}
+			if accepted := f.Hunks - len(f.Rejected); accepted > 0 {
+				fmt.Fprintf(&b, "  (the other %d hunk(s) of %s were %s)\n", accepted, f.Path, verb)
+			}
+		}
+		if b.Len() > reviewBytes {
+			b.WriteString("…[the rest of the review is left out]\n")
+			break
+		}
+	}
+	return b.String()
+}
+
+// quote indents a diff and clips it to reviewQuoteBytes.
+func quote(diff string) string {
+	if diff == "" {
+		return ""
+	}
+	if len(diff) > reviewQuoteBytes {
+		cut := strings.LastIndexByte(diff[:reviewQuoteBytes], '\n')
+		if cut < 0 {
+			cut = reviewQuoteBytes
+		}
+		diff = diff[:cut] + "\n…[truncated]\n"
+	}
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(strings.TrimSuffix(diff, "\n"), "\n") {
+		b.WriteString("    ")
+		b.WriteString(l)
+	}
+	b.WriteByte('\n')
+	return b.String()
+}

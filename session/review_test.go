@@ -1,0 +1,106 @@
+package session
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fixplan/apply"
+	"fixplan/plan"
+)
+
+// longCalc is calc.py with enough lines that a change at the top and one at the
+// bottom are two hunks.
+func longCalc(top, bottom string) string {
+	var b strings.Builder
+	b.WriteString("def divide(a, b):\n" + top + "    return a / b\n")
+	for i := 1; i <= 14; i++ {
+		b.WriteString("# filler " + string(rune('a'+i)) + "\n")
+	}
+	b.WriteString(bottom + "VERSION = 1\n")
+	return b.String()
+}
+
+func TestReplanDescribesRejectedHunksAndEdits(t *testing.T) {
+	proposed := longCalc("    if b == 0:\n        return None\n", "# bottom change by the model\n")
+	first := reply(t, func(m map[string]any) {
+		m["proposed_changes"].(map[string]any)["actions"] = []any{
+			map[string]any{"kind": "UPDATE_FILE", "path": "calc.py", "content": proposed},
+			map[string]any{"kind": "UPDATE_FILE", "path": "test_calc.py", "content": "from calc import divide\n\n\ndef test_divide_by_zero():\n    assert divide(1, 0) == 0\n"},
+		}
+	})
+	f := newFixture(t, nil, first, reply(t, func(m map[string]any) { m["proposed_changes"] = nil }))
+	if err := os.WriteFile(filepath.Join(f.root, "calc.py"), []byte(longCalc("", "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := f.plan(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Changes) != 2 {
+		t.Fatalf("changes = %+v warnings %q", rec.Changes, rec.Warnings)
+	}
+	byHand := "from calc import divide\n\n\ndef test_divide_by_zero():\n    assert divide(1, 0) is None  # kept by hand\n"
+	// The user rejects the first hunk of calc.py and writes test_calc.py by hand.
+	pv, err := f.s.PreviewSelection(rec.ID, nil, []apply.FileChoice{{Path: "calc.py", Hunks: []int{2}}, {Path: "test_calc.py", Content: &byHand}})
+	if err != nil || len(pv) != 2 || strings.Contains(pv[0].Diff+pv[1].Diff, "if b == 0") {
+		t.Fatalf("preview = %+v, %v", pv, err)
+	}
+	if _, err := f.s.ApplySelection(context.Background(), rec.ID, nil, nil,
+		[]apply.FileChoice{{Path: "calc.py", Hunks: []int{2}}, {Path: "test_calc.py", Content: &byHand}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(f.root, "calc.py")); string(got) != longCalc("", "# bottom change by the model\n") {
+		t.Errorf("calc.py = %q", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(f.root, "test_calc.py")); string(got) != byHand {
+		t.Errorf("test_calc.py = %q", got)
+	}
+	// Fix again: the next request tells the model what the operator did.
+	if _, err := f.s.Plan(context.Background(), plan.ProblemInput{Problem: "still failing", Previous: rec.ID}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.srv.Requests()
+	user := reqs[len(reqs)-1].LastUser()
+	for _, want := range []string{
+		"OPERATOR REVIEW OF THE EARLIER PLAN",
+		"calc.py: the operator rejected this hunk (1 of 2)",
+		"+    if b == 0:",
+		"(the other 1 hunk(s) of calc.py were applied)",
+		"test_calc.py: the operator changed your proposed content to their own version",
+		"-    assert divide(1, 0) == 0",
+		"+    assert divide(1, 0) is None  # kept by hand",
+	} {
+		if !strings.Contains(user, want) {
+			t.Errorf("the re-plan request lacks %q:\n%s", want, user)
+		}
+	}
+	if strings.Contains(user, "bottom change by the model\n    ") && strings.Contains(user, "rejected this hunk (2 of 2)") {
+		t.Error("an accepted hunk is described as rejected")
+	}
+	noKeyInMessages(t, f.srv)
+}
+
+// A plan applied as proposed adds nothing to the re-plan request.
+func TestReplanWithoutReview(t *testing.T) {
+	f := newFixture(t, nil, reply(t, nil), reply(t, func(m map[string]any) { m["proposed_changes"] = nil }))
+	rec, err := f.plan(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.Apply(context.Background(), rec.ID, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if saved, _ := f.s.Load(rec.ID); saved.Review != nil {
+		t.Errorf("review of a plan applied as proposed = %+v", saved.Review)
+	}
+	if _, err := f.s.Plan(context.Background(), plan.ProblemInput{Problem: "again", Previous: rec.ID}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.srv.Requests()
+	if user := reqs[len(reqs)-1].LastUser(); strings.Contains(user, "OPERATOR REVIEW") {
+		t.Errorf("review section without a review:\n%s", user)
+	}
+}
