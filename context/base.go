@@ -80,6 +80,7 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	win, lib := g.frameWindows(resolved, &warnings)
 	cands = append(cands, win...)
 	cands = append(cands, g.failingTestSections(ctx, traceText, li, &warnings)...)
+	cands = append(cands, g.definitionSections(ctx, cands, resolved, traceText, &warnings)...)
 	cands = append(cands, logSecs...)
 	if rf := g.recentFiles(ctx); rf != "" {
 		add("Recent files", rf)

@@ -49,6 +49,9 @@ type Options struct {
 	// MaxFileBytes is the size above which a file is refused (read_file, windows)
 	// and skipped (search).
 	MaxFileBytes int64
+	// NoDefinitions leaves out of the base context the definitions of what the
+	// failing lines use (defs.go); bench/context measures with and without.
+	NoDefinitions bool
 }
 
 // DefaultOptions returns the defaults: ±80-line windows, 24 KiB per result,

@@ -1,0 +1,643 @@
+package codectx
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"fixplan/plan"
+)
+
+// Definitions of what the failing lines use (a light repository map).
+//
+// For every failure point — a stack frame resolved to a project file, or the
+// failing test when no frame resolved — the function around the point is read
+// and the names it uses are looked up, nearest first:
+//
+//	tier 0: the same file
+//	tier 1: the same package (Go) or folder (Python, TypeScript/JavaScript)
+//	tier 2: the files the point's file imports from the project
+//	tier 3: the whole project (one bounded walk; not for Go, whose names are
+//	        always in the package or an import)
+//
+// Within a tier, a name used closer to the failing line comes first. Each
+// definition's span (the function, method, type or class, cut at maxDefLines)
+// becomes one section, unless the base context already shows it; together they
+// stay within MaxResultBytes (one section's budget), and those that do not fit
+// are left out in rank order with a warning. Go is read with go/parser (no type
+// checking: go/types would need the dependencies and the standard library, which
+// are outside the project); Python and TypeScript/JavaScript use the documented
+// line heuristics of defs_py.go and defs_ts.go. Every file is read through the
+// confined openFile (no link leads out of the project, secret files are refused)
+// and shown through readFile, redacted whole before it is cut.
+
+const (
+	maxDefPoints   = 6   // failure points whose names are looked up
+	maxDefLines    = 100 // lines shown of one definition
+	maxDefsPerName = 2   // definitions shown for one name (methods share names)
+	maxWideNames   = 16  // names looked up project-wide
+	maxDirFiles    = 200 // files of one folder or package read
+	maxUseSpan     = 150 // lines of the enclosing function scanned for names
+)
+
+// defPoint is a place in the project where the failure shows.
+type defPoint struct {
+	file string
+	line int
+}
+
+// defUse is a name used near a failure point: name alone (f(), T{}) or after a
+// qualifier (pkg.F, obj.method, ns.f).
+type defUse struct {
+	name, qual string
+	dist       int  // lines from the failure point
+	call       bool // called, constructed or capitalised: worth a project-wide search
+	point      int  // index of the failure point
+}
+
+// defSpan is one definition in a file.
+type defSpan struct {
+	name     string
+	from, to int  // 1-based, inclusive
+	member   bool // a method (Go receiver, indented def, class member)
+	dflt     bool // TS/JS export default
+}
+
+// defImport is one name a file imports from project files: local is the name
+// used in the file, orig the name in the imported file. module marks a
+// namespace (pkg.F, mod.f, ns.f) whose members are in files.
+type defImport struct {
+	local, orig string
+	module      bool
+	files       []string
+}
+
+// defLang is what one language contributes.
+type defLang interface {
+	// uses returns the span of the function around line and the names used in
+	// it, with their distance from line.
+	uses(src []byte, lines []string, line int) (lineRange, []defUse)
+	// defs returns the definitions of a file.
+	defs(src []byte, lines []string) []defSpan
+	// imports returns what file imports from the project's files.
+	imports(g *Gatherer, file string, src []byte) []defImport
+	// folder returns the files of file's package or folder (file excluded).
+	folder(g *Gatherer, file string) []string
+	// wide returns the pattern of a definition line of one of names (the name is
+	// its first group) and the extensions of files to search; nil when the
+	// language needs no project-wide search.
+	wide(names []string) (*regexp.Regexp, []string)
+	// builtin reports names never looked up project-wide (keywords, builtins).
+	builtin(name string) bool
+}
+
+// langFor returns the language of a file, nil when definitions are not looked
+// up for it.
+func langFor(file string) defLang {
+	switch path.Ext(file) {
+	case ".go":
+		return goLang{}
+	case ".py":
+		return pyLang{}
+	case ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs":
+		return tsLang{}
+	}
+	return nil
+}
+
+// defFile is a project file read for definitions (raw bytes: spans are found on
+// them, the redacted text is read only for what is shown).
+type defFile struct {
+	src   []byte
+	lines []string
+	defs  []defSpan
+	ok    bool
+}
+
+// defHit is a definition found for a use, with its rank.
+type defHit struct {
+	file       string
+	span       defSpan
+	tier, dist int
+	point      int
+	usedAt     defPoint
+	pathDist   int
+}
+
+// defFinder holds one Base call's reads.
+type defFinder struct {
+	g     *Gatherer
+	files map[string]*defFile
+}
+
+// readRaw reads a confined text file for parsing: the same checks as readFile
+// (root, links, .git, secret files, hard links, size, binary), without redaction.
+func (g *Gatherer) readRaw(rel string) ([]byte, error) {
+	_, _, f, size, err := g.openFile(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if size > g.opts.MaxFileBytes {
+		return nil, refusal(plan.ErrInvalidInput, "file %q is too big", rel)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, g.opts.MaxFileBytes+1))
+	if err != nil || int64(len(data)) > g.opts.MaxFileBytes || IsBinary(data) {
+		return nil, refusal(plan.ErrInvalidInput, "file %q cannot be read as text", rel)
+	}
+	return data, nil
+}
+
+func (d *defFinder) file(rel string, lang defLang) *defFile {
+	if f, ok := d.files[rel]; ok {
+		return f
+	}
+	f := &defFile{}
+	d.files[rel] = f
+	src, err := d.g.readRaw(rel)
+	if err != nil {
+		return f
+	}
+	f.src, f.lines, f.ok = src, splitLines(src), true
+	f.defs = lang.defs(src, f.lines)
+	return f
+}
+
+// listFolder lists the regular files of dir (root-relative, "" for the root)
+// whose extension is one of exts, sorted, at most maxDirFiles. The folder is
+// opened through os.Root, so a linked folder outside the project is not listed.
+func (g *Gatherer) listFolder(dir string, exts []string) []string {
+	name := dir
+	if name == "" {
+		name = "."
+	}
+	if isProtected(dir) {
+		return nil
+	}
+	f, err := g.fsys.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil && len(ents) == 0 {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !slices.Contains(exts, path.Ext(e.Name())) {
+			continue
+		}
+		out = append(out, path.Join(dir, e.Name()))
+	}
+	slices.Sort(out)
+	if len(out) > maxDirFiles {
+		out = out[:maxDirFiles]
+	}
+	return out
+}
+
+// exists reports whether rel is a regular file inside the root (links that
+// lead out are not).
+func (g *Gatherer) exists(rel string) bool {
+	clean, err := CleanRel(rel)
+	if err != nil || clean != rel || isProtected(rel) {
+		return false
+	}
+	st, err := g.fsys.Stat(rel)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// definitionSections returns the definitions the failure points use, ranked,
+// deduplicated with what have already shows and within the definitions' budget.
+func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, resolved []ResolvedFrame, text string, warnings *[]string) []candidate {
+	if g.opts.NoDefinitions {
+		return nil
+	}
+	points := g.defPoints(ctx, resolved, text)
+	if len(points) == 0 {
+		return nil
+	}
+	d := &defFinder{g: g, files: map[string]*defFile{}}
+	var hits []defHit
+	wanted := map[string]defUse{} // names for the project-wide search
+	var wantedLang defLang
+	for pi, p := range points {
+		if ctx.Err() != nil {
+			return nil
+		}
+		lang := langFor(p.file)
+		if lang == nil {
+			continue
+		}
+		f := d.file(p.file, lang)
+		if !f.ok {
+			continue
+		}
+		span, uses := lang.uses(f.src, f.lines, p.line)
+		imps := lang.imports(g, p.file, f.src)
+		folder := lang.folder(g, p.file)
+		for _, u := range uses {
+			u.point = pi
+			found := d.resolveUse(lang, p, span, u, imps, folder, &hits)
+			if !found && u.call && !lang.builtin(u.name) && len(u.name) > 2 && !importedName(imps, u) {
+				if w, ok := wanted[u.name]; !ok || u.dist < w.dist {
+					wanted[u.name] = u
+					if wantedLang == nil {
+						wantedLang = lang
+					}
+				}
+			}
+		}
+	}
+	if len(wanted) > 0 && wantedLang != nil {
+		hits = append(hits, d.wideSearch(ctx, wantedLang, wanted, points)...)
+	}
+	slices.SortStableFunc(hits, func(a, b defHit) int {
+		for _, c := range [][2]int{{a.tier, b.tier}, {a.dist, b.dist}, {a.point, b.point}, {a.pathDist, b.pathDist}} {
+			if c[0] != c[1] {
+				return c[0] - c[1]
+			}
+		}
+		if a.file != b.file {
+			return strings.Compare(a.file, b.file)
+		}
+		return a.span.from - b.span.from
+	})
+	return g.defCandidates(have, hits, warnings)
+}
+
+// importedName reports whether u names something imported from outside the
+// project (a library): it is not searched for project-wide.
+func importedName(imps []defImport, u defUse) bool {
+	for _, im := range imps {
+		if im.local == u.name || (u.qual != "" && im.local == u.qual) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveUse looks u up in the same file, the folder, then the imports, and
+// appends what it finds; false when nothing was found.
+func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUse, imps []defImport, folder []string, hits *[]defHit) bool {
+	var qualImp *defImport
+	for i := range imps {
+		if u.qual != "" && imps[i].module && imps[i].local == u.qual {
+			qualImp = &imps[i]
+			break
+		}
+	}
+	member := u.qual != "" && qualImp == nil
+	add := func(tier int, file string, name string, wantMember, dflt bool) bool {
+		f := d.file(file, lang)
+		if !f.ok {
+			return false
+		}
+		n := 0
+		for _, s := range f.defs {
+			if n == maxDefsPerName {
+				break
+			}
+			if dflt {
+				if !s.dflt {
+					continue
+				}
+			} else if s.name != name || (s.member != wantMember && !(wantMember && !s.member && tier > 0)) {
+				continue
+			}
+			if file == p.file && s.from <= p.line && p.line <= s.to && s.from >= span.from {
+				continue // the function the failure is in
+			}
+			*hits = append(*hits, defHit{file: file, span: s, tier: tier, dist: u.dist, point: u.point, usedAt: p,
+				pathDist: pathDistance(p.file, file)})
+			n++
+		}
+		return n > 0
+	}
+	if qualImp != nil { // pkg.F, mod.f, ns.f
+		found := false
+		for _, file := range qualImp.files {
+			found = add(2, file, u.name, false, false) || found
+		}
+		return found
+	}
+	if !member {
+		for _, im := range imps {
+			if im.module || im.local != u.name {
+				continue
+			}
+			found := false
+			for _, file := range im.files {
+				found = add(2, file, im.orig, false, im.orig == "default") || found
+			}
+			if found {
+				return true
+			}
+		}
+	}
+	if add(0, p.file, u.name, member, false) {
+		return true
+	}
+	found := false
+	for _, file := range folder {
+		found = add(1, file, u.name, member, false) || found
+	}
+	if found || !member {
+		return found
+	}
+	// obj.method: the classes and types the file imports
+	for _, im := range imps {
+		for _, file := range im.files {
+			found = add(2, file, u.name, true, false) || found
+		}
+	}
+	return found
+}
+
+// pathDistance counts the folders between two files.
+func pathDistance(a, b string) int {
+	as, bs := strings.Split(path.Dir(a), "/"), strings.Split(path.Dir(b), "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return len(as) + len(bs) - 2*n
+}
+
+// defPoints are the project frames (in order, de-duplicated) and, when no frame
+// resolved to a project file, the failing tests' definitions.
+func (g *Gatherer) defPoints(ctx context.Context, resolved []ResolvedFrame, text string) []defPoint {
+	var out []defPoint
+	seen := map[defPoint]bool{}
+	for _, r := range resolved {
+		p := defPoint{r.File, r.Line}
+		if r.File == "" || r.Library || seen[p] || langFor(r.File) == nil {
+			continue
+		}
+		seen[p] = true
+		out = append(out, p)
+		if len(out) == maxDefPoints {
+			return out
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	tests := FailingTests(text)
+	for i, t := range tests {
+		if i == 2 {
+			break
+		}
+		if def, ok := g.findDefinition(ctx, t); ok && langFor(def.file) != nil {
+			out = append(out, defPoint{def.file, def.line})
+		}
+	}
+	return out
+}
+
+// wideSearch looks names up in the whole project in one walk of the files of
+// lang, and returns their definitions (tier 3), nearest folders first.
+func (d *defFinder) wideSearch(ctx context.Context, lang defLang, wanted map[string]defUse, points []defPoint) []defHit {
+	uses := make([]defUse, 0, len(wanted))
+	for _, u := range wanted {
+		uses = append(uses, u)
+	}
+	slices.SortFunc(uses, func(a, b defUse) int {
+		if a.dist != b.dist {
+			return a.dist - b.dist
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	if len(uses) > maxWideNames {
+		uses = uses[:maxWideNames]
+	}
+	names := make([]string, len(uses))
+	for i, u := range uses {
+		names[i] = u.name
+	}
+	re, exts := lang.wide(names)
+	if re == nil {
+		return nil
+	}
+	type found struct {
+		file string
+		line int
+		name string
+	}
+	var mu sync.Mutex
+	var all []found
+	_ = d.g.walk(ctx, func(dir dirHandle, rel, name string) {
+		if !slices.Contains(exts, path.Ext(name)) {
+			return
+		}
+		var buf []byte
+		data, ok := dir.readFile(name, &buf, d.g.opts.MaxFileBytes)
+		if !ok || IsBinary(data) {
+			return
+		}
+		for i, l := range splitLines(data) {
+			if m := re.FindStringSubmatch(l); m != nil {
+				mu.Lock()
+				all = append(all, found{rel, i + 1, m[1]})
+				mu.Unlock()
+			}
+		}
+	})
+	byName := map[string]defUse{}
+	for _, u := range uses {
+		byName[u.name] = u
+	}
+	var hits []defHit
+	for _, fd := range all {
+		u := byName[fd.name]
+		p := points[u.point]
+		f := d.file(fd.file, lang)
+		if !f.ok {
+			continue
+		}
+		for _, s := range f.defs {
+			if s.name == fd.name && s.from <= fd.line && fd.line <= s.to {
+				hits = append(hits, defHit{file: fd.file, span: s, tier: 3, dist: u.dist, point: u.point, usedAt: p,
+					pathDist: pathDistance(p.file, fd.file)})
+				break
+			}
+		}
+	}
+	// at most maxDefsPerName per name, nearest folders first
+	slices.SortStableFunc(hits, func(a, b defHit) int {
+		if a.pathDist != b.pathDist {
+			return a.pathDist - b.pathDist
+		}
+		return strings.Compare(a.file, b.file)
+	})
+	count := map[string]int{}
+	out := hits[:0]
+	for _, h := range hits {
+		if count[h.span.name] < maxDefsPerName {
+			count[h.span.name]++
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// numberedLineRe finds the line number of a numbered line ("  12 | text").
+var numberedLineRe = regexp.MustCompile(`(?m)^\s*(\d+) \| `)
+
+// shownLines returns the lines of each file that the sections in have show,
+// after the per-section cap.
+func (g *Gatherer) shownLines(have []candidate) map[string]map[int]bool {
+	shown := map[string]map[int]bool{}
+	for _, c := range have {
+		if c.seen == nil {
+			continue
+		}
+		m := shown[c.seen.Path]
+		if m == nil {
+			m = map[int]bool{}
+			shown[c.seen.Path] = m
+		}
+		for _, sm := range numberedLineRe.FindAllStringSubmatch(capText(c.sec.Body, g.opts.MaxResultBytes), -1) {
+			n, _ := strconv.Atoi(sm[1])
+			m[n] = true
+		}
+	}
+	return shown
+}
+
+// defCandidates turns ranked hits into sections: those the base context shows
+// already are skipped, the rest are taken in rank order while they fit in
+// MaxResultBytes, and a warning names those left out.
+func (g *Gatherer) defCandidates(have []candidate, hits []defHit, warnings *[]string) []candidate {
+	shown := g.shownLines(have)
+	covered := func(file string, from, to int) bool {
+		m := shown[file]
+		for i := from; i <= to; i++ {
+			if !m[i] {
+				return false
+			}
+		}
+		return true
+	}
+	left := g.opts.MaxResultBytes
+	var out []candidate
+	var dropped []string
+	done := map[string]bool{}
+	for _, h := range hits {
+		key := fmt.Sprintf("%s:%d", h.file, h.span.from)
+		if done[key] {
+			continue
+		}
+		done[key] = true
+		from, to := h.span.from, h.span.to
+		cut := false
+		if to-from+1 > maxDefLines {
+			to, cut = from+maxDefLines-1, true
+		}
+		if covered(h.file, from, to) {
+			continue
+		}
+		ft, err := g.readFile(h.file)
+		if err != nil || to > len(ft.lines) {
+			continue
+		}
+		body := numbered(ft.lines, from, to)
+		what := "definition of " + h.span.name
+		if cut {
+			what += fmt.Sprintf(", first %d lines", maxDefLines)
+		}
+		title := fmt.Sprintf("File %s lines %d-%d of %d (%s, used at %s:%d)", ft.real, from, to, len(ft.lines), what, h.usedAt.file, h.usedAt.line)
+		if len(title)+len(body) > left {
+			dropped = append(dropped, h.span.name)
+			continue
+		}
+		left -= len(title) + len(body)
+		m := shown[ft.real]
+		if m == nil {
+			m = map[int]bool{}
+			shown[ft.real] = m
+		}
+		for i := from; i <= to; i++ {
+			m[i] = true
+		}
+		out = append(out, candidate{sec: plan.Section{Title: title, Body: body},
+			seen:   &plan.SeenFile{Path: ft.real, Whole: from == 1 && to == len(ft.lines)},
+			ranges: []lineRange{{from, to}}, redacted: true, redactions: ft.red.in(from, to)})
+	}
+	if len(dropped) > 0 {
+		*warnings = append(*warnings, fmt.Sprintf("%d definitions left out (budget of the definitions section reached): %s",
+			len(dropped), strings.Join(dropped, ", ")))
+	}
+	return out
+}
+
+// identRe finds identifiers and dotted chains in Python and TS/JS code.
+var identRe = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:\s*\??\.\s*[A-Za-z_$][\w$]*)*`)
+
+// chainUses turns the identifier chains of lines (strings and comments already
+// blanked) into uses: a.b.c() gives a, a.b and b.c.
+func chainUses(lines []string, from, line int) []defUse {
+	best := map[[2]string]defUse{}
+	var order [][2]string
+	for i, l := range lines {
+		n := from + i
+		dist := n - line
+		if dist < 0 {
+			dist = -dist
+		}
+		for _, loc := range identRe.FindAllStringIndex(l, -1) {
+			if loc[0] > 0 && (l[loc[0]-1] == '.' || isDigit(l[loc[0]-1])) {
+				continue
+			}
+			parts := strings.FieldsFunc(l[loc[0]:loc[1]], func(r rune) bool { return r == '.' || r == '?' || r == ' ' || r == '\t' })
+			rest := strings.TrimLeft(l[loc[1]:], " \t")
+			before := strings.TrimRight(l[:loc[0]], " \t")
+			for j, p := range parts {
+				u := defUse{name: p, dist: dist}
+				if j > 0 {
+					u.qual = parts[j-1]
+				}
+				last := j == len(parts)-1
+				u.call = (last && (strings.HasPrefix(rest, "(") || strings.HasSuffix(before, "new"))) || (p[0] >= 'A' && p[0] <= 'Z')
+				k := [2]string{u.qual, u.name}
+				if b, ok := best[k]; ok {
+					if u.dist < b.dist || (u.dist == b.dist && u.call && !b.call) {
+						u.call = u.call || b.call
+						best[k] = u
+					}
+					continue
+				}
+				best[k] = u
+				order = append(order, k)
+			}
+		}
+	}
+	out := make([]defUse, 0, len(order))
+	for _, k := range order {
+		out = append(out, best[k])
+	}
+	return out
+}
+
+// indentOf is the width of a line's leading white space (a tab counts 8).
+func indentOf(l string) int {
+	n := 0
+	for _, r := range l {
+		switch r {
+		case ' ':
+			n++
+		case '\t':
+			n += 8
+		default:
+			return n
+		}
+	}
+	return n
+}

@@ -1,0 +1,230 @@
+package codectx
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// goLang finds Go definitions with go/parser: the function around a failure
+// point, the identifiers and selectors it uses, the package's declarations
+// (functions, methods, types, vars, consts, with their doc comments) and the
+// imports that lead into the same module (resolved through the nearest go.mod).
+// A file that does not parse gives what the parser recovered.
+type goLang struct{}
+
+func (goLang) parse(src []byte, mode parser.Mode) (*token.FileSet, *ast.File) {
+	fset := token.NewFileSet()
+	f, _ := parser.ParseFile(fset, "", src, mode|parser.SkipObjectResolution)
+	return fset, f
+}
+
+func (l goLang) uses(src []byte, lines []string, line int) (lineRange, []defUse) {
+	fset, f := l.parse(src, 0)
+	if f == nil {
+		return lineRange{line, line}, nil
+	}
+	lineOf := func(p token.Pos) int { return fset.Position(p).Line }
+	var scope []ast.Node
+	span := lineRange{max(1, line-20), line + 20}
+	for _, d := range f.Decls {
+		if lineOf(d.Pos()) <= line && line <= lineOf(d.End()) {
+			scope = []ast.Node{d}
+			span = lineRange{lineOf(d.Pos()), lineOf(d.End())}
+			break
+		}
+	}
+	if scope == nil { // between declarations: what is near
+		for _, d := range f.Decls {
+			if lineOf(d.End()) >= span.from && lineOf(d.Pos()) <= span.to {
+				scope = append(scope, d)
+			}
+		}
+	}
+	if span.to-span.from > maxUseSpan { // a huge function: the part around the line
+		span = lineRange{max(span.from, line-maxUseSpan/2), min(span.to, line+maxUseSpan/2)}
+	}
+	best := map[[2]string]int{}
+	var order [][2]string
+	add := func(qual, name string, p token.Pos) {
+		n := lineOf(p)
+		if n < span.from || n > span.to || name == "_" {
+			return
+		}
+		d := n - line
+		if d < 0 {
+			d = -d
+		}
+		k := [2]string{qual, name}
+		if old, ok := best[k]; !ok || d < old {
+			if !ok {
+				order = append(order, k)
+			}
+			best[k] = d
+		}
+	}
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			if id, ok := x.X.(*ast.Ident); ok {
+				add(id.Name, x.Sel.Name, x.Sel.Pos())
+				add("", id.Name, id.Pos())
+			} else {
+				add(".", x.Sel.Name, x.Sel.Pos()) // a method or field of an expression
+				ast.Inspect(x.X, visit)
+			}
+			return false
+		case *ast.Ident:
+			add("", x.Name, x.Pos())
+		}
+		return true
+	}
+	for _, n := range scope {
+		ast.Inspect(n, visit)
+	}
+	out := make([]defUse, 0, len(order))
+	for _, k := range order {
+		out = append(out, defUse{qual: k[0], name: k[1], dist: best[k]})
+	}
+	return span, out
+}
+
+func (l goLang) defs(src []byte, _ []string) []defSpan {
+	fset, f := l.parse(src, parser.ParseComments)
+	if f == nil {
+		return nil
+	}
+	lineOf := func(p token.Pos) int { return fset.Position(p).Line }
+	start := func(doc *ast.CommentGroup, p token.Pos) int {
+		if doc != nil {
+			return lineOf(doc.Pos())
+		}
+		return lineOf(p)
+	}
+	var out []defSpan
+	for _, d := range f.Decls {
+		switch x := d.(type) {
+		case *ast.FuncDecl:
+			out = append(out, defSpan{name: x.Name.Name, from: start(x.Doc, x.Pos()), to: lineOf(x.End()), member: x.Recv != nil})
+		case *ast.GenDecl:
+			for _, s := range x.Specs {
+				from, to := start(x.Doc, x.Pos()), lineOf(x.End())
+				var names []string
+				switch sp := s.(type) {
+				case *ast.TypeSpec:
+					if len(x.Specs) > 1 {
+						from, to = start(sp.Doc, sp.Pos()), lineOf(sp.End())
+					}
+					names = []string{sp.Name.Name}
+				case *ast.ValueSpec:
+					if len(x.Specs) > 1 {
+						from, to = start(sp.Doc, sp.Pos()), lineOf(sp.End())
+					}
+					for _, n := range sp.Names {
+						names = append(names, n.Name)
+					}
+				}
+				for _, n := range names {
+					if n != "_" {
+						out = append(out, defSpan{name: n, from: from, to: to})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+var goModuleRe = regexp.MustCompile(`(?m)^module\s+"?([^\s"]+)"?`)
+
+// module returns the folder and module path of the go.mod nearest above file.
+func (goLang) module(g *Gatherer, file string) (dir, mod string) {
+	for d := path.Dir(file); ; d = path.Dir(d) {
+		if d == "." {
+			d = ""
+		}
+		if src, err := g.readRaw(path.Join(d, "go.mod")); err == nil {
+			if m := goModuleRe.FindSubmatch(src); m != nil {
+				return d, string(m[1])
+			}
+			return "", ""
+		}
+		if d == "" {
+			return "", ""
+		}
+	}
+}
+
+func (l goLang) imports(g *Gatherer, file string, src []byte) []defImport {
+	_, f := l.parse(src, parser.ImportsOnly)
+	if f == nil || len(f.Imports) == 0 {
+		return nil
+	}
+	modDir, mod := l.module(g, file)
+	var out []defImport
+	for _, im := range f.Imports {
+		p, err := strconv.Unquote(im.Path.Value)
+		if err != nil {
+			continue
+		}
+		local := ""
+		if im.Name != nil {
+			local = im.Name.Name
+		}
+		if local == "_" || local == "." {
+			continue
+		}
+		var files []string
+		if mod != "" && (p == mod || strings.HasPrefix(p, mod+"/")) {
+			dir := path.Join(modDir, strings.TrimPrefix(strings.TrimPrefix(p, mod), "/"))
+			for _, f := range g.listFolder(dir, []string{".go"}) {
+				if !strings.HasSuffix(f, "_test.go") {
+					files = append(files, f)
+				}
+			}
+		}
+		if local == "" {
+			local = l.pkgName(g, files, p)
+		}
+		out = append(out, defImport{local: local, module: true, files: files})
+	}
+	return out
+}
+
+// pkgName is the package name of files (their package clause), else the import
+// path's last element without a major version suffix.
+func (l goLang) pkgName(g *Gatherer, files []string, importPath string) string {
+	for _, f := range files {
+		if src, err := g.readRaw(f); err == nil {
+			if _, af := l.parse(src, parser.PackageClauseOnly); af != nil && af.Name != nil {
+				return af.Name.Name
+			}
+		}
+	}
+	elems := strings.Split(importPath, "/")
+	last := elems[len(elems)-1]
+	if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+		last = elems[len(elems)-2]
+	}
+	last = strings.TrimPrefix(last, "go-")
+	return strings.ReplaceAll(last, "-", "_")
+}
+
+func (goLang) folder(g *Gatherer, file string) []string {
+	test := strings.HasSuffix(file, "_test.go")
+	var out []string
+	for _, f := range g.listFolder(dirOf(file), []string{".go"}) {
+		if f != file && (test || !strings.HasSuffix(f, "_test.go")) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (goLang) wide([]string) (*regexp.Regexp, []string) { return nil, nil }
+func (goLang) builtin(string) bool                      { return true }

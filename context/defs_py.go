@@ -1,0 +1,234 @@
+package codectx
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// pyLang finds Python definitions with a line heuristic (no parser is run):
+//
+//   - a definition is a line `def name`, `async def name` or `class name` (at any
+//     indentation; indented ones are members), with the decorators right above
+//     it; it ends before the next non-blank line indented no deeper than it;
+//   - a module-level assignment `NAME = …` (or `NAME: T = …`) is a definition of
+//     its line and the indented or bracketed lines after it;
+//   - the function around a failure point is the nearest enclosing def;
+//   - names are the identifiers and dotted chains of its lines, strings and
+//     comments blanked;
+//   - `import a.b [as c]`, `from a.b import c [as d]` and relative imports
+//     (`from .x import y`) resolve to a/b.py or a/b/__init__.py under the root,
+//     src/, or a folder above the importing file; names imported from anything
+//     else are library names and are not looked up.
+type pyLang struct{}
+
+var (
+	pyDefRe    = regexp.MustCompile(`^(\s*)(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)`)
+	pyAssignRe = regexp.MustCompile(`^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]`)
+	pyStrRe    = regexp.MustCompile(`(?:[rbuRBUfF]{0,2})(?:"""|'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')`)
+	pyImportRe = regexp.MustCompile(`(?m)^[ \t]*import[ \t]+([\w. \t,]+?)[ \t]*(?:#.*)?$`)
+	pyFromRe   = regexp.MustCompile(`(?m)^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)`)
+)
+
+// pyBlank blanks strings and comments of a line (their names are not uses).
+func pyBlank(l string) string {
+	l = pyStrRe.ReplaceAllStringFunc(l, func(s string) string { return strings.Repeat(" ", len(s)) })
+	if i := strings.IndexByte(l, '#'); i >= 0 {
+		l = l[:i]
+	}
+	return l
+}
+
+// pyBlockEnd returns the last line of the block that starts at from (1-based)
+// with indentation ind: the last non-blank line before a line indented no deeper.
+func pyBlockEnd(lines []string, from, ind int) int {
+	end := from
+	depth := strings.Count(lines[from-1], "(") + strings.Count(lines[from-1], "[") - strings.Count(lines[from-1], ")") - strings.Count(lines[from-1], "]")
+	for i := from; i < len(lines); i++ {
+		l := lines[i]
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if depth <= 0 && indentOf(l) <= ind {
+			break
+		}
+		b := pyBlank(l)
+		depth += strings.Count(b, "(") + strings.Count(b, "[") + strings.Count(b, "{") - strings.Count(b, ")") - strings.Count(b, "]") - strings.Count(b, "}")
+		end = i + 1
+	}
+	return end
+}
+
+func (pyLang) defs(_ []byte, lines []string) []defSpan {
+	var out []defSpan
+	for i, l := range lines {
+		if m := pyDefRe.FindStringSubmatch(l); m != nil {
+			ind := indentOf(m[1])
+			from := i + 1
+			for from > 1 && strings.HasPrefix(strings.TrimSpace(lines[from-2]), "@") && indentOf(lines[from-2]) == ind {
+				from--
+			}
+			out = append(out, defSpan{name: m[2], from: from, to: pyBlockEnd(lines, i+1, ind), member: ind > 0})
+			continue
+		}
+		if m := pyAssignRe.FindStringSubmatch(l); m != nil {
+			out = append(out, defSpan{name: m[1], from: i + 1, to: pyBlockEnd(lines, i+1, 0)})
+		}
+	}
+	return out
+}
+
+func (l pyLang) uses(_ []byte, lines []string, line int) (lineRange, []defUse) {
+	line = min(max(line, 1), len(lines))
+	span := lineRange{max(1, line-20), min(len(lines), line+20)}
+	// the nearest enclosing def: a def line at or above line, indented less
+	// than line (or line itself)
+	ind := indentOf(lines[line-1])
+	for i := line; i >= 1; i-- {
+		m := pyDefRe.FindStringSubmatch(lines[i-1])
+		if m == nil {
+			continue
+		}
+		d := indentOf(m[1])
+		if i == line || d < ind {
+			if end := pyBlockEnd(lines, i, d); end >= line {
+				span = lineRange{i, end}
+				break
+			}
+		}
+	}
+	if span.to-span.from > maxUseSpan {
+		span = lineRange{max(span.from, line-maxUseSpan/2), min(span.to, line+maxUseSpan/2)}
+	}
+	blank := make([]string, 0, span.to-span.from+1)
+	for _, s := range lines[span.from-1 : span.to] {
+		blank = append(blank, pyBlank(s))
+	}
+	return span, chainUses(blank, span.from, line)
+}
+
+// pyModuleFiles returns the files a dotted module name may be, searched from
+// the bases in order: base/a/b.py, base/a/b/__init__.py.
+func pyModuleFiles(g *Gatherer, bases []string, mod string) []string {
+	rel := strings.ReplaceAll(mod, ".", "/")
+	for _, b := range bases {
+		for _, c := range []string{rel + ".py", rel + "/__init__.py"} {
+			p := path.Join(b, c)
+			if g.exists(p) {
+				return []string{p}
+			}
+		}
+	}
+	return nil
+}
+
+func (pyLang) imports(g *Gatherer, file string, src []byte) []defImport {
+	dir := dirOf(file)
+	// absolute imports: the root, src/, and each folder above the file
+	bases := []string{"", "src"}
+	for d := dir; d != ""; d = dirOf(d) {
+		bases = append(bases, d)
+	}
+	var out []defImport
+	text := string(src)
+	for _, m := range pyImportRe.FindAllStringSubmatch(text, -1) {
+		for _, part := range strings.Split(m[1], ",") {
+			f := strings.Fields(part)
+			if len(f) == 0 {
+				continue
+			}
+			mod, local := f[0], f[0]
+			if len(f) == 3 && f[1] == "as" {
+				local = f[2]
+			} else if i := strings.LastIndexByte(mod, '.'); i >= 0 {
+				local = mod[i+1:] // a.b.c: uses read c.f
+			}
+			out = append(out, defImport{local: local, orig: local, module: true, files: pyModuleFiles(g, bases, mod)})
+		}
+	}
+	for _, m := range pyFromRe.FindAllStringSubmatch(text, -1) {
+		mod, names := m[1], strings.Trim(strings.TrimSpace(m[2]), "()")
+		modBases := bases
+		if strings.HasPrefix(mod, ".") {
+			d := dir
+			n := len(mod) - len(strings.TrimLeft(mod, "."))
+			for range n - 1 {
+				d = dirOf(d)
+			}
+			modBases = []string{d}
+			mod = mod[n:]
+		}
+		var modFiles []string
+		if mod != "" {
+			modFiles = pyModuleFiles(g, modBases, mod)
+		} else if p := path.Join(modBases[0], "__init__.py"); g.exists(p) {
+			modFiles = []string{p}
+		}
+		for _, part := range strings.Split(names, ",") {
+			f := strings.Fields(part)
+			if len(f) == 0 || f[0] == "*" {
+				continue
+			}
+			orig, local := f[0], f[0]
+			if len(f) == 3 && f[1] == "as" {
+				local = f[2]
+			}
+			out = append(out, defImport{local: local, orig: orig, files: modFiles})
+			sub := orig
+			if mod != "" {
+				sub = mod + "." + orig
+			}
+			if subFiles := pyModuleFiles(g, modBases, sub); len(subFiles) > 0 {
+				out = append(out, defImport{local: local, orig: orig, module: true, files: subFiles})
+			}
+		}
+	}
+	return out
+}
+
+func (pyLang) folder(g *Gatherer, file string) []string {
+	var out []string
+	for _, f := range g.listFolder(dirOf(file), []string{".py"}) {
+		if f != file {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (pyLang) wide(names []string) (*regexp.Regexp, []string) {
+	return regexp.MustCompile(`^\s*(?:async\s+)?(?:def|class)\s+(` + strings.Join(quoteAll(names), "|") + `)\b`), []string{".py"}
+}
+
+var pyBuiltins = wordSet(`False None True and as assert async await break class continue def del elif else except finally for
+	from global if import in is lambda nonlocal not or pass raise return try while with yield self cls super print len range
+	str int float bool list dict set tuple object type isinstance issubclass open sorted reversed enumerate zip map filter
+	min max sum abs any all repr hash id iter next getattr setattr hasattr Exception ValueError TypeError KeyError
+	IndexError RuntimeError AssertionError NotImplementedError AttributeError StopIteration OSError`)
+
+func (pyLang) builtin(name string) bool { return pyBuiltins[name] }
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+func quoteAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = regexp.QuoteMeta(n)
+	}
+	return out
+}
+
+// dirOf is the folder of a root-relative path, "" for the root.
+func dirOf(p string) string {
+	d := path.Dir(p)
+	if d == "." || d == "/" {
+		return ""
+	}
+	return d
+}

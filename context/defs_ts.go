@@ -1,0 +1,339 @@
+package codectx
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// tsLang finds TypeScript and JavaScript definitions with a line heuristic (no
+// parser is run; tree-sitter would need cgo, which the Windows cross-build does
+// not have):
+//
+//   - strings, template literals and comments are blanked first, so brackets and
+//     names inside them do not count (regular-expression literals are not
+//     recognised);
+//   - a definition is a line declaring `function`, `class`, `interface`, `type`,
+//     `enum`, `const`/`let`/`var` (optionally `export`, `default`, `declare`,
+//     `async`, `abstract`), or, indented, a class or object method
+//     (`name(…) {`, with modifiers) or arrow property (`name = (…) =>`); it ends
+//     where its brackets close, at a `;`, or before the next line indented no
+//     deeper;
+//   - the function around a failure point is the innermost enclosing block opened
+//     by a function, arrow function, method, or a test call (`it(`, `test(`);
+//   - `import … from './x'`, `import * as ns from './x'` and `require('./x')`
+//     resolve relative specifiers to x.ts, .tsx, .d.ts, .js, .jsx, .mjs, .cjs,
+//     .mts, .cts or x/index.* (an ESM `./x.js` also to x.ts); bare specifiers
+//     (packages) are library names and are not looked up.
+type tsLang struct{}
+
+var (
+	tsDefRe      = regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\s*\*?|class|interface|type|enum|const\s+enum|const|let|var)\s+([A-Za-z_$][\w$]*)`)
+	tsMethodRe   = regexp.MustCompile(`^\s+(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\s+)*\*?#?([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^;]*$`)
+	tsArrowRe    = regexp.MustCompile(`^\s+(?:(?:public|private|protected|static|readonly)\s+)*#?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=]+)?=>`)
+	tsDefaultRe  = regexp.MustCompile(`^\s*export\s+default\s+(?:(?:async\s+)?function\s*\*?\s*|(?:abstract\s+)?class\s+)?([A-Za-z_$][\w$]*)`)
+	tsFuncOpenRe = regexp.MustCompile(`\bfunction\b|=>|\b(?:it|test|describe|beforeEach|afterEach)(?:\.\w+)?\s*\(`)
+	tsImportRe   = regexp.MustCompile(`(?s)\bimport\s+(?:type\s+)?([^;'"]*?)\s+from\s+['"]([^'"\n]+)['"]`)
+	tsRequireRe  = regexp.MustCompile(`(?s)\b(?:const|let|var)\s+([^;=]+?)\s*=\s*require\(\s*['"]([^'"\n]+)['"]\s*\)`)
+)
+
+var tsNotMethods = wordSet(`if for while switch catch function return with do else constructor super new typeof await`)
+
+// tsBlank blanks strings, template literals and comments (kept: the line
+// structure and the code's brackets and names).
+func tsBlank(lines []string) []string {
+	out := make([]string, len(lines))
+	inBlock, inTmpl := false, false
+	for i, l := range lines {
+		b := []byte(l)
+		for j := 0; j < len(b); j++ {
+			c := b[j]
+			switch {
+			case inBlock:
+				if c == '*' && j+1 < len(b) && b[j+1] == '/' {
+					b[j], b[j+1] = ' ', ' '
+					j++
+					inBlock = false
+					continue
+				}
+				b[j] = ' '
+			case inTmpl:
+				if c == '\\' && j+1 < len(b) {
+					b[j], b[j+1] = ' ', ' '
+					j++
+					continue
+				}
+				if c == '`' {
+					inTmpl = false
+				}
+				b[j] = ' '
+			case c == '/' && j+1 < len(b) && b[j+1] == '/':
+				for k := j; k < len(b); k++ {
+					b[k] = ' '
+				}
+				j = len(b)
+			case c == '/' && j+1 < len(b) && b[j+1] == '*':
+				b[j], b[j+1] = ' ', ' '
+				j++
+				inBlock = true
+			case c == '`':
+				b[j] = ' '
+				inTmpl = true
+			case c == '\'' || c == '"':
+				k := j + 1
+				for k < len(b) && b[k] != c {
+					if b[k] == '\\' {
+						k++
+					}
+					k++
+				}
+				for m := j; m <= k && m < len(b); m++ {
+					b[m] = ' '
+				}
+				j = k
+			}
+		}
+		out[i] = string(b)
+	}
+	return out
+}
+
+// bracketDelta is the change of bracket depth over a blanked line.
+func bracketDelta(l string) (delta int, any bool) {
+	for i := 0; i < len(l); i++ {
+		switch l[i] {
+		case '(', '[', '{':
+			delta++
+			any = true
+		case ')', ']', '}':
+			delta--
+			any = true
+		}
+	}
+	return delta, any
+}
+
+// tsStmtEnd returns the last line (1-based) of the statement that starts at
+// from: where its brackets close, at a `;`, or before the next line that is
+// indented no deeper and does not continue an expression.
+func tsStmtEnd(blank []string, from int) int {
+	ind := indentOf(blank[from-1])
+	depth, opened := 0, false
+	for j := from - 1; j < len(blank); j++ {
+		d, any := bracketDelta(blank[j])
+		depth += d
+		opened = opened || any
+		if depth > 0 {
+			continue
+		}
+		t := strings.TrimSpace(blank[j])
+		if opened || strings.HasSuffix(t, ";") || strings.HasSuffix(t, "}") {
+			return j + 1
+		}
+		k := j + 1
+		for k < len(blank) && strings.TrimSpace(blank[k]) == "" {
+			k++
+		}
+		if k == len(blank) {
+			return j + 1
+		}
+		next := strings.TrimSpace(blank[k])
+		if indentOf(blank[k]) <= ind && !strings.HasPrefix(next, ".") && !strings.HasPrefix(next, "?") && !strings.HasPrefix(next, ":") &&
+			!strings.HasSuffix(t, "=>") && !strings.HasSuffix(t, "=") {
+			return j + 1
+		}
+	}
+	return len(blank)
+}
+
+func (tsLang) defs(_ []byte, lines []string) []defSpan {
+	blank := tsBlank(lines)
+	var out []defSpan
+	dflt := ""
+	for i, l := range blank {
+		if m := tsDefaultRe.FindStringSubmatch(l); m != nil && !tsNotMethods[m[1]] {
+			dflt = m[1]
+		}
+		name, member := "", false
+		if m := tsDefRe.FindStringSubmatch(l); m != nil {
+			name = m[1]
+		} else if m := tsArrowRe.FindStringSubmatch(l); m != nil {
+			name, member = m[1], true
+		} else if m := tsMethodRe.FindStringSubmatch(l); m != nil && !tsNotMethods[m[1]] &&
+			(strings.HasSuffix(strings.TrimSpace(l), "{") || strings.HasSuffix(strings.TrimSpace(l), ",") || strings.HasSuffix(strings.TrimSpace(l), "(")) {
+			name, member = m[1], true
+		}
+		if name == "" {
+			continue
+		}
+		out = append(out, defSpan{name: name, from: i + 1, to: tsStmtEnd(blank, i+1), member: member})
+	}
+	for i := range out {
+		out[i].dflt = dflt != "" && out[i].name == dflt && !out[i].member
+	}
+	return out
+}
+
+func (tsLang) uses(_ []byte, lines []string, line int) (lineRange, []defUse) {
+	line = min(max(line, 1), len(lines))
+	blank := tsBlank(lines)
+	depthAt := make([]int, len(blank)+1) // depth at the start of line i+1
+	for i, l := range blank {
+		d, _ := bracketDelta(l)
+		depthAt[i+1] = depthAt[i] + d
+	}
+	span := lineRange{max(1, line-20), min(len(lines), line+20)}
+	target := depthAt[line-1]
+	for j := line - 1; j >= 1 && target > 0; j-- {
+		if depthAt[j-1] >= target {
+			continue
+		}
+		// line j opens the block around line
+		end := len(blank)
+		for k := j; k <= len(blank); k++ {
+			if depthAt[k] <= depthAt[j-1] {
+				end = k
+				break
+			}
+		}
+		if tsFuncOpenRe.MatchString(blank[j-1]) || tsMethodRe.MatchString(blank[j-1]) {
+			span = lineRange{j, max(end, line)}
+			break
+		}
+		target = depthAt[j-1]
+	}
+	if span.to-span.from > maxUseSpan {
+		span = lineRange{max(span.from, line-maxUseSpan/2), min(span.to, line+maxUseSpan/2)}
+	}
+	return span, chainUses(blank[span.from-1:span.to], span.from, line)
+}
+
+// tsResolve returns the project file a relative import specifier names.
+func tsResolve(g *Gatherer, file, spec string) []string {
+	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+		return nil // a package, or a path alias this heuristic does not read
+	}
+	p := path.Join(dirOf(file), spec)
+	if strings.HasPrefix(p, "../") || p == ".." {
+		return nil
+	}
+	exts := []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
+	cands := []string{p}
+	for _, e := range []string{".js", ".jsx", ".mjs", ".cjs"} {
+		if strings.HasSuffix(p, e) {
+			stem := strings.TrimSuffix(p, e)
+			cands = append(cands, stem+".ts", stem+".tsx", stem+".mts", stem+".cts")
+		}
+	}
+	for _, e := range exts {
+		cands = append(cands, p+e)
+	}
+	for _, e := range exts {
+		cands = append(cands, p+"/index"+e)
+	}
+	for _, c := range cands {
+		if g.exists(c) {
+			return []string{c}
+		}
+	}
+	return nil
+}
+
+func (tsLang) imports(g *Gatherer, file string, src []byte) []defImport {
+	text := strings.Join(tsBlankKeepStrings(string(src)), "\n")
+	var out []defImport
+	add := func(clause, spec string, require bool) {
+		files := tsResolve(g, file, spec)
+		clause = strings.TrimSpace(clause)
+		if clause == "" {
+			return
+		}
+		if i := strings.IndexByte(clause, '{'); i >= 0 {
+			j := strings.LastIndexByte(clause, '}')
+			if j < i {
+				return
+			}
+			for _, part := range strings.Split(clause[i+1:j], ",") {
+				f := strings.Fields(strings.ReplaceAll(part, ":", " : "))
+				if len(f) > 0 && f[0] == "type" && len(f) > 1 {
+					f = f[1:]
+				}
+				if len(f) == 0 {
+					continue
+				}
+				orig, local := f[0], f[0]
+				if len(f) == 3 && (f[1] == "as" || f[1] == ":") {
+					local = f[2]
+				}
+				out = append(out, defImport{local: local, orig: orig, files: files})
+			}
+			clause = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(clause[:i]), ","))
+		}
+		if clause == "" {
+			return
+		}
+		if rest, ok := strings.CutPrefix(clause, "*"); ok {
+			if f := strings.Fields(rest); len(f) == 2 && f[0] == "as" {
+				out = append(out, defImport{local: f[1], orig: f[1], module: true, files: files})
+			}
+			return
+		}
+		name := strings.TrimSpace(strings.TrimSuffix(clause, ","))
+		if strings.ContainsAny(name, " ,") {
+			name = strings.TrimSpace(name[:strings.IndexAny(name, " ,")])
+		}
+		if require {
+			out = append(out, defImport{local: name, orig: name, module: true, files: files})
+			return
+		}
+		// a default import: the file's export default, and its members as ns.f
+		out = append(out, defImport{local: name, orig: "default", files: files},
+			defImport{local: name, orig: name, module: true, files: files})
+	}
+	for _, m := range tsImportRe.FindAllStringSubmatch(text, -1) {
+		add(m[1], m[2], false)
+	}
+	for _, m := range tsRequireRe.FindAllStringSubmatch(text, -1) {
+		add(m[1], m[2], true)
+	}
+	return out
+}
+
+// tsBlankKeepStrings blanks comments only (import specifiers are strings).
+func tsBlankKeepStrings(src string) []string {
+	lines := splitLines([]byte(src))
+	blank := tsBlank(lines)
+	for i := range lines {
+		if strings.TrimSpace(blank[i]) == "" && strings.TrimSpace(lines[i]) != "" &&
+			(strings.HasPrefix(strings.TrimSpace(lines[i]), "//") || strings.HasPrefix(strings.TrimSpace(lines[i]), "/*") || strings.HasPrefix(strings.TrimSpace(lines[i]), "*")) {
+			lines[i] = ""
+		}
+	}
+	return lines
+}
+
+var tsExts = []string{".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}
+
+func (tsLang) folder(g *Gatherer, file string) []string {
+	var out []string
+	for _, f := range g.listFolder(dirOf(file), tsExts) {
+		if f != file {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (tsLang) wide(names []string) (*regexp.Regexp, []string) {
+	return regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\s*\*?|class|interface|type|enum|const|let|var)\s+(` +
+		strings.Join(quoteAll(names), "|") + `)\b`), tsExts
+}
+
+var tsBuiltins = wordSet(`break case catch class const continue debugger default delete do else export extends finally for
+	function if import in instanceof new return super switch this throw try typeof var void while with yield let static
+	async await of as from type interface enum implements private protected public readonly abstract declare namespace
+	undefined null true false NaN Infinity console require module exports Object Array String Number Boolean Symbol
+	Promise Map Set WeakMap Error TypeError RangeError JSON Math Date RegExp parseInt parseFloat setTimeout clearTimeout
+	describe it test expect beforeEach afterEach beforeAll afterAll jest vi assert any unknown never string number boolean`)
+
+func (tsLang) builtin(name string) bool { return tsBuiltins[name] }

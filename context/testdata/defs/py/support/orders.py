@@ -1,0 +1,7 @@
+class Order:
+    def __init__(self, total):
+        self.total = total
+
+
+def make_order(total):
+    return Order(total)
