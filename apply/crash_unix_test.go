@@ -34,7 +34,11 @@ func (p *pauseFS) WriteFile(r *os.Root, path string, d []byte, m fs.FileMode) er
 	p.step()
 	return OSFS{}.WriteFile(r, path, d, m)
 }
-func (p *pauseFS) Remove(r *os.Root, path string) error  { p.step(); return OSFS{}.Remove(r, path) }
+func (p *pauseFS) Remove(r *os.Root, path string) error { p.step(); return OSFS{}.Remove(r, path) }
+func (p *pauseFS) Link(r *os.Root, oldname, newname string) error {
+	p.step()
+	return OSFS{}.Link(r, oldname, newname)
+}
 func (p *pauseFS) SyncDir(r *os.Root, path string) error { p.step(); return OSFS{}.SyncDir(r, path) }
 func (p *pauseFS) Mkdir(r *os.Root, path string, m fs.FileMode) error {
 	p.step()

@@ -91,18 +91,13 @@ func (e *Engine) Close() error { return e.r.Close() }
 const stateIgnore = "# fixplan's plans, journals and logs stay local; project.json is shareable.\n*\n!.gitignore\n!project.json\n"
 
 // ensureStateDir creates .fixplan/ and the given subfolders when missing (with
-// its .gitignore; the project root is fsynced so the new folder is durable). A
+// its .gitignore; the parent of each new folder is fsynced so it is durable). A
 // .fixplan or subfolder that is not a real folder (a symbolic link a clone
 // shipped, a file) is refused: fixplan keeps state only in real folders.
 func (e *Engine) ensureStateDir(sub ...string) error {
-	made, err := e.mkState(stateName())
-	if err != nil {
+	// mkState syncs the parent of a folder it creates (the project root here).
+	if _, err := e.mkState(stateName()); err != nil {
 		return err
-	}
-	if made {
-		if err := fsutil.SyncDirIn(e.r, "."); err != nil {
-			return err
-		}
 	}
 	gi := stateName(".gitignore")
 	if _, err := e.r.Lstat(gi); errors.Is(err, fs.ErrNotExist) {

@@ -55,6 +55,13 @@ func (f *faultFS) SyncDir(r *os.Root, p string) error {
 	return OSFS{}.SyncDir(r, p)
 }
 
+func (f *faultFS) Link(r *os.Root, oldname, newname string) error {
+	if err := f.step("link " + filepath.Base(newname)); err != nil {
+		return err
+	}
+	return OSFS{}.Link(r, oldname, newname)
+}
+
 func (f *faultFS) Mkdir(r *os.Root, p string, mode fs.FileMode) error {
 	if err := f.step("mkdir " + filepath.Base(p)); err != nil {
 		return err

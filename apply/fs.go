@@ -1,8 +1,10 @@
 package apply
 
 import (
+	"errors"
 	"io/fs"
 	"os"
+	"runtime"
 
 	"fixplan/internal/fsutil"
 )
@@ -23,8 +25,26 @@ type FS interface {
 	SyncDir(r *os.Root, name string) error
 }
 
+// Linker is an FS that can also make a hard link (oldname and newname inside
+// the root). A transaction keeps the originals of single-link files as links
+// when its FS is a Linker, and copies them otherwise.
+type Linker interface {
+	Link(r *os.Root, oldname, newname string) error
+}
+
 // OSFS is the real filesystem, confined to the root.
 type OSFS struct{}
+
+var _ Linker = OSFS{}
+
+// Link makes newname a hard link to oldname. It is refused on Windows, where
+// originals are always copied.
+func (OSFS) Link(r *os.Root, oldname, newname string) error {
+	if runtime.GOOS == "windows" {
+		return errors.ErrUnsupported
+	}
+	return r.Link(oldname, newname)
+}
 
 // WriteFile replaces name atomically (fsutil.ReplaceFileIn).
 func (OSFS) WriteFile(r *os.Root, name string, data []byte, mode fs.FileMode) error {

@@ -216,23 +216,58 @@ func (e *Engine) quarantine(folder, why string) (string, error) {
 	return ".fixplan/quarantine/" + target, nil
 }
 
+// finished reports whether a journal in state st needs no more work.
+func finished(st string) bool {
+	return st == stateCommitted || st == stateRolledBack || st == stateUndone
+}
+
+// stateOf returns the state of this user's journal in folder, from its sealed
+// header when it has one (a few hundred bytes read) or else by loading it whole;
+// ok is false for anything that is not this user's valid journal.
+func (e *Engine) stateOf(folder string) (string, bool) {
+	if st, ok := e.headState(folder); ok {
+		return st, true
+	}
+	j, err := e.loadJournal(folder)
+	if err != nil {
+		return "", false
+	}
+	return j.State, true
+}
+
+// newestCommitted loads this user's newest committed journal (the one undo
+// restores); nil when there is none. Only that journal is read whole.
+func (e *Engine) newestCommitted() (*journal, error) {
+	names, err := e.txFolders()
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		if st, ok := e.headState(n); ok && st != stateCommitted {
+			continue
+		}
+		if j, err := e.loadJournal(n); err == nil && j.State == stateCommitted {
+			return j, nil
+		}
+	}
+	return nil, nil
+}
+
 // prune keeps the newest Keep finished transactions of this user; held, foreign
-// and unfinished ones are never removed.
+// and unfinished ones are never removed. It reads only the journals' headers.
 func (e *Engine) prune() {
-	js, err := e.journals()
+	names, err := e.txFolders()
 	if err != nil {
 		return
 	}
 	kept := 0
-	for _, j := range js {
-		switch j.State {
-		case stateCommitted, stateRolledBack, stateUndone:
-		default:
+	for _, n := range names {
+		if st, ok := e.stateOf(n); !ok || !finished(st) {
 			continue
 		}
 		kept++
-		if kept > e.opt.Keep && validTxID(j.ID) {
-			_ = e.r.RemoveAll(txName(j.ID))
+		if kept > e.opt.Keep && validTxID(n) {
+			_ = e.r.RemoveAll(txName(n))
 		}
 	}
 }

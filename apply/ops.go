@@ -223,16 +223,9 @@ func (e *Engine) Undo(ctx context.Context) (Result, error) {
 		return Result{}, err
 	}
 	defer unlock()
-	js, err := e.journals()
+	j, err := e.newestCommitted()
 	if err != nil {
 		return Result{}, err
-	}
-	var j *journal
-	for _, c := range js {
-		if c.State == stateCommitted {
-			j = c
-			break
-		}
 	}
 	if j == nil {
 		return Result{}, plan.Errorf(plan.ErrNothingToUndo, "there is no applied change to undo")
@@ -272,6 +265,7 @@ func (e *Engine) Undo(ctx context.Context) (Result, error) {
 		return Result{}, &plan.Error{Code: plan.ErrIO, Msg: "undo failed; nothing was changed", Err: err, Hint: "check permissions and free space, then undo again"}
 	}
 	res, err := e.finishUndo(j, false)
+	e.undoDiffs(j, steps, &res)
 	if err != nil {
 		return Result{}, &plan.Error{Code: plan.ErrIO, Msg: "the files were restored, but the journal could not be marked undone", Err: err,
 			Hint: "run fixplan again: the undo is finished at start-up"}
@@ -302,6 +296,38 @@ func (e *Engine) finishUndo(j *journal, recovered bool) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// undoDiffs fills in the diffs an undo reports (each entry's change as it was
+// applied, as before journals left them out): recomputed from the saved original
+// and the bytes the undo found on disk (steps), or kept from an older journal.
+func (e *Engine) undoDiffs(j *journal, steps []revertStep, res *Result) {
+	found := map[string][]byte{}
+	for _, st := range steps {
+		if en := j.Entries[st.i]; en.isFile() && st.existed {
+			found[en.Path] = st.cur
+		}
+	}
+	byPath := map[string]entry{}
+	for _, en := range j.Entries {
+		byPath[en.Path] = en
+	}
+	for i := range res.Applied {
+		fc := &res.Applied[i]
+		en := byPath[fc.Path]
+		if fc.Diff != "" {
+			continue
+		}
+		c := Change{Path: en.Path, Op: en.Op, BeforeSHA256: en.Before, BeforeMode: en.Mode, Existed: en.Existed, Mode: en.AfterMode, After: found[en.Path]}
+		if en.Blob != "" {
+			b, err := e.r.ReadFile(txName(j.ID, en.Blob))
+			if err != nil {
+				continue
+			}
+			c.Before = b
+		}
+		fc.Diff = c.preview().Diff
+	}
 }
 
 func inverse(op plan.Op) plan.Op {
@@ -358,7 +384,15 @@ func (e *Engine) Recover() ([]Notice, error) {
 		return []Notice{{Kind: NoticeHeld, Message: "could not list .fixplan/tx: " + err.Error()}}, nil
 	}
 	var out []Notice
+	seenCommitted := false
 	for _, n := range names {
+		// This user's finished journals need nothing, except the newest committed
+		// one: a crash between its commit and marking its plan applied leaves the
+		// plan a draft (only the newest can be: both happen under the lock, and
+		// every later apply or undo starts with this recovery).
+		if st, ok := e.headState(n); ok && finished(st) && (st != stateCommitted || seenCommitted) {
+			continue
+		}
 		j, err := e.loadJournal(n)
 		if err != nil {
 			why := err.Error()
@@ -383,6 +417,10 @@ func (e *Engine) Recover() ([]Notice, error) {
 			out = append(out, Notice{Kind: NoticeHeld, Transaction: j.ID, PlanID: j.PlanID,
 				Message: fmt.Sprintf("transaction %s is set aside (%s); inspect it with fixplan journals show %s or discard it with fixplan journals discard %s", j.ID, j.Problem, j.ID, j.ID)})
 		case stateCommitted:
+			if seenCommitted {
+				continue
+			}
+			seenCommitted = true
 			if j.PlanID != "" {
 				if rec, err := e.LoadPlan(j.PlanID); err == nil && rec.State == plan.StateDraft && !rec.Foreign {
 					now := time.Now().UTC()

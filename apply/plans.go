@@ -36,6 +36,7 @@ func (e *Engine) SavePlan(r *plan.Record) error {
 	if r.Foreign {
 		return foreignPlan(r.ID)
 	}
+	// Indented: scripts/desktop/window-smoke.sh greps the saved record.
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode plan: %w", err)

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -102,6 +103,55 @@ func (e *Engine) seal(kind, id string, body []byte) []byte {
 	b.Write(body)
 	b.WriteString("\n}\n")
 	return b.Bytes()
+}
+
+// sealJournal wraps a journal body like seal, with the journal's state and a MAC
+// of (id, state) in front of the body, so start-up can tell this user's finished
+// journals from everything else by reading the file's first bytes (headState).
+func (e *Engine) sealJournal(id, state string, body []byte) []byte {
+	var b bytes.Buffer
+	b.Grow(len(body) + 256)
+	fmt.Fprintf(&b, "%s%s\",\"smac\":%q,\"mac\":%q,\"body\":", journalHead, state, e.mac("journal-state", id, []byte(state)), e.mac("journal", id, body))
+	b.Write(body)
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+// journalHead is how every journal file sealJournal writes begins.
+const journalHead = `{"format":"fixplan-journal/1","state":"`
+
+// headState returns the state written at the start of .fixplan/tx/<folder>/journal.json
+// when its MAC is this user's; ok is false for anything else (an older journal
+// without the header, a foreign or damaged file), which must then be loaded whole.
+// It reads at most a few hundred bytes. The state only decides what may be skipped:
+// a journal is always loaded and validated whole before it is obeyed.
+func (e *Engine) headState(folder string) (string, bool) {
+	if !validTxID(folder) {
+		return "", false
+	}
+	jf := txName(folder, "journal.json")
+	if fi, err := e.r.Lstat(jf); err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	f, err := e.r.Open(jf)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	var buf [256]byte
+	n, _ := io.ReadFull(f, buf[:])
+	rest, ok := bytes.CutPrefix(buf[:n], []byte(journalHead))
+	if !ok {
+		return "", false
+	}
+	state, rest, ok := bytes.Cut(rest, []byte(`","smac":"`))
+	if !ok || !knownStates[string(state)] || len(rest) < 65 || rest[64] != '"' {
+		return "", false
+	}
+	if !hmac.Equal(rest[:64], []byte(e.mac("journal-state", folder, state))) {
+		return "", false
+	}
+	return string(state), true
 }
 
 // unseal returns the body of a sealed file of kind/id. errForeign means the body

@@ -54,8 +54,10 @@ type entry struct {
 	AfterMode fs.FileMode `json:"after_mode,omitempty"`
 	Blob      string      `json:"blob,omitempty"`
 	Implicit  bool        `json:"implicit,omitempty"` // a parent folder created for a new file
-	Diff      string      `json:"diff,omitempty"`
-	data      []byte
+	// Diff is only in journals written before diffs were left out (they are
+	// recomputed from the saved original when an undo reports them).
+	Diff string `json:"diff,omitempty"`
+	data []byte
 }
 
 func (en entry) isFile() bool { return en.Op != plan.OpMkdir && en.Op != plan.OpRmdir }
@@ -109,7 +111,7 @@ func (e *Engine) entries(cs []Change, memory []byte) ([]entry, error) {
 				out = append(out, entry{Path: missing[i], Op: plan.OpMkdir, AfterMode: 0o755, Implicit: true})
 			}
 		}
-		en := entry{Path: c.Path, Op: c.Op, Existed: c.Existed, Mode: c.BeforeMode, Before: c.BeforeSHA256, AfterMode: c.Mode, data: c.After, Diff: c.Preview().Diff}
+		en := entry{Path: c.Path, Op: c.Op, Existed: c.Existed, Mode: c.BeforeMode, Before: c.BeforeSHA256, AfterMode: c.Mode, data: c.After}
 		if c.Op == plan.OpCreate || c.Op == plan.OpUpdate {
 			en.After = sum(c.After)
 		}
@@ -137,17 +139,61 @@ func (e *Engine) entries(cs []Change, memory []byte) ([]entry, error) {
 	return out, nil
 }
 
-// writeJournal seals and atomically writes the journal.
+// writeJournal seals and atomically writes the journal (compact JSON: only
+// fixplan reads it, and start-up reads just its first bytes, see headState).
 func (e *Engine) writeJournal(j *journal) error {
-	b, err := json.MarshalIndent(j, "", "  ")
+	b, err := json.Marshal(j)
 	if err != nil {
 		return fmt.Errorf("encode journal: %w", err)
 	}
-	if err := e.fs.WriteFile(e.r, txName(j.ID, "journal.json"), e.seal("journal", j.ID, b), 0o644); err != nil {
+	if err := e.fs.WriteFile(e.r, txName(j.ID, "journal.json"), e.sealJournal(j.ID, j.State, b), 0o644); err != nil {
 		return err
 	}
 	// The journal's folder also holds the saved originals: one sync makes both durable.
 	return e.fs.SyncDir(e.r, txName(j.ID))
+}
+
+// saveOriginal keeps the bytes of en.Path as .fixplan/tx/<id>/<en.Blob> and checks
+// they are still the preview's (ERR_BASE_MISMATCH otherwise). Where it is safe the
+// original is kept as a hard link, without copying or syncing its bytes: every
+// write of a transaction replaces a file by renaming a new one over it and a
+// removal only drops the name, so the linked inode keeps the original bytes. That
+// needs a file with no other link (nobody else can write those bytes through
+// another name), the journal on the same filesystem and an FS that can link
+// (OSFS off Windows); otherwise the bytes are copied and fsynced. The link's
+// folder entry becomes durable with the journal's folder sync.
+func (e *Engine) saveOriginal(id string, en *entry) error {
+	blob := txName(id, en.Blob)
+	if l, ok := e.fs.(Linker); ok {
+		if fi, err := e.r.Lstat(name(en.Path)); err == nil && fi.Mode().IsRegular() && linkCount(fi) == 1 {
+			err := l.Link(e.r, name(en.Path), blob)
+			if err == nil {
+				b, err := e.r.ReadFile(blob)
+				switch {
+				case err != nil:
+					return ioErr("read the original of "+en.Path, err)
+				case sum(b) != en.Before:
+					return baseMismatch([]string{en.Path})
+				}
+				return nil
+			}
+			if !linkRefused(err) {
+				return ioErr("save the original of "+en.Path, err)
+			}
+			// Another filesystem, or links not allowed there: copy instead.
+		}
+	}
+	b, err := e.r.ReadFile(name(en.Path))
+	if err != nil {
+		return ioErr("read "+en.Path, err)
+	}
+	if sum(b) != en.Before {
+		return baseMismatch([]string{en.Path})
+	}
+	if err := e.fs.WriteFile(e.r, blob, b, 0o600); err != nil {
+		return ioErr("save the original of "+en.Path, err)
+	}
+	return nil
 }
 
 // syncParents fsyncs, once each, the folders holding the entries' paths, so every
@@ -195,19 +241,10 @@ func (e *Engine) run(ctx context.Context, j *journal) error {
 		if !en.Existed || !en.isFile() {
 			continue
 		}
-		b, err := e.r.ReadFile(name(en.Path))
-		if err != nil {
-			e.discard(j.ID)
-			return ioErr("read "+en.Path, err)
-		}
-		if sum(b) != en.Before {
-			e.discard(j.ID)
-			return baseMismatch([]string{en.Path})
-		}
 		en.Blob = blobName(i)
-		if err := e.fs.WriteFile(e.r, txName(j.ID, en.Blob), b, 0o600); err != nil {
+		if err := e.saveOriginal(j.ID, en); err != nil {
 			e.discard(j.ID)
-			return ioErr("save the original of "+en.Path, err)
+			return err
 		}
 	}
 	j.State = stateApplying
