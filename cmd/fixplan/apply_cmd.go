@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"fixplan/apply"
@@ -82,11 +83,135 @@ func printResult(w io.Writer, verb string, r apply.Result) {
 	}
 }
 
-const applyUsage = `usage: fixplan [--root DIR] apply [--plan ID] [--only PATH]... [--yes] [--json]
+const applyUsage = `usage: fixplan [--root DIR] apply [--plan ID] [--only PATH]... [--hunks PATH:N,N...]...
+                                  [--edit PATH=FILE]... [--show-hunks | --dry-run] [--yes] [--json]
 
 Applies a saved plan (default: the latest one not yet applied) as one transaction:
 all files or none. Without --yes it asks on a terminal and refuses without one.
+
+Review before applying:
+  --show-hunks          list every change's hunks, numbered from 1 as the preview
+                        diff shows them; writes nothing
+  --hunks PATH:1,3      apply only hunks 1 and 3 of PATH's change (the others are
+                        rejected); repeat for other files
+  --edit PATH=FILE      apply the content of FILE (your own version) instead of the
+                        proposal for PATH; checked like the model's content
+  --dry-run             print the diffs that would be written with these choices;
+                        writes nothing
+What you rejected or edited is kept with the plan, and re-planning it
+(fixplan plan --replan ID) tells the model, so it does not propose it again.
 `
+
+// parseHunkSel reads one --hunks PATH:N,N... value.
+func parseHunkSel(v string) (apply.FileChoice, error) {
+	i := strings.LastIndexByte(v, ':')
+	if i <= 0 {
+		return apply.FileChoice{}, plan.Errorf(plan.ErrInvalidInput, "--hunks %q: expected PATH:N[,N...]", v).WithHint("e.g. --hunks src/app.py:1,3 (see --show-hunks)")
+	}
+	fc := apply.FileChoice{Path: v[:i], Hunks: []int{}}
+	for _, f := range strings.Split(v[i+1:], ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			return apply.FileChoice{}, plan.Errorf(plan.ErrInvalidInput, "--hunks %q: %q is not a hunk number", v, f).WithHint("hunks are numbered from 1 (see --show-hunks)")
+		}
+		fc.Hunks = append(fc.Hunks, n)
+	}
+	if len(fc.Hunks) == 0 {
+		return apply.FileChoice{}, plan.Errorf(plan.ErrInvalidInput, "--hunks %q names no hunk", v).WithHint("to leave a whole file out, apply the others with --only")
+	}
+	return fc, nil
+}
+
+// choices turns --hunks and --edit values into file choices for the plan rec.
+func choices(rec *plan.Record, hunks, edits []string) ([]apply.FileChoice, error) {
+	known := map[string]bool{}
+	for _, c := range rec.Changes {
+		known[c.Path] = true
+	}
+	var out []apply.FileChoice
+	seen := map[string]bool{}
+	add := func(fc apply.FileChoice, flag string) error {
+		if !known[fc.Path] {
+			return plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", rec.ID, fc.Path).WithHint("pass one of the plan's paths to " + flag)
+		}
+		if seen[fc.Path] {
+			return plan.Errorf(plan.ErrInvalidInput, "%s is given twice to --hunks/--edit", fc.Path).WithHint("choose hunks or an edit once per file")
+		}
+		seen[fc.Path] = true
+		out = append(out, fc)
+		return nil
+	}
+	for _, v := range hunks {
+		fc, err := parseHunkSel(v)
+		if err != nil {
+			return nil, err
+		}
+		if err := add(fc, "--hunks"); err != nil {
+			return nil, err
+		}
+	}
+	for _, v := range edits {
+		p, file, ok := strings.Cut(v, "=")
+		if !ok || p == "" || file == "" {
+			return nil, plan.Errorf(plan.ErrInvalidInput, "--edit %q: expected PATH=FILE", v).WithHint("e.g. --edit src/app.py=/tmp/app.py")
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, plan.Errorf(plan.ErrInvalidInput, "--edit %s: cannot read %s: %v", p, file, err).WithHint("pass a readable file with your version of " + p)
+		}
+		content := string(b)
+		if err := add(apply.FileChoice{Path: p, Content: &content}, "--edit"); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// showHunks prints every change of rec with its numbered hunks.
+func showHunks(w io.Writer, rec *plan.Record, asJSON bool) error {
+	type hunkJSON struct {
+		N      int    `json:"n"`
+		Header string `json:"header"`
+		Text   string `json:"text"`
+	}
+	type fileJSON struct {
+		Path  string     `json:"path"`
+		Op    plan.Op    `json:"op"`
+		Hunks []hunkJSON `json:"hunks"`
+	}
+	files := []fileJSON{}
+	for _, c := range rec.Changes {
+		hs, err := apply.ParseHunks(c.Diff)
+		if err != nil {
+			return err
+		}
+		f := fileJSON{Path: c.Path, Op: c.Op, Hunks: []hunkJSON{}}
+		for _, h := range hs {
+			f.Hunks = append(f.Hunks, hunkJSON{N: h.N, Header: h.Header, Text: h.Text})
+		}
+		files = append(files, f)
+	}
+	if asJSON {
+		writeJSON(w, map[string]any{"plan": rec.ID, "files": files})
+		return nil
+	}
+	fmt.Fprintf(w, "plan %s: %d change(s); apply some hunks with --hunks PATH:N,N\n", rec.ID, len(files))
+	for _, f := range files {
+		fmt.Fprintf(w, "\n%s %s: %d hunk(s)\n", f.Op, f.Path, len(f.Hunks))
+		for _, h := range f.Hunks {
+			fmt.Fprintf(w, "[hunk %d of %s]\n", h.N, f.Path)
+			fmt.Fprint(w, h.Text)
+			if !strings.HasSuffix(h.Text, "\n") {
+				fmt.Fprintln(w)
+			}
+		}
+	}
+	return nil
+}
 
 // runApply implements `fixplan apply`.
 func runApply(ctx context.Context, e *env, args []string) int {
@@ -97,8 +222,12 @@ func runApply(ctx context.Context, e *env, args []string) int {
 	yes := fs.Bool("yes", false, "apply without asking")
 	asJSON := fs.Bool("json", false, `print {"transaction","applied","memory"}`)
 	noMemory := fs.Bool("no-memory", false, "do not merge the plan's memory patch")
-	var only ctxMulti
+	show := fs.Bool("show-hunks", false, "list the numbered hunks of every change; write nothing")
+	dry := fs.Bool("dry-run", false, "print the diffs that would be written; write nothing")
+	var only, hunks, edits ctxMulti
 	fs.Var(&only, "only", "apply only this `PATH` (repeatable)")
+	fs.Var(&hunks, "hunks", "apply only these hunks of a change: `PATH:N,N` (repeatable)")
+	fs.Var(&edits, "edit", "apply your own content for a change: `PATH=FILE` (repeatable)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -119,6 +248,12 @@ func runApply(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, "apply", err, *asJSON)
 	}
+	if *show {
+		if err := showHunks(e.Stdout, rec, *asJSON); err != nil {
+			return fail(e, "apply", err, *asJSON)
+		}
+		return 0
+	}
 	var paths []string
 	if len(only) > 0 {
 		paths = only
@@ -133,6 +268,36 @@ func runApply(ctx context.Context, e *env, args []string) int {
 			}
 		}
 	}
+	files, err := choices(rec, hunks, edits)
+	if err != nil {
+		return fail(e, "apply", err, *asJSON)
+	}
+	if *dry {
+		pv, err := s.PreviewSelection(rec.ID, paths, files)
+		if err != nil {
+			return fail(e, "apply", err, *asJSON)
+		}
+		if *asJSON {
+			out := make([]map[string]any, 0, len(pv))
+			for _, c := range pv {
+				out = append(out, map[string]any{"path": c.Path, "op": c.Op, "diff": c.Diff, "flags": nonNil(c.Flags)})
+			}
+			writeJSON(e.Stdout, map[string]any{"plan": rec.ID, "dry_run": true, "files": out})
+			return 0
+		}
+		for _, c := range pv {
+			fmt.Fprintf(e.Stdout, "%s %s\n", c.Op, c.Path)
+			for _, f := range c.Flags {
+				fmt.Fprintf(e.Stdout, "  ! %s\n", f)
+			}
+			fmt.Fprint(e.Stdout, c.Diff)
+			if !strings.HasSuffix(c.Diff, "\n") && c.Diff != "" {
+				fmt.Fprintln(e.Stdout)
+			}
+		}
+		fmt.Fprintln(e.Stdout, "dry run: nothing written")
+		return 0
+	}
 	var keys []string
 	if *noMemory {
 		keys = []string{}
@@ -142,7 +307,11 @@ func runApply(ctx context.Context, e *env, args []string) int {
 		if paths != nil {
 			n = len(paths)
 		}
-		ok, err := confirm(e, fmt.Sprintf("Apply %d change(s) of plan %s (%s)?", n, rec.ID, oneLine(rec.Plan.Summary)))
+		what := ""
+		if len(files) > 0 {
+			what = fmt.Sprintf(", %d of them narrowed to some hunks or edited by you", len(files))
+		}
+		ok, err := confirm(e, fmt.Sprintf("Apply %d change(s)%s of plan %s (%s)?", n, what, rec.ID, oneLine(rec.Plan.Summary)))
 		if err != nil {
 			fmt.Fprintln(e.Stderr, "fixplan apply: refusing to apply without confirmation — run on a terminal or pass --yes")
 			return 2
@@ -152,7 +321,7 @@ func runApply(ctx context.Context, e *env, args []string) int {
 			return 2
 		}
 	}
-	res, err := s.Apply(ctx, rec.ID, paths, keys)
+	res, err := s.ApplySelection(ctx, rec.ID, paths, keys, files)
 	if err != nil {
 		return fail(e, "apply", err, *asJSON)
 	}
