@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -32,8 +33,9 @@ type candidate struct {
 // Base gathers the base context (docs/CONTRACT.md §6) for one problem: env, project prefs
 // from memory, recent files, logs, resolved stack-trace windows and failing-test
 // heuristics. Sections are what the model receives, highest priority first (env,
-// prefs, frames, project code windows, failing tests, logs, recent files,
-// library windows); each is capped at MaxResultBytes and the whole at
+// prefs, frames, the project's rules for AI tools (rules.go), project code
+// windows, failing tests, definitions, uncommitted changes (gitdiff.go), logs,
+// recent files, library windows); each is capped at MaxResultBytes and the whole at
 // MaxTotalBytes. Seen lists files whose content was included (Whole=false for
 // windows). A log that cannot be read becomes a warning. It fails only when ctx
 // is done.
@@ -77,10 +79,20 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	if len(resolved) > 0 {
 		add("Stack frames", framesList(resolved))
 	}
+	rulesAt := len(cands) // the project's rules come right after the frames list
 	win, lib := g.frameWindows(resolved, &warnings)
 	cands = append(cands, win...)
 	cands = append(cands, g.failingTestSections(ctx, traceText, li, &warnings)...)
+	inPlay := filesShown(cands[rulesAt:]) // the files of the frames and failing tests
 	cands = append(cands, g.definitionSections(ctx, cands, resolved, traceText, &warnings)...)
+	if !g.opts.NoProjectRules {
+		if c, ok := g.rulesSection(inPlay); ok {
+			cands = slices.Insert(cands, rulesAt, c)
+		}
+	}
+	if c, ok := g.gitDiffSection(ctx, inPlay); ok {
+		cands = append(cands, c)
+	}
 	cands = append(cands, logSecs...)
 	if rf := g.recentFiles(ctx); rf != "" {
 		add("Recent files", rf)

@@ -49,6 +49,9 @@ type Options struct {
 	// MaxFileBytes is the size above which a file is refused (read_file, windows)
 	// and skipped (search).
 	MaxFileBytes int64
+	// NoProjectRules leaves the project's instructions for AI tools (AGENTS.md,
+	// CLAUDE.md, .cursorrules, ...; see RuleFiles) out of the base context.
+	NoProjectRules bool
 	// NoDefinitions leaves out of the base context the definitions of what the
 	// failing lines use (defs.go); bench/context measures with and without.
 	NoDefinitions bool

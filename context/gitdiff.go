@@ -1,0 +1,290 @@
+package codectx
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"fixplan/plan"
+)
+
+// ChangesTitle starts the title of the base-context section with the project's
+// recent changes: "Uncommitted changes (git diff HEAD, …)" or, when the working
+// tree is clean, "Last commit (…)".
+const ChangesTitle = "Uncommitted changes"
+
+// Bounds of the recent-changes section: one file's diff is cut after
+// maxDiffFileBytes; the section gets at most maxDiffBytes (and never more than a
+// sixth of the total budget).
+const (
+	maxDiffFileBytes = 6 * 1024
+	maxDiffBytes     = 16 * 1024
+)
+
+// diffLockFiles are generated files whose diffs say little and take much room; only
+// their size of change is shown.
+var diffLockFiles = map[string]bool{
+	"package-lock.json": true, "npm-shrinkwrap.json": true, "yarn.lock": true, "pnpm-lock.yaml": true, "bun.lockb": true,
+	"go.sum": true, "Cargo.lock": true, "poetry.lock": true, "uv.lock": true, "Pipfile.lock": true, "composer.lock": true,
+	"Gemfile.lock": true, "pubspec.lock": true, "Podfile.lock": true, "packages.lock.json": true, "gradle.lockfile": true,
+	"flake.lock": true, "mix.lock": true,
+}
+
+// diffFile is one file's part of a diff.
+type diffFile struct {
+	path  string // the new path (the old one for a deletion), relative to the root
+	paths []string
+	text  string
+	added int
+	gone  int
+}
+
+// gitDiffSection is the recent-changes section: the uncommitted changes under
+// the root (`git diff HEAD`, staged and unstaged, tracked files only), or, when
+// there are none, the last commit that touched the root (`git log -1 -p`) —
+// recent edits are the usual cause of a new failure. git runs only as the
+// recent-files section runs it (gitStatus: a checked repository whose own config
+// names no program, no fsmonitor, no hooks), here also without external diff
+// drivers or textconv programs. The output is redacted whole; files inside
+// .git/.hg/.fixplan and secret files (unless allowed) are left out; the diffs of
+// the files in play come first, lock files are summarised, each file's diff is
+// cut to a few KiB and the section to its own budget. ok is false when git is
+// missing or not run, there is no repository or commit, or nothing changed.
+func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candidate, bool) {
+	git, err := g.lookPath("git")
+	if err != nil {
+		return candidate{}, false
+	}
+	repo, ok := findGitRepo(g.root, ceilingDirs())
+	if !ok || len(repo.programs) > 0 || repo.unreadable != "" {
+		return candidate{}, false
+	}
+	safe := []string{"--no-ext-diff", "--no-textconv", "--no-color", "--relative", "--ignore-submodules=all", "-U3"}
+	out, cut, err := g.runGit(ctx, git, repo, append(append([]string{"diff"}, safe...), "HEAD", "--", ".")...)
+	if err != nil {
+		return candidate{}, false
+	}
+	title := ChangesTitle + " (git diff HEAD"
+	intro := "Changes not committed yet (staged and unstaged, tracked files), relative to the project root:\n"
+	if strings.TrimSpace(out) == "" && !cut {
+		out, cut, err = g.runGit(ctx, git, repo, append(append([]string{"log", "-1", "-p", "--no-notes", "--no-show-signature",
+			"--format=commit %h%nDate: %cs%nSubject: %s%n"}, safe...), "HEAD", "--", ".")...)
+		if err != nil || strings.TrimSpace(out) == "" {
+			return candidate{}, false
+		}
+		title = "Last commit (the working tree is clean; git log -1 -p"
+		intro = "No uncommitted changes; the last commit that touched the project:\n"
+	}
+	red, n := Redact(out)
+	head, files := splitDiff(red, cut)
+	files = g.allowedDiffFiles(files)
+	if len(files) == 0 {
+		return candidate{}, false
+	}
+	// the files in play first, then the others in git's order
+	var first, rest []diffFile
+	for _, f := range files {
+		if inFiles(f.paths, inPlay) {
+			first = append(first, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	files = append(first, rest...)
+	// room is left for the line naming the files left out
+	const trailer = 512
+	limit := min(maxDiffBytes, g.opts.MaxTotalBytes/6) - trailer
+	var b strings.Builder
+	b.WriteString(intro)
+	b.WriteString(head)
+	var left []string
+	for _, f := range files {
+		body := f.text
+		if diffLockFiles[path.Base(f.path)] {
+			body = fmt.Sprintf("%s (lock file: +%d -%d lines, not shown)\n", f.path, f.added, f.gone)
+		} else {
+			body = capText(body, maxDiffFileBytes)
+			if !strings.HasSuffix(body, "\n") {
+				body += "\n"
+			}
+		}
+		if b.Len()+len(body) > limit {
+			if room := limit - b.Len(); room >= 1024 && len(left) == 0 {
+				body = capText(body, room-128) + "\n"
+			} else {
+				left = append(left, f.path)
+				continue
+			}
+		}
+		b.WriteString(body)
+	}
+	if len(left) > 0 {
+		line := fmt.Sprintf("…[diffs of %d more files not shown: %s", len(left), keyList(left, 10))
+		if len(line) > trailer-64 {
+			line = strings.ToValidUTF8(line[:trailer-64], "") + "…"
+		}
+		b.WriteString(line + "]\n")
+	}
+	if cut {
+		b.WriteString("…[the diff is longer; the rest was not read]\n")
+	}
+	title += fmt.Sprintf(", %d file%s)", len(files), plural(len(files)))
+	return candidate{sec: plan.Section{Title: title, Body: b.String()}, redacted: true, redactions: n}, true
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// inFiles reports whether one of paths is one of files.
+func inFiles(paths, files []string) bool {
+	for _, p := range paths {
+		for _, f := range files {
+			if p == f {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allowedDiffFiles drops the diffs of files the model may not read: inside
+// .git/.hg/.fixplan, secret files unless allowed, and paths that are not clean
+// and relative (a diff names both sides of a rename; either one counts).
+func (g *Gatherer) allowedDiffFiles(files []diffFile) []diffFile {
+	out := files[:0]
+	for _, f := range files {
+		ok := len(f.paths) > 0
+		for _, p := range f.paths {
+			c, err := CleanRel(p)
+			if err != nil || c != p || isProtected(p) || (!g.opts.AllowSecrets && IsSecretPath(p)) {
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// splitDiff splits git's output into what comes before the first file (a
+// commit's header) and one diffFile per "diff --git" block. When cut is set the
+// last block may be partial and is dropped.
+func splitDiff(out string, cut bool) (head string, files []diffFile) {
+	var cur *diffFile
+	var text strings.Builder
+	inHunk := false
+	flush := func() {
+		if cur != nil {
+			cur.text = text.String()
+			files = append(files, *cur)
+		}
+		text.Reset()
+	}
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if l == "" {
+			continue
+		}
+		if strings.HasPrefix(l, "diff --git ") {
+			flush()
+			cur, inHunk = &diffFile{}, false
+		}
+		if cur == nil {
+			head += l
+			continue
+		}
+		text.WriteString(l)
+		line := strings.TrimRight(l, "\n")
+		if inHunk {
+			switch line[0] {
+			case '+':
+				cur.added++
+			case '-':
+				cur.gone++
+			}
+			continue
+		}
+		switch {
+		case strings.HasPrefix(line, "@@"):
+			inHunk = true
+		case strings.HasPrefix(line, "diff --git "):
+			// "diff --git a/X b/X": exact when both halves name the same file
+			rest := strings.TrimPrefix(line, "diff --git ")
+			if n := len(rest); n%2 == 1 {
+				a, b := rest[:n/2], rest[n/2+1:]
+				if strings.HasPrefix(a, "a/") && strings.HasPrefix(b, "b/") && a[2:] == b[2:] {
+					cur.path = a[2:]
+					cur.paths = append(cur.paths, cur.path)
+				}
+			}
+		case strings.HasPrefix(line, "--- "), strings.HasPrefix(line, "+++ "):
+			p := unquoteGitPath(line[4:])
+			if p == "/dev/null" || len(p) < 3 || (p[:2] != "a/" && p[:2] != "b/") {
+				continue
+			}
+			cur.paths = appendNew(cur.paths, p[2:])
+			if line[0] == '+' || cur.path == "" {
+				cur.path = p[2:]
+			}
+		default:
+			for _, pre := range []string{"rename from ", "rename to ", "copy from ", "copy to "} {
+				if p, ok := strings.CutPrefix(line, pre); ok {
+					p = unquoteGitPath(p)
+					cur.paths = appendNew(cur.paths, p)
+					if strings.HasSuffix(pre, "to ") || cur.path == "" {
+						cur.path = p
+					}
+				}
+			}
+		}
+	}
+	if !cut {
+		flush()
+	}
+	return head, files
+}
+
+func appendNew(ss []string, s string) []string {
+	for _, x := range ss {
+		if x == s {
+			return ss
+		}
+	}
+	return append(ss, s)
+}
+
+// unquoteGitPath undoes git's C-style quoting of a path ("a/\303\251.go");
+// text that is not quoted is returned as is.
+func unquoteGitPath(p string) string {
+	if len(p) < 2 || p[0] != '"' || p[len(p)-1] != '"' {
+		return p
+	}
+	s := p[1 : len(p)-1]
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; {
+		case e >= '0' && e <= '7' && i+2 < len(s):
+			v := (int(e-'0') << 6) | (int(s[i+1]-'0') << 3) | int(s[i+2]-'0')
+			b.WriteByte(byte(v))
+			i += 2
+		case e == 'n':
+			b.WriteByte('\n')
+		case e == 't':
+			b.WriteByte('\t')
+		default:
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,230 @@
+package codectx
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fixplan/plan"
+)
+
+// TestRulesGolden builds the "Project rules" section for one project per
+// convention (and for their precedence) and compares it with the reviewed
+// testdata/rules/<name>.golden.txt (title, blank line, body).
+func TestRulesGolden(t *testing.T) {
+	tests := []struct {
+		name   string
+		files  map[string]string
+		inPlay []string
+	}{
+		{"agents_root", map[string]string{
+			"AGENTS.md": "# Agents\nRun `make test` before proposing a change.\nUse tabs.\n",
+			"app/x.py":  "x = 1\n",
+		}, []string{"app/x.py"}},
+		{"agents_nearest_first", map[string]string{
+			"AGENTS.md":              "root: use pytest\n",
+			"app/AGENTS.md":          "app: use 4 spaces\n",
+			"app/billing/AGENTS.md":  "billing: money is integer cents\n",
+			"app/billing/invoice.py": "x = 1\n",
+			"web/AGENTS.md":          "web: use pnpm (not for the files in play)\n",
+		}, []string{"app/billing/invoice.py"}},
+		{"agents_two_files_in_play", map[string]string{
+			"AGENTS.md":     "root rules\n",
+			"api/AGENTS.md": "api rules\n",
+			"web/AGENTS.md": "web rules\n",
+			"api/h.go":      "package api\n",
+			"web/a.ts":      "export {}\n",
+		}, []string{"web/a.ts", "api/h.go"}},
+		{"claude_and_gemini", map[string]string{
+			"CLAUDE.md":       "Claude: prefer small diffs.\n",
+			"CLAUDE.local.md": "Local: my tests run with -race.\n",
+			"GEMINI.md":       "Gemini: explain the root cause.\n",
+			"lib/CLAUDE.md":   "lib: no new dependencies.\n",
+			"lib/a.go":        "package lib\n",
+		}, []string{"lib/a.go"}},
+		{"claude_same_as_agents", map[string]string{
+			"AGENTS.md": "Shared rules for every agent.\n",
+			"CLAUDE.md": "->AGENTS.md",
+			"GEMINI.md": "Shared rules for every agent.\n",
+		}, nil},
+		{"conventions", map[string]string{
+			"CONVENTIONS.md": "- Prefer httpx over requests.\n- Type hints everywhere.\n",
+		}, nil},
+		{"copilot", map[string]string{
+			".github/copilot-instructions.md":            "We use Jest with ts-jest.\n",
+			".github/instructions/ts.instructions.md":    "---\napplyTo: \"**/*.ts,**/*.tsx\"\n---\nUse strict null checks.\n",
+			".github/instructions/py.instructions.md":    "---\napplyTo: \"**/*.py\"\n---\nPython rule (not in play).\n",
+			".github/instructions/all.instructions.md":   "---\napplyTo: \"**\"\n---\nEvery file: no console.log.\n",
+			".github/instructions/plain.instructions.md": "No front matter: applies everywhere.\n",
+			".github/instructions/notes.md":              "not an instructions file\n",
+			"src/cart.ts":                                "export {}\n",
+		}, []string{"src/cart.ts"}},
+		{"cursor", map[string]string{
+			".cursorrules":              "Legacy cursor rules: prefer functional components.\n",
+			".cursor/rules/always.mdc":  "---\ndescription: house style\nglobs:\nalwaysApply: true\n---\nAlways: 2-space indent.\n",
+			".cursor/rules/go.mdc":      "---\ndescription: go\nglobs: *.go\nalwaysApply: false\n---\nGo: wrap errors with %w.\n",
+			".cursor/rules/manual.mdc":  "---\ndescription: only when asked for\n---\nManual rule (left out).\n",
+			".cursor/rules/rust.mdc":    "---\nglobs: src/**/*.rs\n---\nRust rule (not in play).\n",
+			"internal/store/db.go":      "package store\n",
+			".cursor/rules/.hidden.mdc": "---\nalwaysApply: true\n---\nhidden\n",
+		}, []string{"internal/store/db.go"}},
+		{"clinerules_file", map[string]string{
+			".clinerules": "Cline: never touch generated/.\n",
+		}, nil},
+		{"clinerules_folder", map[string]string{
+			".clinerules/02-tests.md":  "Tests: table-driven.\n",
+			".clinerules/01-style.md":  "Style: gofmt.\n",
+			".clinerules/10-review.md": "Review: small commits.\n",
+		}, nil},
+		{"windsurfrules", map[string]string{
+			".windsurfrules": "Windsurf: keep functions under 50 lines.\n",
+		}, nil},
+		{"precedence_all", map[string]string{
+			"pkg/AGENTS.md":                   "nearest: pkg rules\n",
+			"AGENTS.md":                       "root AGENTS\n",
+			"CLAUDE.md":                       "root CLAUDE\n",
+			"GEMINI.md":                       "root GEMINI\n",
+			"CONVENTIONS.md":                  "root CONVENTIONS\n",
+			".github/copilot-instructions.md": "copilot\n",
+			".cursorrules":                    "cursorrules\n",
+			".clinerules":                     "clinerules\n",
+			".windsurfrules":                  "windsurfrules\n",
+			"pkg/x.go":                        "package pkg\n",
+		}, []string{"pkg/x.go"}},
+		{"secrets_redacted_and_long_cut", map[string]string{
+			"AGENTS.md": "Deploy with:\nexport AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n" + strings.Repeat("a rule line that goes on and on\n", 240),
+		}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, tt.files)
+			g := newGatherer(t, root, Options{})
+			c, ok := g.rulesSection(tt.inPlay)
+			got := ""
+			if ok {
+				got = c.sec.Title + "\n\n" + c.sec.Body
+			}
+			golden := filepath.Join("testdata", "rules", tt.name+".golden.txt")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("read golden (run go test -update): %v", err)
+			}
+			if got != string(want) {
+				t.Errorf("rules section differs from %s\ngot:\n%s\nwant:\n%s", golden, got, want)
+			}
+		})
+	}
+}
+
+// TestRulesNeverLeaveTheProject: instruction files that are links out of the
+// project, secret files, files inside .git, and a rules folder that is a link
+// are not read; nothing of their text reaches the section.
+func TestRulesNeverLeaveTheProject(t *testing.T) {
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{
+		"evil.md":          "OUTSIDE-SECRET-TEXT\n",
+		"rules/01-evil.md": "OUTSIDE-FOLDER-TEXT\n",
+	})
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"AGENTS.md":                       "->" + filepath.Join(outside, "evil.md"),
+		"CLAUDE.md":                       "->../" + filepath.Base(outside) + "/evil.md",
+		".clinerules":                     "->" + filepath.Join(outside, "rules"),
+		".cursor/rules/a.env.mdc":         "---\nalwaysApply: true\n---\nnot a secret name, read\n",
+		".github/instructions":            "->" + filepath.Join(outside, "rules"),
+		".git/AGENTS.md":                  "GIT-INTERNAL-TEXT\n",
+		"secrets/AGENTS.md":               "SECRETS-FOLDER-TEXT\n",
+		"secrets/x.py":                    "x = 1\n",
+		".windsurfrules":                  "kept: the only readable rules\n",
+		".github/copilot-instructions.md": "->/etc/passwd",
+	})
+	g := newGatherer(t, root, Options{})
+	c, ok := g.rulesSection([]string{"secrets/x.py", ".git/x"})
+	if !ok {
+		t.Fatal("no rules section; .windsurfrules should be in it")
+	}
+	for _, bad := range []string{"OUTSIDE", "GIT-INTERNAL", "SECRETS-FOLDER", "root:x:0:0", "CLAUDE.md", "AGENTS.md"} {
+		if strings.Contains(c.sec.Title+c.sec.Body, bad) {
+			t.Errorf("section shows %q:\n%s\n%s", bad, c.sec.Title, c.sec.Body)
+		}
+	}
+	if !strings.Contains(c.sec.Body, "kept: the only readable rules") {
+		t.Errorf("section lacks .windsurfrules:\n%s", c.sec.Body)
+	}
+}
+
+// TestBaseRules: the rules section comes right after the stack frames, lists
+// the files used in its title, follows the nearest AGENTS.md of the failing
+// frame's file, and is left out when the user switched project rules off.
+func TestBaseRules(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"AGENTS.md":          "Root: run pytest -q.\n",
+		"app/AGENTS.md":      "App: amounts are Decimal.\n",
+		"app/calc.py":        "def add(a, b):\n    return a - b\n",
+		".cursorrules":       "Cursor: short answers.\n",
+		"docs/AGENTS.md":     "Docs: not in play.\n",
+		"tests/test_calc.py": "def test_add():\n    assert add(2, 3) == 5\n",
+	})
+	problem := "Traceback (most recent call last):\n  File \"app/calc.py\", line 2, in add\nAssertionError\n"
+	for _, off := range []bool{false, true} {
+		g := newGatherer(t, root, Options{NoProjectRules: off})
+		got, err := g.Base(context.Background(), plan.ProblemInput{Problem: problem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		rules := -1
+		for i, s := range got.Sections {
+			titles = append(titles, s.Title)
+			if strings.HasPrefix(s.Title, RulesTitle) {
+				rules = i
+			}
+		}
+		if off {
+			if rules >= 0 {
+				t.Errorf("project rules switched off, yet sent: %q", titles)
+			}
+			continue
+		}
+		if rules < 1 || titles[rules-1] != "Stack frames" {
+			t.Fatalf("rules section not right after the stack frames: %q", titles)
+		}
+		if want := "Project rules (app/AGENTS.md, AGENTS.md, .cursorrules)"; titles[rules] != want {
+			t.Errorf("title = %q, want %q", titles[rules], want)
+		}
+		body := got.Sections[rules].Body
+		if strings.Index(body, "App: amounts") > strings.Index(body, "Root: run") || strings.Contains(body, "Docs:") {
+			t.Errorf("nearest AGENTS.md must come first and others' be left out:\n%s", body)
+		}
+	}
+}
+
+// TestRuleFiles lists the files in order of precedence (what `fixplan context
+// base` and the app show).
+func TestRuleFiles(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"AGENTS.md":     "a\n",
+		"a/b/AGENTS.md": "ab\n",
+		"a/CLAUDE.md":   "ac\n",
+		".clinerules/x": "x\n",
+		"a/b/c.go":      "package b\n",
+	})
+	g := newGatherer(t, root, Options{})
+	got := strings.Join(g.RuleFiles([]string{"a/b/c.go"}), " ")
+	if want := "a/b/AGENTS.md a/CLAUDE.md AGENTS.md .clinerules/x"; got != want {
+		t.Errorf("RuleFiles = %q, want %q", got, want)
+	}
+}
