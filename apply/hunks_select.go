@@ -189,43 +189,23 @@ func repreview(c *Change) {
 // non-draft plan, ERR_BASE_MISMATCH when the files changed since the preview,
 // ERR_INVALID_INPUT for an unknown path or hunk, and the content checks.
 func (e *Engine) PreviewSelection(id string, sel Selection) ([]plan.FileChange, error) {
-	rec, err := e.LoadPlan(id)
+	rec, err := e.reviewable(id)
 	if err != nil {
 		return nil, err
-	}
-	if rec.Foreign {
-		return nil, foreignPlan(id)
-	}
-	if rec.State != plan.StateDraft {
-		return nil, plan.Errorf(plan.ErrAlreadyApplied, "plan %s is %s, not a draft", id, rec.State).WithHint("re-plan to change the files again")
-	}
-	stored := map[string]plan.FileChange{}
-	for _, c := range rec.Changes {
-		stored[c.Path] = c
 	}
 	want := map[string]bool{}
 	for _, c := range rec.Changes {
 		want[c.Path] = sel.Paths == nil
 	}
 	for _, p := range sel.Paths {
-		if _, ok := stored[p]; !ok {
+		if _, ok := want[p]; !ok {
 			return nil, plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", id, p)
 		}
 		want[p] = true
 	}
-	all, err := e.Changes(&rec.Plan)
+	cs, err := e.current(rec, want)
 	if err != nil {
 		return nil, err
-	}
-	var cs []Change
-	for _, c := range all {
-		if !want[c.Path] {
-			continue
-		}
-		if pv := c.Preview(); pv.Diff != stored[c.Path].Diff || pv.BaseSHA256 != stored[c.Path].BaseSHA256 {
-			return nil, baseMismatch([]string{c.Path})
-		}
-		cs = append(cs, c)
 	}
 	cs, _, err = refine(rec, want, cs, sel.Files)
 	if err != nil {
@@ -236,4 +216,84 @@ func (e *Engine) PreviewSelection(id string, sel Selection) ([]plan.FileChange, 
 		out = append(out, c.Preview())
 	}
 	return out, nil
+}
+
+// Proposal returns the text path has now ("" for a new file) and the text draft
+// plan id proposes for it: what the user starts from to edit the proposal by
+// hand. Refusals as PreviewSelection; a deletion or a folder has no text
+// (ERR_INVALID_INPUT).
+func (e *Engine) Proposal(id, path string) (before, after string, err error) {
+	rec, err := e.reviewable(id)
+	if err != nil {
+		return "", "", err
+	}
+	want := map[string]bool{}
+	for _, c := range rec.Changes {
+		if c.Path == path {
+			want[path] = true
+		}
+	}
+	if !want[path] {
+		return "", "", plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", id, path)
+	}
+	cs, err := e.current(rec, want)
+	if err != nil {
+		return "", "", err
+	}
+	if len(cs) != 1 || (cs[0].Op != plan.OpCreate && cs[0].Op != plan.OpUpdate) {
+		return "", "", (&plan.Error{Code: plan.ErrInvalidInput, Msg: path + " is not created or changed by the plan, so it has no text to edit", Paths: []string{path}}).
+			WithHint("tick or untick the whole change")
+	}
+	return string(cs[0].Before), string(cs[0].After), nil
+}
+
+// reviewable loads a draft plan of this user's for review.
+func (e *Engine) reviewable(id string) (*plan.Record, error) {
+	rec, err := e.LoadPlan(id)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Foreign {
+		return nil, foreignPlan(id)
+	}
+	if rec.State != plan.StateDraft {
+		return nil, plan.Errorf(plan.ErrAlreadyApplied, "plan %s is %s, not a draft", id, rec.State).WithHint("re-plan to change the files again")
+	}
+	return rec, nil
+}
+
+// current recomputes the wanted changes of rec against the disk; a change whose
+// diff is no longer the one previewed is ERR_BASE_MISMATCH.
+func (e *Engine) current(rec *plan.Record, want map[string]bool) ([]Change, error) {
+	stored := map[string]plan.FileChange{}
+	for _, c := range rec.Changes {
+		stored[c.Path] = c
+	}
+	all, err := e.Changes(&rec.Plan)
+	if err != nil {
+		return nil, err
+	}
+	var cs []Change
+	found := map[string]bool{}
+	for _, c := range all {
+		if !want[c.Path] {
+			continue
+		}
+		if pv := c.Preview(); pv.Diff != stored[c.Path].Diff || pv.BaseSHA256 != stored[c.Path].BaseSHA256 {
+			return nil, baseMismatch([]string{c.Path})
+		}
+		found[c.Path] = true
+		cs = append(cs, c)
+	}
+	var gone []string
+	for p, w := range want {
+		if w && !found[p] {
+			gone = append(gone, p)
+		}
+	}
+	if len(gone) > 0 {
+		sortStrings(gone)
+		return nil, baseMismatch(gone)
+	}
+	return cs, nil
 }

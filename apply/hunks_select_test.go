@@ -173,3 +173,26 @@ func TestPreviewSelection(t *testing.T) {
 		t.Fatalf("preview = %+v, %v", pv, err)
 	}
 }
+
+func TestProposal(t *testing.T) {
+	root := tree(t, map[string]string{"a.txt": "one\r\ntwo\r\n", "old.txt": "x\n"})
+	e := open(t, root, nil)
+	rec := draft(t, e, planOf(act(plan.UpdateFile, "a.txt", str("one\nTWO\n")), act(plan.CreateFile, "n.txt", str("new\n")), act(plan.DeleteFile, "old.txt", nil)))
+	before, after, err := e.Proposal(rec.ID, "a.txt")
+	if err != nil || before != "one\r\ntwo\r\n" || after != "one\r\nTWO\r\n" {
+		t.Errorf("a.txt: %q %q %v", before, after, err)
+	}
+	if before, after, err := e.Proposal(rec.ID, "n.txt"); err != nil || before != "" || after != "new\n" {
+		t.Errorf("n.txt: %q %q %v", before, after, err)
+	}
+	if _, _, err := e.Proposal(rec.ID, "old.txt"); plan.CodeOf(err) != plan.ErrInvalidInput {
+		t.Errorf("deleted file: %v", err)
+	}
+	if _, _, err := e.Proposal(rec.ID, "zzz"); plan.CodeOf(err) != plan.ErrInvalidInput {
+		t.Errorf("unknown file: %v", err)
+	}
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("changed\n"), 0o644)
+	if _, _, err := e.Proposal(rec.ID, "a.txt"); plan.CodeOf(err) != plan.ErrBaseMismatch {
+		t.Errorf("stale: %v", err)
+	}
+}

@@ -99,3 +99,11 @@ func quote(diff string) string {
 	b.WriteByte('\n')
 	return b.String()
 }
+
+// Proposal returns the text path has now and the text draft plan id proposes
+// for it, for the user to edit by hand (see apply.Engine.Proposal).
+func (s *Session) Proposal(id, path string) (before, after string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.eng.Proposal(id, path)
+}
