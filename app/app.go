@@ -271,6 +271,8 @@ type PlanRequest struct {
 	// setting; NoVerify skips it for this run.
 	Verify   bool `json:"verify"`
 	NoVerify bool `json:"no_verify"`
+	// PlanOnly asks for the approach without file changes (WriteChanges later).
+	PlanOnly bool `json:"plan_only"`
 }
 
 // beginRun starts the one cancellable run (a plan or a verification) the window
@@ -317,7 +319,7 @@ func (a *App) Plan(req PlanRequest) (*plan.Record, error) {
 		}
 		s.SetModel(m, st)
 	}
-	in := plan.ProblemInput{Problem: req.Problem, Answers: req.Answers, Previous: req.Previous}
+	in := plan.ProblemInput{Problem: req.Problem, Answers: req.Answers, Previous: req.Previous, PlanOnly: req.PlanOnly}
 	for _, l := range req.Logs {
 		in.Logs = append(in.Logs, plan.LogSource{Source: l.Source, Path: l.Path})
 	}

@@ -194,6 +194,10 @@ type FileChange struct {
 	Placement []string `json:"placement,omitempty"`
 	// Flags are risk notes for this file (lock file, large change).
 	Flags []string `json:"flags,omitempty"`
+	// SyntaxIssues are syntax errors the change introduces in a language fixplan
+	// checks (Go, JSON, YAML, TOML), as "line L, column C: message"; the model was
+	// asked once to correct them (docs/CONTRACT.md §4.3).
+	SyntaxIssues []string `json:"syntax_issues,omitempty"`
 }
 
 // LogSource is a log the user attached or the app captured. Exactly one of Path
@@ -212,6 +216,9 @@ type ProblemInput struct {
 	Answers []string `json:"answers,omitempty"`
 	// Previous is the id of the plan being re-planned, if any.
 	Previous string `json:"previous,omitempty"`
+	// PlanOnly asks the model for the approach without file changes; the user
+	// approves it and then asks for the changes (apply mode, docs/CONTRACT.md §3).
+	PlanOnly bool `json:"plan_only,omitempty"`
 }
 
 // SeenFile records that (part of) a file's content was sent to the model.
@@ -303,6 +310,9 @@ type Record struct {
 	// Review is what the operator accepted, rejected or edited when applying
 	// (hunks, unticked files, hand edits); a re-plan tells the model about it.
 	Review *Review `json:"review,omitempty"`
+	// ApprovedPlan is, for the changes written in apply mode, the id of the plan
+	// whose approach the user approved (docs/CONTRACT.md §3).
+	ApprovedPlan string `json:"approved_plan,omitempty"`
 	// Foreign is set when the stored file is not sealed by this user's fixplan
 	// (it came with the project, or was edited): shown, never applied.
 	Foreign bool `json:"foreign,omitempty"`

@@ -103,6 +103,8 @@ type run struct {
 	rounds int
 	// warnedFormat is set once the weaker-format warning was recorded.
 	warnedFormat bool
+	// applyMode: the run writes the changes of an approved plan (writechanges.go).
+	applyMode bool
 }
 
 // Plan gathers context, asks the model, validates (one repair request per reply),
@@ -173,9 +175,17 @@ func (r *run) plan(ctx context.Context) (*plan.Record, error) {
 	r.see(base.Seen)
 	r.msgs = []llm.Message{
 		{Role: llm.RoleSystem, Content: systemPrompt(pl.cfg.Memory.Block())},
-		{Role: llm.RoleUser, Content: userMessage(r.rec.Input, prev, base)},
+		{Role: llm.RoleUser, Content: userMessage(r.rec.Input, prev, base) + planOnlyNote(r.rec.Input)},
 	}
-	blindAsked, previewRepaired := false, false
+	return r.converse(ctx)
+}
+
+// converse runs the conversation r.msgs starts: ask, repair, context rounds,
+// preview (with one correction round for changes that do not apply and one for
+// syntax errors they introduce), then save.
+func (r *run) converse(ctx context.Context) (*plan.Record, error) {
+	pl := r.p
+	blindAsked, previewRepaired, syntaxRepaired := false, false, false
 	for {
 		parsed, raw, err := r.ask(ctx)
 		if err != nil {
@@ -199,6 +209,10 @@ func (r *run) plan(ctx context.Context) (*plan.Record, error) {
 			}
 			continue
 		}
+		if r.rec.Input.PlanOnly && hasChanges(&p) {
+			r.rec.Warnings = append(r.rec.Warnings, "the model proposed file changes although only the plan was asked for; they were left out (write them with Write the changes once you approve the plan)")
+			dropAll(&p)
+		}
 		changes, perr := pl.cfg.Previewer.Preview(&p)
 		if perr == nil {
 			unseen := r.unseen(changes)
@@ -208,6 +222,13 @@ func (r *run) plan(ctx context.Context) (*plan.Record, error) {
 				if err := r.fulfil(ctx, raw, readRequests(unseen), note); err != nil {
 					return r.rec, err
 				}
+				continue
+			}
+			if issues := r.syntaxFeedback(changes, unseen); len(issues) > 0 && !syntaxRepaired {
+				syntaxRepaired = true
+				pl.emit(Event{Stage: StageRepair, Round: r.turn, Message: "the proposed changes break the syntax of a file; asking the model to correct them"})
+				r.msgs = append(r.msgs, llm.Message{Role: llm.RoleAssistant, Content: clip(raw, 64<<10)},
+					llm.Message{Role: llm.RoleUser, Content: repairMessage(issues, false)})
 				continue
 			}
 			if len(unseen) > 0 {
@@ -354,6 +375,15 @@ func (r *run) finish(ctx context.Context, p plan.Plan) (*plan.Record, error) {
 	}
 	if changes == nil {
 		changes = []plan.FileChange{}
+	}
+	for _, c := range changes {
+		if len(c.SyntaxIssues) > 0 {
+			r.rec.Warnings = append(r.rec.Warnings, fmt.Sprintf("the change to %s introduces a syntax error the file did not have (%s); review it before applying",
+				c.Path, c.SyntaxIssues[0]))
+		}
+	}
+	if r.applyMode {
+		r.rec.Warnings = append(r.rec.Warnings, applyWarnings(&p, changes)...)
 	}
 	mem, warns := pl.cfg.Memory.Validate(p.MemoryPatch)
 	if mem == nil {

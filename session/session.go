@@ -13,6 +13,7 @@ import (
 	codectx "fixplan/context"
 	"fixplan/memory"
 	"fixplan/plan"
+	"fixplan/syntax"
 	"fixplan/verify"
 )
 
@@ -176,15 +177,20 @@ func (s *Session) Plan(ctx context.Context, in plan.ProblemInput) (*plan.Record,
 	if mem, err := memory.Open(s.root, s.opts.UserPrefsPath); err == nil {
 		s.mem = mem
 	}
-	pl, err := NewPlanner(Config{
-		Model: s.model, Gatherer: s.gath, Memory: s.mem, Previewer: engineAdapter{s.eng}, Store: s.eng,
-		Emitter: s.em, Provider: s.st.BaseURL, MaxTokens: s.st.MaxTokens, NewID: apply.NewID,
-		Secrets: s.opts.Secrets, Warnings: s.mem.Warnings(), Version: s.opts.Version,
-	})
+	pl, err := s.planner()
 	if err != nil {
 		return nil, err
 	}
 	return pl.Plan(ctx, in)
+}
+
+// planner is the fix loop wired to this project (s.mu held, s.model set).
+func (s *Session) planner() (*Planner, error) {
+	return NewPlanner(Config{
+		Model: s.model, Gatherer: s.gath, Memory: s.mem, Previewer: engineAdapter{s.eng}, Store: s.eng,
+		Emitter: s.em, Provider: s.st.BaseURL, MaxTokens: s.st.MaxTokens, NewID: apply.NewID,
+		Secrets: s.opts.Secrets, Warnings: s.mem.Warnings(), Version: s.opts.Version,
+	})
 }
 
 func (s *Session) withVerification(logs []plan.LogSource) []plan.LogSource {
@@ -351,6 +357,15 @@ func (a engineAdapter) Preview(p *plan.Plan) ([]plan.FileChange, error) {
 	out := make([]plan.FileChange, len(cs))
 	for i, c := range cs {
 		out[i] = c.Preview()
+		if c.Op == plan.OpCreate || c.Op == plan.OpUpdate {
+			var before []byte
+			if c.Op == plan.OpUpdate {
+				before = c.Before
+			}
+			for _, is := range syntax.Check(c.Path, before, c.After) {
+				out[i].SyntaxIssues = append(out[i].SyntaxIssues, is.String())
+			}
+		}
 	}
 	return out, nil
 }

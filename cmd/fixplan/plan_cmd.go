@@ -171,8 +171,14 @@ func (p *stderrProgress) Emit(ev session.Event) {
 
 const planUsage = `usage: fixplan [--root DIR] plan (--problem TEXT | --problem-file FILE|-) [--log SOURCE=FILE]... [--json] [--quiet]
        fixplan [--root DIR] plan --replan ID --answer TEXT [--answer TEXT]
+       fixplan [--root DIR] plan --write-changes ID [--verify]
 
 Asks the model for one fix plan and saves it as .fixplan/plans/<id>.json for 'fixplan apply'.
+Two phases: --plan-only asks for the approach without file changes; once you approve it,
+--write-changes ID asks the model (mode "apply") for the changes that carry out plan ID,
+with the context that plan gathered, and saves them as a new plan to review and apply.
+Changed Go, JSON, YAML and TOML files are syntax-checked; an error the edit introduces
+goes back to the model once, and any that remains is shown with the file.
 Provider: FIXPLAN_BASE_URL, FIXPLAN_MODEL, FIXPLAN_API_KEY (or OPENAI_API_KEY), FIXPLAN_TIMEOUT,
 FIXPLAN_MAX_TOKENS, or the settings file (FIXPLAN_SETTINGS). Nothing in the project changes.
 `
@@ -190,6 +196,8 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	baseURL := fs.String("base-url", "", "provider base `URL` (overrides FIXPLAN_BASE_URL and the settings file)")
 	model := fs.String("model", "", "model `NAME` (overrides FIXPLAN_MODEL and the settings file)")
 	timeout := fs.Int("timeout", 0, "per-request timeout in `SECONDS`")
+	planOnly := fs.Bool("plan-only", false, "ask for the approach only, without file changes (write them later with --write-changes ID)")
+	writeChanges := fs.String("write-changes", "", "ask the model for the file changes of the approved plan `ID` (one that has no changes)")
 	verifyIt := fs.Bool("verify", false, "verify the plan in a scratch copy with approved checks before showing it")
 	yes := fs.Bool("yes", false, "with --verify: approve the derived failing-test command and your own remembered test command without asking (never a command from the project or the model)")
 	var logs, answers, checks ctxMulti
@@ -210,8 +218,13 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	}
 	// The output of `fixplan verify`, when there is any, goes along as the "verification" log.
 	ls = append(ls, plan.LogSource{Source: "verification"})
-	in := plan.ProblemInput{Logs: ls, Answers: answers, Previous: *replan}
+	in := plan.ProblemInput{Logs: ls, Answers: answers, Previous: *replan, PlanOnly: *planOnly}
+	if *writeChanges != "" && (*problem != "" || *problemFile != "" || *replan != "" || *planOnly || len(logs) > 0) {
+		fmt.Fprintln(e.Stderr, "fixplan plan: --write-changes ID uses the problem, logs and context of plan ID; leave out --problem, --problem-file, --log, --replan and --plan-only")
+		return 2
+	}
 	switch {
+	case *writeChanges != "":
 	case *problem != "" && *problemFile != "":
 		fmt.Fprintln(e.Stderr, "fixplan plan: give either --problem or --problem-file, not both")
 		return 2
@@ -284,7 +297,9 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	var rec *plan.Record
-	if *verifyIt {
+	if *writeChanges != "" {
+		rec, err = writeApproved(ctx, e, s, *writeChanges, *verifyIt, checks, *yes)
+	} else if *verifyIt {
 		approveChecks(e, s, in, checks, *yes)
 		rec, err = s.PlanVerified(ctx, in, st.VerifyAttempts, checks)
 	} else {
@@ -316,7 +331,11 @@ func clipText(s string, n int) string {
 func planJSON(r *plan.Record) map[string]any {
 	changes := make([]map[string]any, 0, len(r.Changes))
 	for _, c := range r.Changes {
-		changes = append(changes, map[string]any{"path": c.Path, "op": c.Op, "diff": c.Diff, "base_sha256": c.BaseSHA256})
+		ch := map[string]any{"path": c.Path, "op": c.Op, "diff": c.Diff, "base_sha256": c.BaseSHA256}
+		if len(c.SyntaxIssues) > 0 {
+			ch["syntax_issues"] = c.SyntaxIssues
+		}
+		changes = append(changes, ch)
 	}
 	rounds := make([]map[string]any, 0, len(r.Rounds))
 	for _, rd := range r.Rounds {
@@ -344,7 +363,33 @@ func planJSON(r *plan.Record) map[string]any {
 	if r.Verification != nil {
 		out["verification"] = r.Verification
 	}
+	if r.ApprovedPlan != "" {
+		out["approved_plan"] = r.ApprovedPlan
+	}
+	if r.Input.PlanOnly {
+		out["plan_only"] = true
+	}
 	return out
+}
+
+// writeApproved writes the changes of the approved plan id (apply mode) and,
+// with --verify, verifies them like a new plan.
+func writeApproved(ctx context.Context, e *env, s *session.Session, id string, verifyIt bool, checks []string, yes bool) (*plan.Record, error) {
+	approved, err := s.Load(id)
+	if err == nil && approved.Foreign {
+		err = foreignErr(approved.ID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if verifyIt {
+		approveChecks(e, s, approved.Input, checks, yes)
+	}
+	rec, err := s.WriteChanges(ctx, id)
+	if err != nil || !verifyIt || len(rec.Changes) == 0 {
+		return rec, err
+	}
+	return s.VerifyPlan(ctx, rec.ID, checks)
 }
 
 // approveChecks approves, before planning, the checks --verify may run: every
@@ -382,7 +427,11 @@ func approveChecks(e *env, s *session.Session, in plan.ProblemInput, checks []st
 // printPlan prints a plan for people.
 func printPlan(w io.Writer, r *plan.Record) {
 	p := r.Plan
-	fmt.Fprintf(w, "Plan %s (%s)\n\nSummary: %s\n", r.ID, p.Mode, indentMore(p.Summary))
+	fmt.Fprintf(w, "Plan %s (%s)\n", r.ID, p.Mode)
+	if r.ApprovedPlan != "" {
+		fmt.Fprintf(w, "Changes written for the approved plan %s\n", r.ApprovedPlan)
+	}
+	fmt.Fprintf(w, "\nSummary: %s\n", indentMore(p.Summary))
 	list := func(title string, items []string) {
 		if len(items) == 0 {
 			return
@@ -429,6 +478,9 @@ func printPlan(w io.Writer, r *plan.Record) {
 	}
 	if len(r.Changes) == 0 {
 		fmt.Fprintln(w, "\nNo file changes.")
+		if r.State == plan.StateDraft && !r.Foreign && r.ApprovedPlan == "" && (len(p.Plan) > 0 || p.Summary != "") {
+			fmt.Fprintf(w, "Approve the steps, then have the model write the changes with: fixplan plan --write-changes %s\n", r.ID)
+		}
 	} else {
 		fmt.Fprintf(w, "\nChanges (%d file(s); apply with: fixplan apply --plan %s):\n", len(r.Changes), r.ID)
 		for _, c := range r.Changes {
@@ -437,6 +489,9 @@ func printPlan(w io.Writer, r *plan.Record) {
 				fmt.Fprintf(w, " [%s]", strings.Join(c.Flags, ", "))
 			}
 			fmt.Fprintln(w)
+			for _, is := range c.SyntaxIssues {
+				fmt.Fprintf(w, "SYNTAX ERROR introduced: %s\n", indentMore(is))
+			}
 			fmt.Fprint(w, c.Diff)
 			if !strings.HasSuffix(c.Diff, "\n") && c.Diff != "" {
 				fmt.Fprintln(w)

@@ -54,6 +54,8 @@ export function App({ store }: { store: Store }) {
           disabled={!s.project}
           verify={store.verifyBeforeReview()}
           onVerify={store.setVerifyRun}
+          planOnly={s.planOnly}
+          onPlanOnly={store.setPlanOnly}
           onProblem={store.setProblem}
           onFix={() => store.fix()}
           onCancel={() => store.cancel()}
@@ -89,6 +91,7 @@ export function App({ store }: { store: Store }) {
             onRemoveCheck={store.removeAddedCheck}
             onVerify={() => store.verify()}
             onCancelVerify={() => store.cancel()}
+            onWriteChanges={() => store.writeChanges()}
           />
         )}
       </main>

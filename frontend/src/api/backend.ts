@@ -47,6 +47,7 @@ export const wailsBackend: Backend = {
   stopCommand: () => call(() => App.StopCommand()),
   planChecks: (planId) => call(() => App.PlanChecks(planId)),
   verifyPlan: (planId, approve) => call(() => App.VerifyPlan(planId, approve)),
+  writeChanges: (planId) => call(() => App.WriteChanges(planId)),
   approvedChecks: () => call(() => App.ApprovedChecks()),
   revokeCheck: (command) => call(() => App.RevokeCheck(command)),
   getSettings: () => call(() => App.GetSettings()),

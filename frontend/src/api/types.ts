@@ -6,7 +6,16 @@ export type LogFile = { source: string; path: string };
 /** PlanRequest is one Fix (plan). verify checks the plan in a scratch copy before it is
  * shown whatever the setting; no_verify skips that for this run. Both false: the
  * setting (verify_before_review) decides. */
-export type PlanRequest = { problem: string; logs: LogFile[]; answers: string[]; previous: string; verify: boolean; no_verify: boolean };
+export type PlanRequest = {
+  problem: string;
+  logs: LogFile[];
+  answers: string[];
+  previous: string;
+  verify: boolean;
+  no_verify: boolean;
+  /** plan_only asks for the approach without file changes; writeChanges asks for them once it is approved. */
+  plan_only?: boolean;
+};
 
 export type ContextRequest = {
   type: "read_file" | "search" | "logs" | "env";
@@ -27,6 +36,8 @@ export type FileChange = {
   base_sha256: string;
   placement?: string[];
   flags?: string[];
+  /** syntax_issues: syntax errors this change introduces (Go, JSON, YAML, TOML), "line L, column C: message". */
+  syntax_issues?: string[];
 };
 export type MemoryEntry = { key: string; value: unknown };
 export type ContextResult = { request: ContextRequest; ok: boolean; text?: string; error?: string; redactions?: number };
@@ -71,7 +82,7 @@ export type PlanRecord = {
   id: string;
   created_at: string;
   state: "draft" | "applied" | "undone" | "failed";
-  input: { problem: string; logs: { source: string; path?: string; text?: string }[] | null; answers?: string[]; previous?: string };
+  input: { problem: string; logs: { source: string; path?: string; text?: string }[] | null; answers?: string[]; previous?: string; plan_only?: boolean };
   plan: {
     mode: "fix-plan" | "apply";
     summary: string;
@@ -101,6 +112,8 @@ export type PlanRecord = {
   verification?: Verification;
   /** foreign: not sealed by this user's fixplan (e.g. shipped with the project); shown, never applied, run or verified. */
   foreign?: boolean;
+  /** approved_plan: these changes were written (mode "apply") for the approved plan with this id. */
+  approved_plan?: string;
 };
 
 export type ApplyRequest = { plan_id: string; paths: string[]; memory_keys: string[] };
@@ -207,6 +220,9 @@ export interface Backend {
    * (approved now, remembered for the project); progress arrives as "verify" events,
    * cancelPlan stops it. */
   verifyPlan(planId: string, approve: string[]): Promise<PlanRecord>;
+  /** writeChanges asks the model (mode "apply") for the file changes of an approved plan
+   * that has none; the new plan arrives like plan()'s, with progress events. */
+  writeChanges(planId: string): Promise<PlanRecord>;
   approvedChecks(): Promise<string[]>;
   revokeCheck(command: string): Promise<void>;
   stopCommand(): Promise<void>;

@@ -33,6 +33,8 @@ type Props = {
   onRemoveCheck: (command: string) => void;
   onVerify: () => void;
   onCancelVerify: () => void;
+  /** onWriteChanges approves a plan without changes and asks the model to write them. */
+  onWriteChanges?: () => void;
 };
 
 export function describeRequest(r: ContextRequest): string {
@@ -168,6 +170,35 @@ export function PlanView(p: Props) {
         </>
       )}
       <h3>Changes</h3>
+      {plan.approved_plan && (
+        <p className="muted small" data-testid="approved-plan">
+          Written for the approved plan <code>{plan.approved_plan}</code>.
+        </p>
+      )}
+      {plan.changes.some((c) => (c.syntax_issues ?? []).length > 0) && (
+        <ul className="warnings syntax-issues" data-testid="syntax-issues" role="note">
+          {plan.changes
+            .filter((c) => (c.syntax_issues ?? []).length > 0)
+            .map((c) => (
+              <li key={c.path}>
+                <strong>Syntax error</strong> introduced in <code>{c.path}</code>: {(c.syntax_issues ?? []).join("; ")} — the model was asked once to correct it;
+                review this file before applying it.
+              </li>
+            ))}
+        </ul>
+      )}
+      {plan.changes.length === 0 && plan.state === "draft" && !foreign && !plan.approved_plan && p.onWriteChanges && (
+        <div className="write-changes row" data-testid="write-changes-offer">
+          <span className="muted small">
+            {plan.input.plan_only ? "You asked for the plan only." : "This plan has no file changes."} If you approve the steps, the model writes the changes for
+            them.
+          </span>
+          <span className="spacer" />
+          <button className="primary" data-testid="write-changes" onClick={p.onWriteChanges} disabled={p.planning || p.busy || p.verifying}>
+            Write the changes
+          </button>
+        </div>
+      )}
       <ChangeList changes={plan.changes} selected={p.selected} layout={layout} readOnly={readOnly} onToggle={p.onToggle} onAll={p.onAll} onLayout={setLayout} />
       {plan.memory.length > 0 && (
         <>

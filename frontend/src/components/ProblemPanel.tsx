@@ -9,6 +9,9 @@ type Props = {
   /** verify is the "Verify before review" checkbox for the next runs (it starts from the setting). */
   verify: boolean;
   onVerify: (on: boolean) => void;
+  /** planOnly asks for the approach without file changes (they are written once it is approved). */
+  planOnly?: boolean;
+  onPlanOnly?: (on: boolean) => void;
   onProblem: (v: string) => void;
   onFix: () => void;
   onCancel: () => void;
@@ -60,6 +63,11 @@ export function ProblemPanel(p: Props) {
         <label className="small verify-run" title="Check the plan in a scratch copy with the approved checks before it is shown; a plan that fails goes back to the model">
           <input type="checkbox" data-testid="verify-run" checked={p.verify} disabled={p.planning} onChange={(e) => p.onVerify(e.target.checked)} /> Verify before review
         </label>
+        {p.onPlanOnly && (
+          <label className="small plan-only" title="Ask for the diagnosis and the steps first; once you approve them, Write the changes asks the model for the file changes">
+            <input type="checkbox" data-testid="plan-only" checked={!!p.planOnly} disabled={p.planning} onChange={(e) => p.onPlanOnly?.(e.target.checked)} /> Plan only
+          </label>
+        )}
         {p.planning ? (
           <button data-testid="cancel" onClick={p.onCancel}>
             Cancel

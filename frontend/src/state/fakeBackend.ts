@@ -45,6 +45,8 @@ export class FakeBackend implements Backend {
   approvedList: string[] = ["python3 -m pytest -q"];
   /** verifyResult answers verifyPlan after approve was approved; verified by default. */
   verifyResult: (id: string, approve: string[]) => Promise<PlanRecord> = async () => ({ ...samplePlan(), verification: sampleVerification("verified") });
+  /** writeResult answers writeChanges: the sample plan written in apply mode by default. */
+  writeResult: (id: string) => Promise<PlanRecord> = async (id) => ({ ...samplePlan(), id: "p2", approved_plan: id, plan: { ...samplePlan().plan, mode: "apply" } });
   progress?: (evs: ProgressEvent[]) => void;
   output?: (o: CommandOutput) => void;
 
@@ -71,6 +73,10 @@ export class FakeBackend implements Backend {
   async plan(req: PlanRequest) {
     this.rec("plan", req);
     return this.planResult();
+  }
+  async writeChanges(planId: string) {
+    this.rec("writeChanges", planId);
+    return this.writeResult(planId);
   }
   async cancelPlan() {
     this.rec("cancelPlan");

@@ -47,6 +47,8 @@ export type State = {
   verifyDefault: boolean | null;
   /** verifyRun is the Problem panel's "Verify before review" for the next runs (null: follow the setting). */
   verifyRun: boolean | null;
+  /** planOnly is the Problem panel's "Plan only": ask for the approach first, the changes once it is approved. */
+  planOnly: boolean;
   /** checks is the Verify panel of the plan shown (null while unknown or not offered). */
   checks: ChecksState | null;
   /** verifying: a verification of the plan shown is running (Cancel stops it). */
@@ -77,6 +79,7 @@ export const initialState: State = {
   connection: "",
   verifyDefault: null,
   verifyRun: null,
+  planOnly: false,
   checks: null,
   verifying: false,
   approved: null,
@@ -260,6 +263,8 @@ export class Store {
 
   setVerifyRun = (on: boolean) => this.set({ verifyRun: on });
 
+  setPlanOnly = (on: boolean) => this.set({ planOnly: on });
+
   /** verifyFlags: the checkbox as the request carries it; both false leave it to the setting. */
   private verifyFlags(): { verify: boolean; no_verify: boolean } {
     if (this.state.verifyRun === null && this.state.verifyDefault === null) return { verify: false, no_verify: false };
@@ -282,6 +287,7 @@ export class Store {
         answers: extra.answers ?? [],
         previous: extra.previous ?? "",
         ...this.verifyFlags(),
+        plan_only: this.state.planOnly,
       });
       this.showPlan(rec);
       // A verified run ends with verification steps; the plan is what is ready.
@@ -407,6 +413,27 @@ export class Store {
   };
   toggleMemory = (key: string) => this.set({ memorySelected: { ...this.state.memorySelected, [key]: !this.state.memorySelected[key] } });
   setAnswer = (i: number, v: string) => this.set({ answers: this.state.answers.map((a, j) => (j === i ? v : a)) });
+
+  /** writeChanges approves the approach of the plan shown (one without changes) and asks
+   * the model to write its changes (mode "apply"); the written plan replaces it for review. */
+  async writeChanges() {
+    const p = this.state.plan;
+    if (!p || p.foreign || this.state.planning || this.state.verifying || this.state.busy) return;
+    this.set({ planning: true, progress: null, error: null, result: null });
+    try {
+      const rec = await this.backend.writeChanges(p.id);
+      this.showPlan(rec);
+      const pr = this.state.progress;
+      if (pr && (rec.verification || pr.stage === "verify")) this.set({ progress: { ...pr, stage: "done", message: "" } });
+      this.set({ planning: false });
+      await this.loadChecks();
+    } catch (e) {
+      const err = toAppError(e);
+      this.set({ error: err.code === "ERR_CANCELLED" ? null : err, progress: err.code === "ERR_CANCELLED" ? null : this.state.progress });
+    } finally {
+      this.set({ planning: false });
+    }
+  }
 
   async replan() {
     const p = this.state.plan;

@@ -99,6 +99,7 @@ export namespace app {
 	    previous: string;
 	    verify: boolean;
 	    no_verify: boolean;
+	    plan_only: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new PlanRequest(source);
@@ -112,6 +113,7 @@ export namespace app {
 	        this.previous = source["previous"];
 	        this.verify = source["verify"];
 	        this.no_verify = source["no_verify"];
+	        this.plan_only = source["plan_only"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -426,6 +428,7 @@ export namespace plan {
 	    base_sha256: string;
 	    placement?: string[];
 	    flags?: string[];
+	    syntax_issues?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new FileChange(source);
@@ -439,6 +442,7 @@ export namespace plan {
 	        this.base_sha256 = source["base_sha256"];
 	        this.placement = source["placement"];
 	        this.flags = source["flags"];
+	        this.syntax_issues = source["syntax_issues"];
 	    }
 	}
 	export class Section {
@@ -626,6 +630,7 @@ export namespace plan {
 	    logs: LogSource[];
 	    answers?: string[];
 	    previous?: string;
+	    plan_only?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProblemInput(source);
@@ -637,6 +642,7 @@ export namespace plan {
 	        this.logs = this.convertValues(source["logs"], LogSource);
 	        this.answers = source["answers"];
 	        this.previous = source["previous"];
+	        this.plan_only = source["plan_only"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -772,6 +778,7 @@ export namespace plan {
 	    unfulfilled?: ContextRequest[];
 	    calls?: Call[];
 	    verification?: Verification;
+	    approved_plan?: string;
 	    foreign?: boolean;
 	    fixplan_version?: string;
 	
@@ -798,6 +805,7 @@ export namespace plan {
 	        this.unfulfilled = this.convertValues(source["unfulfilled"], ContextRequest);
 	        this.calls = this.convertValues(source["calls"], Call);
 	        this.verification = this.convertValues(source["verification"], Verification);
+	        this.approved_plan = source["approved_plan"];
 	        this.foreign = source["foreign"];
 	        this.fixplan_version = source["fixplan_version"];
 	    }

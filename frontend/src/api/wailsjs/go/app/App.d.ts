@@ -50,3 +50,5 @@ export function Undo():Promise<app.ApplyResult>;
 export function VerifyPlan(arg1:string,arg2:Array<string>):Promise<plan.Record>;
 
 export function Version():Promise<string>;
+
+export function WriteChanges(arg1:string):Promise<plan.Record>;

@@ -93,3 +93,7 @@ export function VerifyPlan(arg1, arg2) {
 export function Version() {
   return window['go']['app']['App']['Version']();
 }
+
+export function WriteChanges(arg1) {
+  return window['go']['app']['App']['WriteChanges'](arg1);
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen } from "@testing-library/react";
+import { PlanView } from "./PlanView";
+import { ProblemPanel } from "./ProblemPanel";
+import type { PlanRecord } from "../api/types";
+import { Store } from "../state/store";
+import { FakeBackend, samplePlan } from "../state/fakeBackend";
+
+/** approachOnly is a plan made with Plan only: steps, no file changes. */
+function approachOnly(): PlanRecord {
+  const p = samplePlan();
+  return { ...p, input: { ...p.input, plan_only: true }, changes: [], memory: [], plan: { ...p.plan, questions: [] } };
+}
+
+function renderPlan(plan: PlanRecord, onWriteChanges = vi.fn()) {
+  render(
+    <PlanView
+      plan={plan}
+      selected={{}}
+      memorySelected={{}}
+      answers={[]}
+      commands={{}}
+      busy={false}
+      planning={false}
+      result={null}
+      onToggle={() => {}}
+      onAll={() => {}}
+      onToggleMemory={() => {}}
+      onAnswer={() => {}}
+      onReplan={() => {}}
+      onApply={() => {}}
+      onUndo={() => {}}
+      onRun={() => {}}
+      onStop={() => {}}
+      onFixAgain={() => {}}
+      checks={null}
+      verifying={false}
+      verifyProgress=""
+      onToggleCheck={() => {}}
+      onAddCheck={() => {}}
+      onRemoveCheck={() => {}}
+      onVerify={() => {}}
+      onCancelVerify={() => {}}
+      onWriteChanges={onWriteChanges}
+    />,
+  );
+  return onWriteChanges;
+}
+
+describe("Plan only and Write the changes", () => {
+  it("sends plan_only with the next Fix when the switch is on", async () => {
+    const b = new FakeBackend();
+    const s = new Store(b);
+    await s.start();
+    s.setProblem("ZeroDivisionError");
+    s.setPlanOnly(true);
+    await s.fix();
+    expect((b.called("plan")[0].args[0] as { plan_only: boolean }).plan_only).toBe(true);
+    s.setPlanOnly(false);
+    await s.fix();
+    expect((b.called("plan")[1].args[0] as { plan_only: boolean }).plan_only).toBe(false);
+  });
+
+  it("writes the changes of the plan shown and shows the written plan ticked", async () => {
+    const b = new FakeBackend();
+    b.planResult = async () => approachOnly();
+    const s = new Store(b);
+    await s.start();
+    s.setProblem("ZeroDivisionError");
+    await s.fix();
+    expect(s.get().plan?.changes).toEqual([]);
+    await s.writeChanges();
+    expect(b.called("writeChanges")[0].args).toEqual(["p1"]);
+    expect(s.get().plan?.id).toBe("p2");
+    expect(s.get().plan?.approved_plan).toBe("p1");
+    expect(s.get().selected).toEqual({ "calc.py": true, "notes.md": true });
+    expect(s.get().planning).toBe(false);
+  });
+
+  it("never writes changes for a foreign plan", async () => {
+    const b = new FakeBackend();
+    b.planResult = async () => ({ ...approachOnly(), foreign: true });
+    const s = new Store(b);
+    await s.start();
+    s.setProblem("x");
+    await s.fix();
+    await s.writeChanges();
+    expect(b.called("writeChanges")).toHaveLength(0);
+  });
+
+  it("shows a refusal of the backend as an error", async () => {
+    const b = new FakeBackend();
+    b.planResult = async () => approachOnly();
+    b.writeResult = async () => {
+      throw JSON.stringify({ code: "ERR_FOREIGN_STATE", message: "plan p1 was not made by your fixplan", hint: "make your own plan" });
+    };
+    const s = new Store(b);
+    await s.start();
+    s.setProblem("x");
+    await s.fix();
+    await s.writeChanges();
+    expect(s.get().error?.code).toBe("ERR_FOREIGN_STATE");
+    expect(s.get().plan?.id).toBe("p1");
+  });
+
+  it("offers Write the changes on a draft without changes only", () => {
+    const onWrite = renderPlan(approachOnly());
+    expect(screen.getByTestId("write-changes-offer").textContent).toContain("You asked for the plan only.");
+    fireEvent.click(screen.getByTestId("write-changes"));
+    expect(onWrite).toHaveBeenCalledTimes(1);
+  });
+
+  it("does not offer it for a plan with changes, a foreign plan or written changes", () => {
+    renderPlan(samplePlan());
+    renderPlan({ ...approachOnly(), foreign: true });
+    renderPlan({ ...approachOnly(), approved_plan: "p0" });
+    expect(screen.queryByTestId("write-changes")).toBeNull();
+    expect(screen.getByTestId("approved-plan").textContent).toContain("p0");
+  });
+
+  it("flags a change that introduces a syntax error", () => {
+    const p = samplePlan();
+    p.changes[0] = { ...p.changes[0], syntax_issues: ["line 3, column 1: expected '}', found 'EOF'"] };
+    renderPlan(p);
+    const note = screen.getByTestId("syntax-issues");
+    expect(note.textContent).toContain("calc.py");
+    expect(note.textContent).toContain("line 3, column 1: expected '}', found 'EOF'");
+    expect(note.textContent).not.toContain("notes.md");
+  });
+
+  it("has a Plan only switch next to Fix", () => {
+    const onPlanOnly = vi.fn();
+    render(
+      <ProblemPanel
+        problem="boom"
+        logs={[]}
+        planning={false}
+        progress=""
+        disabled={false}
+        verify={false}
+        onVerify={() => {}}
+        planOnly={false}
+        onPlanOnly={onPlanOnly}
+        onProblem={() => {}}
+        onFix={() => {}}
+        onCancel={() => {}}
+        onAttach={() => {}}
+        onRename={() => {}}
+        onRemove={() => {}}
+      />,
+    );
+    fireEvent.click(screen.getByTestId("plan-only"));
+    expect(onPlanOnly).toHaveBeenCalledWith(true);
+  });
+});

@@ -1,0 +1,182 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fixplan/llm"
+	"fixplan/memory"
+	"fixplan/plan"
+)
+
+// The two-phase flow of docs/CONTRACT.md §3: a plan made with PlanOnly (or any
+// plan that ended without file changes) carries the approach; once the user
+// approves it, WriteChanges asks the model in mode "apply" for the final changes,
+// with the approved steps and the context that plan already gathered. The result
+// is a new draft record (ApprovedPlan names the approved one) that is previewed,
+// reviewed and applied like any other plan.
+
+// planOnlyNote is added to the first user message of a PlanOnly run.
+func planOnlyNote(in plan.ProblemInput) string {
+	if !in.PlanOnly {
+		return ""
+	}
+	return "\nPLAN ONLY: the operator wants to approve the approach before any file is changed. Answer in mode \"fix-plan\" " +
+		"with the diagnosis, the steps, the risks and the verification, and no file changes (proposed_changes null, patch null). " +
+		"Request the context you need to be sure of the approach; the changes are asked for later, in mode \"apply\".\n"
+}
+
+// hasChanges reports whether p carries any file change.
+func hasChanges(p *plan.Plan) bool {
+	return len(p.Actions()) > 0 || strings.TrimSpace(p.EffectivePatch()) != ""
+}
+
+// WriteChanges asks the model, in mode "apply", for the file changes that carry
+// out the stored plan id, whose approach the user approved. The model gets the
+// approved plan's problem, base context and context results (nothing is gathered
+// again) and its steps; the reply is validated (one repair request), may ask for
+// more context, is previewed and syntax-checked like any plan, and is saved as a
+// new draft record whose ApprovedPlan is id.
+//
+// It fails with ERR_FOREIGN_STATE for a plan not made by this user's fixplan,
+// ERR_NO_PLAN for a failed record, ERR_INVALID_INPUT for a plan that already
+// has changes to review, and like Plan otherwise.
+func (s *Session) WriteChanges(ctx context.Context, id string) (*plan.Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.model == nil {
+		return nil, plan.Errorf(plan.ErrConfig, "no model is configured").WithHint("set the provider in Settings or FIXPLAN_BASE_URL / FIXPLAN_MODEL")
+	}
+	approved, err := s.eng.LoadPlan(id)
+	if err != nil {
+		return nil, err
+	}
+	if mem, err := memory.Open(s.root, s.opts.UserPrefsPath); err == nil {
+		s.mem = mem
+	}
+	pl, err := s.planner()
+	if err != nil {
+		return nil, err
+	}
+	return pl.WriteChanges(ctx, approved)
+}
+
+// WriteChanges is Session.WriteChanges on a loaded record.
+func (pl *Planner) WriteChanges(ctx context.Context, approved *plan.Record) (*plan.Record, error) {
+	if err := approvable(approved); err != nil {
+		return nil, err
+	}
+	in := approved.Input
+	in.PlanOnly = false
+	r := &run{p: pl, seen: map[string]bool{}, applyMode: true, rec: &plan.Record{
+		ID: pl.cfg.NewID(), CreatedAt: pl.cfg.Now().UTC(), State: plan.StateDraft, FixplanVersion: pl.cfg.Version, Input: in,
+		ApprovedPlan: approved.ID, Base: approved.Base, Changes: []plan.FileChange{},
+		Rounds:   append([]plan.Round{}, approved.Rounds...),
+		Warnings: append([]string{}, pl.cfg.Warnings...), Memory: []plan.MemoryEntry{},
+	}}
+	r.see(approved.Base.Seen)
+	for _, rd := range approved.Rounds {
+		for _, res := range rd.Results {
+			r.see(res.Seen)
+		}
+	}
+	pl.emit(Event{Stage: StageGather, Message: "using the context of plan " + approved.ID})
+	r.msgs = []llm.Message{
+		{Role: llm.RoleSystem, Content: systemPrompt(pl.cfg.Memory.Block())},
+		{Role: llm.RoleUser, Content: applyMessage(approved)},
+	}
+	rec, err := r.converse(ctx)
+	if err != nil {
+		pl.emit(Event{Stage: StageError, Message: err.Error()})
+		return rec, err
+	}
+	pl.emit(Event{Stage: StageDone, Message: rec.ID})
+	return rec, nil
+}
+
+// approvable refuses plans whose changes must not be written from them.
+func approvable(r *plan.Record) error {
+	switch {
+	case r.Foreign:
+		// Its steps were chosen by whoever put it in the project, not approved by the user.
+		return (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + r.ID + " was not made by your fixplan; its changes are not written from it"}).
+			WithHint("make your own plan with Fix (plan), or Plan only")
+	case r.State == plan.StateFailed:
+		return plan.Errorf(plan.ErrNoPlan, "plan %s has no approach to carry out (the model's reply was invalid)", r.ID).WithHint("re-plan")
+	case len(r.Changes) > 0:
+		return plan.Errorf(plan.ErrInvalidInput, "plan %s already has %d file change(s) to review", r.ID, len(r.Changes)).
+			WithHint("apply or untick its changes, or re-plan")
+	case len(r.Plan.Plan) == 0 && strings.TrimSpace(r.Plan.Summary) == "":
+		return plan.Errorf(plan.ErrNoPlan, "plan %s has no steps to carry out", r.ID).WithHint("re-plan")
+	}
+	return nil
+}
+
+// applyMessage is the user message of an apply-mode request: the approved plan's
+// problem and base context as they were sent, the context results it received,
+// the approved approach, and what to answer.
+func applyMessage(a *plan.Record) string {
+	var b strings.Builder
+	in := a.Input
+	in.Answers = nil // the approved plan already took them into account
+	first := userMessage(in, nil, a.Base)
+	first = strings.TrimSuffix(first, "\nAnswer with the JSON fix plan.\n")
+	b.WriteString(first)
+	n := 0
+	for _, rd := range a.Rounds {
+		for _, res := range rd.Results {
+			if n == 0 {
+				b.WriteString("\nCONTEXT GATHERED EARLIER (results of your context requests while planning):\n")
+			}
+			n++
+			fmt.Fprintf(&b, "\n--- request %d: %s\n", n, describeRequest(res.Request))
+			if res.OK {
+				b.WriteString(res.Text)
+				if !strings.HasSuffix(res.Text, "\n") {
+					b.WriteByte('\n')
+				}
+			} else {
+				fmt.Fprintf(&b, "NOT FULFILLED: %s\n", res.Error)
+			}
+		}
+	}
+	p := a.Plan
+	b.WriteString("\nAPPROVED PLAN (the operator approved this approach):\n")
+	fmt.Fprintf(&b, "Summary: %s\n", strings.TrimSpace(p.Summary))
+	if len(p.Plan) > 0 {
+		b.WriteString("Steps:\n")
+		for i, s := range p.Plan {
+			fmt.Fprintf(&b, "%d. %s: %s\n", i+1, strings.TrimSpace(s.Step), strings.TrimSpace(s.Details))
+		}
+	}
+	list := func(title string, items []string) {
+		if len(items) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "%s:\n", title)
+		for _, it := range items {
+			fmt.Fprintf(&b, "- %s\n", strings.TrimSpace(it))
+		}
+	}
+	list("Risks", p.Risks)
+	list("Verification", p.Verification)
+	list("Commands to run", p.Commands())
+	b.WriteString("\nWrite the changes now. Answer in mode \"apply\" with the complete JSON object: the final file changes that carry out " +
+		"the approved steps (proposed_changes.actions with whole new file contents, or a unified diff whose context lines match the files exactly), " +
+		"commands_to_run that verify them, verification (what to expect) and rollback (how to undo by hand). Keep to the approved approach, " +
+		"leave questions empty, and request more context only for a file you must change whose content you have not seen.\n")
+	return b.String()
+}
+
+// applyWarnings are the notes on an apply-mode reply that did not do what was asked.
+func applyWarnings(p *plan.Plan, changes []plan.FileChange) []string {
+	var out []string
+	if p.Mode != plan.ModeApply {
+		out = append(out, fmt.Sprintf("the model answered in mode %q instead of \"apply\"; its changes are shown all the same", p.Mode))
+	}
+	if len(changes) == 0 {
+		out = append(out, "the model wrote no file changes for the approved plan")
+	}
+	return out
+}
