@@ -26,7 +26,10 @@ import (
 //	tier 3: the whole project (one bounded walk; not for Go, whose names are
 //	        always in the package or an import)
 //
-// Within a tier, a name used closer to the failing line comes first. Each
+// Within a tier, a name used closer to the failing line comes first. Then one
+// more hop: the names the nearest (maxSecondHop) definitions use themselves,
+// looked up in their file, folder and imports, ranked after all of the above (a
+// test calls F, F calls the broken G). Each
 // definition's span (the function, method, type or class, cut at maxDefLines)
 // becomes one section, unless the base context already shows it; together they
 // stay within MaxResultBytes (one section's budget), and those that do not fit
@@ -44,6 +47,8 @@ const (
 	maxWideNames   = 16  // names looked up project-wide
 	maxDirFiles    = 200 // files of one folder or package read
 	maxUseSpan     = 150 // lines of the enclosing function scanned for names
+	maxSecondHop   = 24  // nearest definitions whose own uses are looked up
+	secondHopTier  = 10  // second-hop hits rank after every first-hop tier
 )
 
 // defPoint is a place in the project where the failure shows.
@@ -128,6 +133,7 @@ type defHit struct {
 	point      int
 	usedAt     defPoint
 	pathDist   int
+	via        string // the definition that uses it (second hop), "" for the failing lines
 }
 
 // defFinder holds one Base call's reads.
@@ -259,17 +265,42 @@ func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, res
 	if len(wanted) > 0 && wantedLang != nil {
 		hits = append(hits, d.wideSearch(ctx, wantedLang, wanted, points)...)
 	}
-	slices.SortStableFunc(hits, func(a, b defHit) int {
-		for _, c := range [][2]int{{a.tier, b.tier}, {a.dist, b.dist}, {a.point, b.point}, {a.pathDist, b.pathDist}} {
-			if c[0] != c[1] {
-				return c[0] - c[1]
-			}
+	sortHits(hits)
+	// one more hop: what the nearest definitions use, after everything the
+	// failing lines use themselves (a test calls F, F calls the broken G)
+	var second []defHit
+	parents := 0
+	for i, h := range hits {
+		if parents == maxSecondHop || ctx.Err() != nil {
+			break
 		}
-		if a.file != b.file {
-			return strings.Compare(a.file, b.file)
+		if looksLikeTestFile(h.file) || (i > 0 && hits[i-1].file == h.file && hits[i-1].span == h.span) {
+			continue
 		}
-		return a.span.from - b.span.from
-	})
+		lang := langFor(h.file)
+		f := d.file(h.file, lang)
+		if !f.ok {
+			continue
+		}
+		parents++
+		p := defPoint{h.file, h.span.to}
+		span, uses := lang.uses(f.src, f.lines, p.line)
+		imps := lang.imports(g, h.file, f.src)
+		folder := lang.folder(g, h.file)
+		var found []defHit
+		for _, u := range uses {
+			u.point = i
+			d.resolveUse(lang, p, span, u, imps, folder, &found)
+		}
+		for _, x := range found {
+			x.tier += secondHopTier
+			x.dist = 0 // ranked by the parent's rank, then tier
+			x.via = h.span.name
+			second = append(second, x)
+		}
+	}
+	sortHits(second)
+	hits = append(hits, second...)
 	return g.defCandidates(have, hits, warnings)
 }
 
@@ -312,8 +343,8 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 			} else if s.name != name || (s.member != wantMember && !(wantMember && !s.member && tier > 0)) {
 				continue
 			}
-			if file == p.file && s.from <= p.line && p.line <= s.to && s.from >= span.from {
-				continue // the function the failure is in
+			if file == p.file && s.from <= p.line && p.line <= s.to {
+				continue // the function (or class) the failure is in
 			}
 			*hits = append(*hits, defHit{file: file, span: s, tier: tier, dist: u.dist, point: u.point, usedAt: p,
 				pathDist: pathDistance(p.file, file)})
@@ -359,6 +390,22 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 		}
 	}
 	return found
+}
+
+// sortHits orders hits nearest first: tier, distance from the failing line,
+// failure point, folders apart.
+func sortHits(hits []defHit) {
+	slices.SortStableFunc(hits, func(a, b defHit) int {
+		for _, c := range [][2]int{{a.tier, b.tier}, {a.dist, b.dist}, {a.point, b.point}, {a.pathDist, b.pathDist}} {
+			if c[0] != c[1] {
+				return c[0] - c[1]
+			}
+		}
+		if a.file != b.file {
+			return strings.Compare(a.file, b.file)
+		}
+		return a.span.from - b.span.from
+	})
 }
 
 // pathDistance counts the folders between two files.
@@ -553,7 +600,11 @@ func (g *Gatherer) defCandidates(have []candidate, hits []defHit, warnings *[]st
 		if cut {
 			what += fmt.Sprintf(", first %d lines", maxDefLines)
 		}
-		title := fmt.Sprintf("File %s lines %d-%d of %d (%s, used at %s:%d)", ft.real, from, to, len(ft.lines), what, h.usedAt.file, h.usedAt.line)
+		where := fmt.Sprintf("used at %s:%d", h.usedAt.file, h.usedAt.line)
+		if h.via != "" {
+			where = fmt.Sprintf("used by %s in %s", h.via, h.usedAt.file)
+		}
+		title := fmt.Sprintf("File %s lines %d-%d of %d (%s, %s)", ft.real, from, to, len(ft.lines), what, where)
 		if len(title)+len(body) > left {
 			dropped = append(dropped, h.span.name)
 			continue

@@ -104,6 +104,12 @@ func TestDefinitionsGo(t *testing.T) {
 	if strings.Contains(s.Body, "func unused") {
 		t.Errorf("Total's section holds more than Total:\n%s", s.Body)
 	}
+	// one hop further: what Total itself uses, from the package it imports
+	if s, ok := section(got, "File internal/round/round.go", "definition of Half", "used by Total in total.go"); !ok {
+		t.Errorf("no definition of round.Half (used by Total); sections:\n%s", titles(got))
+	} else if i, j := sectionIndex(got, "definition of Total"), sectionIndex(got, "definition of Half"); i > j || strings.Contains(s.Body, "func Down") {
+		t.Errorf("Half ranked before Total or shown with Down:\n%s%s", titles(got), s.Body)
+	}
 	// the same name in another package is not it
 	if _, ok := section(got, "report/report.go"); ok {
 		t.Errorf("report.Total was shown for shop.Total:\n%s", titles(got))
@@ -186,6 +192,10 @@ func TestDefinitionsPython(t *testing.T) {
 	// make_order is not imported (a conftest-style global): found project-wide
 	if s, ok := section(got, "File support/orders.py", "definition of make_order"); !ok || !strings.Contains(s.Body, "return Order(total)") {
 		t.Errorf("no definition of make_order; sections:\n%s", titles(got))
+	}
+	// one hop further: the constant discount reads
+	if _, ok := section(got, "File app/pricing.py", "definition of RATE_CAP", "used by discount in app/pricing.py"); !ok {
+		t.Errorf("no definition of RATE_CAP (used by discount); sections:\n%s", titles(got))
 	}
 	// nearest first: the imported function before the project-wide one
 	if i, j := sectionIndex(got, "definition of discount"), sectionIndex(got, "definition of make_order"); i > j {

@@ -1,0 +1,356 @@
+// Command contextbench measures how often the base context already holds the
+// code a fix needs, on real Go projects and real test failures.
+//
+// For each project folder (a writable copy of a released module; run.sh fetches
+// them) it picks functions deterministically, breaks one at a time (the body
+// first returns the zero values: `if true { return *new(T) }`, inserted on the
+// brace's line so no line moves), runs `go test` on its package, and, when the
+// test fails, gathers the base context of that output exactly as `fixplan
+// context base --problem-file` does — once with the definitions of what the
+// failing lines use switched off (before) and once on (after). It then restores
+// the file. A failure counts as a hit when every line of the broken function is
+// shown in a section of its file; a file hit when any line of the file is.
+//
+// Usage: go run ./bench/context -k 12 [-md] [-v] NAME=DIR...
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	codectx "fixplan/context"
+	"fixplan/plan"
+)
+
+type target struct {
+	file     string // root-relative
+	name     string
+	brace    int // offset just after the body's {
+	results  []string
+	from, to int // lines of the function (func keyword to closing brace)
+}
+
+type outcome struct {
+	project, fn, file                string
+	before, after                    bool // the whole function shown
+	fileBefore, fileAfter            bool // any line of its file shown
+	bytesBefore, bytesAfter, defSecs int
+}
+
+func main() {
+	k := flag.Int("k", 12, "failures per project")
+	md := flag.Bool("md", false, "print Markdown")
+	verbose := flag.Bool("v", false, "print each failure")
+	envCache := flag.String("env-cache", "", "env-cache file for the environment section (default: none)")
+	flag.Parse()
+	var all []outcome
+	tried := map[string][2]int{}
+	for _, arg := range flag.Args() {
+		name, dir, ok := strings.Cut(arg, "=")
+		if !ok {
+			fmt.Fprintf(os.Stderr, "contextbench: %q: want NAME=DIR\n", arg)
+			os.Exit(2)
+		}
+		outs, nTried, nPass := runProject(name, dir, *k, *envCache, *verbose)
+		tried[name] = [2]int{nTried, nPass}
+		all = append(all, outs...)
+	}
+	report(all, tried, flag.Args(), *md)
+}
+
+// targets lists the functions with a body in the non-test files of packages
+// that have tests (files with build constraints are left alone).
+func targets(root string) []target {
+	var out []target
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if n := d.Name(); p != root && (n == "testdata" || strings.HasPrefix(n, ".") || n == "vendor") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		tests, _ := filepath.Glob(filepath.Join(filepath.Dir(p), "*_test.go"))
+		if len(tests) == 0 {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil || bytes.Contains(src, []byte("//go:build")) || bytes.Contains(src, []byte("// +build")) {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, p, src, parser.SkipObjectResolution)
+		if err != nil || f.Name.Name == "main" {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || len(fd.Body.List) < 2 || fd.Name.Name == "init" {
+				continue
+			}
+			t := target{file: filepath.ToSlash(rel), name: fd.Name.Name, brace: fset.Position(fd.Body.Lbrace).Offset + 1,
+				from: fset.Position(fd.Pos()).Line, to: fset.Position(fd.End()).Line}
+			if fd.Recv != nil && len(fd.Recv.List) == 1 {
+				var b bytes.Buffer
+				_ = printer.Fprint(&b, fset, fd.Recv.List[0].Type)
+				t.name = "(" + b.String() + ")." + t.name
+			}
+			if fd.Type.Results != nil {
+				for _, r := range fd.Type.Results.List {
+					var b bytes.Buffer
+					_ = printer.Fprint(&b, fset, r.Type)
+					n := max(1, len(r.Names))
+					for range n {
+						t.results = append(t.results, b.String())
+					}
+				}
+			}
+			out = append(out, t)
+		}
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].file != out[j].file {
+			return out[i].file < out[j].file
+		}
+		return out[i].from < out[j].from
+	})
+	return out
+}
+
+// breakFunc returns src with t's body returning zero values first.
+func breakFunc(src []byte, t target) []byte {
+	ret := "return"
+	if len(t.results) > 0 {
+		var zs []string
+		for _, r := range t.results {
+			zs = append(zs, "*new("+r+")")
+		}
+		ret += " " + strings.Join(zs, ", ")
+	}
+	ins := " if true { " + ret + " };"
+	out := make([]byte, 0, len(src)+len(ins))
+	out = append(out, src[:t.brace]...)
+	out = append(out, ins...)
+	return append(out, src[t.brace:]...)
+}
+
+func runProject(name, root string, k int, envCache string, verbose bool) (outs []outcome, nTried, nPass int) {
+	ts := targets(root)
+	rng := rand.New(rand.NewPCG(1, uint64(len(ts))))
+	rng.Shuffle(len(ts), func(i, j int) { ts[i], ts[j] = ts[j], ts[i] })
+	for _, t := range ts {
+		if len(outs) == k || nTried == 6*k {
+			break
+		}
+		nTried++
+		path := filepath.Join(root, filepath.FromSlash(t.file))
+		orig, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			continue
+		}
+		if err := os.WriteFile(path, breakFunc(orig, t), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			continue
+		}
+		out, failed := goTest(root, filepath.Dir(t.file))
+		if failed && !bytes.Contains(out, []byte("[build failed]")) && !bytes.Contains(out, []byte("[setup failed]")) {
+			o := outcome{project: name, fn: t.name, file: t.file}
+			problem := "go test fails:\n" + string(out)
+			before := gather(root, problem, envCache, true)
+			after := gather(root, problem, envCache, false)
+			o.before, o.fileBefore = shown(before, t)
+			o.after, o.fileAfter = shown(after, t)
+			o.bytesBefore, o.bytesAfter = size(before), size(after)
+			for _, s := range after.Sections {
+				if strings.Contains(s.Title, "(definition of ") {
+					o.defSecs++
+				}
+			}
+			outs = append(outs, o)
+			if verbose {
+				fmt.Fprintf(os.Stderr, "%s %s %s: before %v after %v (%d → %d bytes)\n", name, t.file, t.name, o.before, o.after, o.bytesBefore, o.bytesAfter)
+			}
+		} else if !failed {
+			nPass++
+		}
+		if err := os.WriteFile(path, orig, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "restore:", err)
+			os.Exit(1)
+		}
+	}
+	return outs, nTried, nPass
+}
+
+// goTest runs the package's tests; failed is false when they pass.
+func goTest(root, pkgDir string) ([]byte, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	pkg := "./" + filepath.ToSlash(pkgDir)
+	if pkgDir == "." {
+		pkg = "."
+	}
+	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-timeout=60s", pkg)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+	out, err := cmd.CombinedOutput()
+	if len(out) > 256<<10 {
+		out = out[:256<<10]
+	}
+	return out, err != nil
+}
+
+func gather(root, problem, envCache string, noDefs bool) plan.Gathered {
+	o := codectx.DefaultOptions()
+	o.EnvCachePath = envCache
+	o.NoDefinitions = noDefs
+	g, err := codectx.New(root, o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer g.Close()
+	res, err := g.Base(context.Background(), plan.ProblemInput{Problem: problem})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	return res
+}
+
+var (
+	titleRe    = regexp.MustCompile(`^File (\S+) lines `)
+	numberedRe = regexp.MustCompile(`(?m)^\s*(\d+) \| `)
+)
+
+// shown reports whether every line of t, and any line of its file, is in a
+// section of the base context.
+func shown(g plan.Gathered, t target) (fn, file bool) {
+	lines := map[int]bool{}
+	for _, s := range g.Sections {
+		m := titleRe.FindStringSubmatch(s.Title)
+		if m == nil || m[1] != t.file {
+			continue
+		}
+		for _, n := range numberedRe.FindAllStringSubmatch(s.Body, -1) {
+			v, _ := strconv.Atoi(n[1])
+			lines[v] = true
+		}
+	}
+	for i := t.from; i <= t.to; i++ {
+		if !lines[i] {
+			return false, len(lines) > 0
+		}
+	}
+	return true, true
+}
+
+func size(g plan.Gathered) int {
+	n := 0
+	for _, s := range g.Sections {
+		n += len(s.Title) + len(s.Body)
+	}
+	return n
+}
+
+func pct(a, b int) string {
+	if b == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%d/%d (%.0f%%)", a, b, 100*float64(a)/float64(b))
+}
+
+func report(all []outcome, tried map[string][2]int, args []string, md bool) {
+	type agg struct{ n, b, a, fb, fa, bytesB, bytesA, defs int }
+	per := map[string]*agg{}
+	var order []string
+	tot := &agg{}
+	for _, a := range args {
+		name, _, _ := strings.Cut(a, "=")
+		per[name] = &agg{}
+		order = append(order, name)
+	}
+	for _, o := range all {
+		for _, x := range []*agg{per[o.project], tot} {
+			x.n++
+			x.bytesB += o.bytesBefore
+			x.bytesA += o.bytesAfter
+			x.defs += o.defSecs
+			if o.before {
+				x.b++
+			}
+			if o.after {
+				x.a++
+			}
+			if o.fileBefore {
+				x.fb++
+			}
+			if o.fileAfter {
+				x.fa++
+			}
+		}
+	}
+	if md {
+		fmt.Println("| project | functions broken (tried, tests still passed) | function in base context: before | after | its file in base context: before | after | base context bytes: before → after (mean) |")
+		fmt.Println("|---|---|---|---|---|---|---|")
+	}
+	row := func(name string, x *agg, tr [2]int) {
+		mb, ma := 0, 0
+		if x.n > 0 {
+			mb, ma = x.bytesB/x.n, x.bytesA/x.n
+		}
+		if md {
+			fmt.Printf("| %s | %d (%d, %d) | %s | %s | %s | %s | %d → %d |\n", name, x.n, tr[0], tr[1], pct(x.b, x.n), pct(x.a, x.n), pct(x.fb, x.n), pct(x.fa, x.n), mb, ma)
+			return
+		}
+		fmt.Printf("%-12s failures %3d (tried %3d, passed %3d)  function before %s after %s  file before %s after %s  bytes %d → %d\n",
+			name, x.n, tr[0], tr[1], pct(x.b, x.n), pct(x.a, x.n), pct(x.fb, x.n), pct(x.fa, x.n), mb, ma)
+	}
+	var tt [2]int
+	for _, name := range order {
+		row(name, per[name], tried[name])
+		tt[0] += tried[name][0]
+		tt[1] += tried[name][1]
+	}
+	row("all", tot, tt)
+	if md {
+		fmt.Println()
+		fmt.Println("Each failure (✓ = every line of the broken function in the base context):")
+		fmt.Println()
+		fmt.Println("| project | function | file | before | after | definition sections |")
+		fmt.Println("|---|---|---|---|---|---|")
+		for _, o := range all {
+			fmt.Printf("| %s | `%s` | %s | %s | %s | %d |\n", o.project, o.fn, o.file, mark(o.before), mark(o.after), o.defSecs)
+		}
+	}
+}
+
+func mark(b bool) string {
+	if b {
+		return "✓"
+	}
+	return "✗"
+}
