@@ -18,7 +18,8 @@ import (
 // compared line by line, lines the model kept are written as the file has them
 // (its indentation, trailing whitespace, punctuation and blank lines), and only the
 // lines the model added are taken from the replacement — re-indented by the found
-// indentation delta, with the punctuation the search got wrong put back to the file's.
+// indentation delta and, when only folded punctuation matched, with typographic
+// quotes, dashes and spaces the file never uses put back to ASCII.
 
 // Layers of search/replace matching, strictest first.
 const (
@@ -258,13 +259,14 @@ func srFit(lines, search, repl []string, m srMatch, sensitive bool) ([]string, s
 			note = fmt.Sprintf("(re-indented %+d)", len(fileInd)-len(searchInd))
 		}
 	}
-	// Typographic characters of the search that the file has as ASCII.
+	// Matched only with punctuation folded: the model's text went through
+	// something that made quotes curly (or dashes long); typographic characters
+	// the file never uses are put back to ASCII in the added lines too.
 	var wrong []string
 	if m.layer >= srUnicode {
-		region := strings.Join(lines[m.start:m.end], "\n")
-		for _, s := range search {
+		for _, s := range repl {
 			for _, r := range s {
-				if c := string(r); punctFold.Replace(c) != c && !strings.Contains(region, c) {
+				if c := string(r); punctFold.Replace(c) != c && !fileHas(lines, c) {
 					wrong = append(wrong, c, punctFold.Replace(c))
 				}
 			}
@@ -318,6 +320,15 @@ func reindent(l, from, to string) string {
 		return to[:len(to)-(len(from)-len(ws))] + l[len(ws):]
 	}
 	return l
+}
+
+func fileHas(lines []string, c string) bool {
+	for _, l := range lines {
+		if strings.Contains(l, c) {
+			return true
+		}
+	}
+	return false
 }
 
 func leadingWS(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
