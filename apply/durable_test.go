@@ -2,6 +2,8 @@ package apply
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -169,4 +171,52 @@ func mustRead(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// The "large change" flag counts changed lines without computing a diff where
+// it can; the count must agree with the diff's whenever it matters.
+func TestLargeChangeCountAgreesWithTheDiff(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	text := func(n int) []byte {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "line %d %d\n", i, rng.IntN(3))
+		}
+		return []byte(b.String())
+	}
+	edit := func(src []byte, k int) []byte {
+		ls := strings.SplitAfter(string(src), "\n")
+		for i := 0; i < k && len(ls) > 1; i++ {
+			j := rng.IntN(len(ls))
+			switch rng.IntN(3) {
+			case 0:
+				ls = append(ls[:j], ls[j+1:]...)
+			case 1:
+				ls[j] = "changed\n"
+			default:
+				ls = append(ls[:j], append([]string{"inserted\n"}, ls[j:]...)...)
+			}
+		}
+		out := strings.Join(ls, "")
+		if rng.IntN(4) == 0 {
+			out = strings.TrimSuffix(out, "\n") // no final newline
+		}
+		return []byte(out)
+	}
+	for i := 0; i < 300; i++ {
+		n := []int{0, 3, 40}[i%3]
+		before := text(rng.IntN(120))
+		c := Change{Path: "f.txt", Op: plan.OpUpdate, Before: before, After: edit(before, rng.IntN(30))}
+		switch i % 10 {
+		case 8:
+			c.Op, c.Before = plan.OpCreate, nil
+		case 9:
+			c.Op, c.After = plan.OpDelete, nil
+		}
+		want := changedLines(c.preview().Diff)
+		got := c.changedLinesOver(n)
+		if (got > n) != (want > n) || got > n && got != want {
+			t.Fatalf("case %d (%s, n=%d): counted %d, the diff has %d\nbefore %q\nafter %q", i, c.Op, n, got, want, c.Before, c.After)
+		}
+	}
 }

@@ -189,6 +189,8 @@ type Change struct {
 	Flags []string `json:"flags,omitempty"`
 	// pv memoises the preview diff (computed once per change, see memo).
 	pv *plan.FileChange
+	// patchLines counts the +/- lines of the patch hunks an update came from.
+	patchLines int
 }
 
 // Selection is what the user ticked.

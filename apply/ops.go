@@ -168,6 +168,11 @@ func (e *Engine) transact(ctx context.Context, planID string, cs []Change, sel S
 	}
 	res := Result{Transaction: j.ID, PlanID: planID, Applied: []plan.FileChange{}, Memory: sel.MemoryKeys}
 	for _, c := range cs {
+		if planID == "" {
+			// fixplan patch: the patch is the diff; none is computed for the result.
+			res.Applied = append(res.Applied, plan.FileChange{Path: c.Path, Op: c.Op, BaseSHA256: c.BeforeSHA256, Placement: c.Placement, Flags: c.Flags})
+			continue
+		}
 		res.Applied = append(res.Applied, c.Preview())
 	}
 	if res.Memory == nil {
@@ -177,7 +182,9 @@ func (e *Engine) transact(ctx context.Context, planID string, cs []Change, sel S
 }
 
 // ApplyPatch applies a unified diff as one undoable transaction. With check it
-// only computes the changes (hunk placement included) and writes nothing.
+// only computes the changes (hunk placement included) and writes nothing. No
+// preview diff is computed (the patch is the diff): Result.Applied carries each
+// file's path, op, base hash, placement and flags, without a diff.
 func (e *Engine) ApplyPatch(ctx context.Context, patch string, check bool) (Result, []Change, error) {
 	cs, err := e.patchChanges(patch)
 	if err != nil {
@@ -188,8 +195,7 @@ func (e *Engine) ApplyPatch(ctx context.Context, patch string, check bool) (Resu
 	}
 	order(cs)
 	for i := range cs {
-		cs[i].memo()
-		flag(&cs[i])
+		flag(&cs[i]) // no preview diff: the patch is the diff (flag computes one only for a possibly large change)
 	}
 	if len(cs) == 0 {
 		return Result{}, cs, plan.Errorf(plan.ErrInvalidInput, "the patch changes nothing (the files already look like that)")

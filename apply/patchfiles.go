@@ -166,8 +166,12 @@ func (e *Engine) patchExisting(name string, f *gitdiff.File) (Change, error) {
 	if err != nil {
 		return Change{}, err
 	}
+	n := 0
+	for _, fr := range f.TextFragments {
+		n += int(fr.LinesAdded + fr.LinesDeleted)
+	}
 	return Change{Path: rel, Op: plan.OpUpdate, Before: cur.data, BeforeSHA256: sum(cur.data), BeforeMode: cur.mode,
-		Existed: true, After: after, Mode: cur.mode, FromPatch: true, Placement: placements}, nil
+		Existed: true, After: after, Mode: cur.mode, FromPatch: true, Placement: placements, patchLines: n}, nil
 }
 
 func gitKind(m fs.FileMode) string {

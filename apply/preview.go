@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"strings"
@@ -68,6 +69,49 @@ func modeOr(m fs.FileMode) fs.FileMode {
 		return p
 	}
 	return 0o644
+}
+
+// changedLinesOver returns the number of +/- lines of c's diff when it is more
+// than n, and some number no more than n otherwise. The diff is computed (and
+// kept) only when the lines between the common start and end of an updated
+// file's old and new bytes are more than n and no diff is at hand: a created or
+// deleted file's count is its number of lines, and an update made by a patch
+// that is not previewed (fixplan patch) counts the patch's own +/- lines.
+func (c *Change) changedLinesOver(n int) int {
+	lines := func(x []byte) int {
+		k := bytes.Count(x, []byte{'\n'})
+		if len(x) > 0 && x[len(x)-1] != '\n' {
+			k++
+		}
+		return k
+	}
+	switch c.Op {
+	case plan.OpCreate:
+		return lines(c.After)
+	case plan.OpDelete:
+		return lines(c.Before)
+	}
+	a, b := c.Before, c.After
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	for p > 0 && a[p-1] != '\n' {
+		p-- // back to the start of a line
+	}
+	s := 0
+	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	// A middle ending inside a line counts that line, so the suffix needs no aligning.
+	if bound := lines(a[p:len(a)-s]) + lines(b[p:len(b)-s]); bound <= n {
+		return bound
+	}
+	if c.pv == nil && c.patchLines > 0 {
+		return c.patchLines
+	}
+	c.memo()
+	return changedLines(c.Preview().Diff)
 }
 
 // changedLines counts the +/- lines of a unified diff.
