@@ -31,6 +31,7 @@ var icon []byte
 var version = "dev"
 
 func main() {
+	begun := time.Now()
 	if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "-version") {
 		fmt.Println("fixplan " + version)
 		return
@@ -43,6 +44,12 @@ func main() {
 		}
 		cfgDir = filepath.Join(d, "fixplan")
 	}
+	// FIXPLAN_TRACE_START=1 writes the start-up's moments to stderr (bench/overhead/app.sh).
+	var trace *app.StartTrace
+	if os.Getenv("FIXPLAN_TRACE_START") != "" {
+		trace = app.NewStartTrace(os.Stderr, begun)
+		trace.Mark("main")
+	}
 	a := app.New(app.Deps{
 		Keys:         app.OSKeyring{},
 		NewModel:     newModel,
@@ -50,6 +57,7 @@ func main() {
 		UserPrefs:    os.Getenv("FIXPLAN_USER_PREFS"),
 		StartProject: os.Getenv("FIXPLAN_PROJECT"),
 		Version:      version,
+		Trace:        trace,
 	})
 	err := wails.Run(&options.App{
 		Title:            "fixplan",
@@ -59,11 +67,15 @@ func main() {
 		MinHeight:        600,
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 248, G: 249, B: 251, A: 1},
-		OnStartup:        func(ctx context.Context) { app.Start(a, app.WailsRuntime{Ctx: ctx}) },
-		OnShutdown:       func(context.Context) { app.Stop(a) },
-		DragAndDrop:      &options.DragAndDrop{EnableFileDrop: true},
-		Linux:            &linux.Options{Icon: icon, ProgramName: "fixplan"},
-		Bind:             []any{a},
+		OnStartup: func(ctx context.Context) {
+			trace.Listen(ctx)
+			app.Start(a, app.WailsRuntime{Ctx: ctx})
+		},
+		OnDomReady:  func(context.Context) { trace.Mark("dom-ready") },
+		OnShutdown:  func(context.Context) { app.Stop(a) },
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
+		Linux:       &linux.Options{Icon: icon, ProgramName: "fixplan"},
+		Bind:        []any{a},
 	})
 	if err != nil {
 		log.Fatalf("fixplan: %v", err)

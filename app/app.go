@@ -54,8 +54,9 @@ type Deps struct {
 	ConfigDir    string // where settings.json and recent.json live
 	UserPrefs    string // user memory file ("" = default)
 	BatchEvery   time.Duration
-	StartProject string // a project to open at start-up (command line), else the last one
-	Version      string // fixplan's version (stamped at build time), shown in About and saved in plans
+	StartProject string      // a project to open at start-up (command line), else the last one
+	Version      string      // fixplan's version (stamped at build time), shown in About and saved in plans
+	Trace        *StartTrace // start-up marks (FIXPLAN_TRACE_START); nil traces nothing
 }
 
 // App is bound to the window.
@@ -67,6 +68,8 @@ type App struct {
 	cancel  context.CancelFunc // of the running plan
 	cmdStop context.CancelFunc // of the running command
 	em      *batcher
+	started chan struct{} // closed when Start has opened the start-up project
+	once    sync.Once
 }
 
 // New builds an App. Call Start once the window's runtime is ready.
@@ -77,12 +80,17 @@ func New(d Deps) *App {
 	if d.BatchEvery <= 0 {
 		d.BatchEvery = 100 * time.Millisecond
 	}
-	return &App{d: d}
+	return &App{d: d, started: make(chan struct{})}
 }
 
 // Start attaches the runtime and opens the start-up project (recovering any
 // half-applied transaction). It is a package function so it is not bound to JS.
+// Wails runs it beside the window's start (the page loads meanwhile); Project waits
+// for it, so the page sees the start-up project and its recovery notices however
+// the two race.
 func Start(a *App, rt Runtime) {
+	defer a.once.Do(func() { close(a.started) })
+	a.d.Trace.Mark("startup")
 	a.mu.Lock()
 	a.d.Runtime = rt
 	a.em = newBatcher(rt, a.d.BatchEvery)
@@ -95,6 +103,7 @@ func Start(a *App, rt Runtime) {
 	}
 	if root != "" {
 		_, _ = a.OpenProject(root)
+		a.d.Trace.Mark("project-open")
 	}
 }
 
@@ -229,8 +238,10 @@ func (a *App) info() ProjectInfo {
 	return ProjectInfo{Root: a.sess.Root(), Name: filepath.Base(a.sess.Root()), Recovered: rec, Recent: a.recent()}
 }
 
-// Project returns the open project, or nil when none is open.
+// Project returns the open project, or nil when none is open. It first waits for
+// Start to open the start-up project.
 func (a *App) Project() (*ProjectInfo, error) {
+	<-a.started
 	a.mu.Lock()
 	open := a.sess != nil
 	a.mu.Unlock()

@@ -1,14 +1,19 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
 import type { Store } from "./state/store";
 import { stageText } from "./state/progress";
 import { Header } from "./components/Header";
 import { ErrorAlert } from "./components/ErrorAlert";
 import { ProblemPanel } from "./components/ProblemPanel";
-import { PlanView } from "./components/PlanView";
 import { HistoryDrawer } from "./components/HistoryDrawer";
 import { JournalsDrawer } from "./components/JournalsDrawer";
 import { RecoveryNotice } from "./components/RecoveryNotice";
 import { SettingsDialog } from "./components/SettingsDialog";
+
+// The plan view and its diff viewer (diff2html, highlight.js) are a chunk of their own,
+// fetched when a plan is on its way (planning, verifying, history) or shown, so the
+// first paint does not wait for them.
+const loadPlanView = () => import("./lazyPlan");
+const PlanView = lazy(() => loadPlanView().then((m) => ({ default: m.PlanView })));
 
 /** App connects the store to the presentational components. */
 export function App({ store }: { store: Store }) {
@@ -17,6 +22,10 @@ export function App({ store }: { store: Store }) {
     store.start();
     return () => store.stop();
   }, [store]);
+  const planComing = s.planning || s.verifying || !!s.history;
+  useEffect(() => {
+    if (planComing) void loadPlanView();
+  }, [planComing]);
   return (
     <div className="app">
       <Header
@@ -64,35 +73,39 @@ export function App({ store }: { store: Store }) {
           onRemove={store.removeLog}
         />
         {s.plan && (
-          <PlanView
-            plan={s.plan}
-            selected={s.selected}
-            memorySelected={s.memorySelected}
-            answers={s.answers}
-            commands={s.commands}
-            busy={s.busy}
-            planning={s.planning}
-            result={s.result}
-            onToggle={store.toggleChange}
-            onAll={store.setAllChanges}
-            onToggleMemory={store.toggleMemory}
-            onAnswer={store.setAnswer}
-            onReplan={() => store.replan()}
-            onApply={() => store.apply()}
-            onUndo={() => store.undo()}
-            onRun={(c) => store.runCommand(c)}
-            onStop={() => store.stopCommand()}
-            onFixAgain={() => store.fixAgain()}
-            checks={s.checks}
-            verifying={s.verifying}
-            verifyProgress={s.verifying ? stageText(s.progress) : ""}
-            onToggleCheck={store.toggleCheck}
-            onAddCheck={store.addCheck}
-            onRemoveCheck={store.removeAddedCheck}
-            onVerify={() => store.verify()}
-            onCancelVerify={() => store.cancel()}
-            onWriteChanges={() => store.writeChanges()}
-          />
+          <Suspense fallback={<p className="plan-loading">Loading the plan view…</p>}>
+            <PlanView
+              plan={s.plan}
+              selected={s.selected}
+              memorySelected={s.memorySelected}
+              answers={s.answers}
+              commands={s.commands}
+              busy={s.busy}
+              planning={s.planning}
+              result={s.result}
+              onToggle={store.toggleChange}
+              onAll={store.setAllChanges}
+              onToggleMemory={store.toggleMemory}
+              onAnswer={store.setAnswer}
+              onReplan={() => store.replan()}
+              onApply={() => store.apply()}
+              onUndo={() => store.undo()}
+              onRun={(c) => store.runCommand(c)}
+              onStop={() => store.stopCommand()}
+              onFixAgain={() => store.fixAgain()}
+              checks={s.checks}
+              verifying={s.verifying}
+              verifyProgress={s.verifying ? stageText(s.progress) : ""}
+              onToggleCheck={store.toggleCheck}
+              onAddCheck={store.addCheck}
+              onRemoveCheck={store.removeAddedCheck}
+              onVerify={() => store.verify()}
+              onCancelVerify={() => store.cancel()}
+              onWriteChanges={() => store.writeChanges()}
+              review={s.review}
+              reviewActions={store.reviewActions}
+            />
+          </Suspense>
         )}
       </main>
       {s.history && <HistoryDrawer items={s.history} onOpen={(id) => store.loadPlan(id)} onClose={store.closeHistory} />}
