@@ -11,7 +11,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -19,13 +18,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-)
 
-var modules = [][2]string{
-	{"github.com/google/uuid@v1.5.0", "github.com/google/uuid@v1.6.0"},
-	{"github.com/bmatcuk/doublestar/v4@v4.9.0", "github.com/bmatcuk/doublestar/v4@v4.10.4"},
-	{"github.com/bluekeyes/go-gitdiff@v0.8.0", "github.com/bluekeyes/go-gitdiff@v0.9.0"},
-}
+	"fixplan/bench/internal/releases"
+)
 
 type fileCase struct {
 	name     string // module@version/path, for people
@@ -132,16 +127,14 @@ func must(err error) {
 }
 
 func moduleDir(mod string) string {
-	out, err := exec.Command("go", "mod", "download", "-json", mod).Output()
+	dir, err := releases.Dir(mod)
 	must(err)
-	var info struct{ Dir string }
-	must(json.Unmarshal(out, &info))
-	return info.Dir
+	return dir
 }
 
 func cases() []fileCase {
 	var out []fileCase
-	for _, m := range modules {
+	for _, m := range releases.Pairs {
 		oldDir, newDir := moduleDir(m[0]), moduleDir(m[1])
 		err := filepath.WalkDir(oldDir, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
