@@ -23,7 +23,15 @@ var (
 	rustFailRe   = regexp.MustCompile(`(?m)^test (?:[\w]+::)*(\w+) \.\.\. FAILED`)
 	setupErrRe   = regexp.MustCompile(`ERROR at (?:setup|teardown) of (\w+)`)
 	jestFailRe   = regexp.MustCompile(`(?m)^\s*● (?:[^›\n]+ › )*([^›\n]+?)\s*$`)
-	phraseFailRe = regexp.MustCompile(`\b(test_\w+|Test[A-Z0-9_]\w*|\w+(?:_test|Test|Tests|Spec))\s+(?:(?:still |now |keeps? |is )?(?:fails|failed|failing)|broke|breaks)\b|\bFAIL(?:ED)?:?\s+(test_\w+|Test[A-Z0-9_]\w*|\w+(?:Test|Tests|_test))\b`)
+	// Jest's and Vitest's failed rows (✕ / ×, then the title and the time taken)
+	// and file headers (" FAIL  src/x.test.ts", Vitest adds " > Suite > title").
+	jsFailRowRe  = regexp.MustCompile(`^\s*(?:✕|×) (?:[^>\n]+ > )*(.+?)(?: \(\d+(?:\.\d+)? ?m?s\)| \d+(?:\.\d+)?m?s)?\s*$`)
+	jsFailFileRe = regexp.MustCompile(`^\s*FAIL\s+(\S+\.(?:[cm]?[jt]sx?))(?:\s+>\s+(?:[^>\n]+ > )*(.+?))?(?:\s+\(\d+(?:\.\d+)? ?m?s\))?\s*$`)
+	// pytest's "____ test_x ____" headers (the FAILURES and ERRORS sections),
+	// and its "=== FAILURES ===" section lines.
+	pytestHeadRe    = regexp.MustCompile(`^_{3,} (?:ERROR at (?:setup|teardown) of )?([\w.:\[\]\-]+?)(?:\[[^\]\n]*\])? _{3,}$`)
+	pytestSectionRe = regexp.MustCompile(`^={3,} ([A-Za-z ]+?) ={3,}$`)
+	phraseFailRe    = regexp.MustCompile(`\b(test_\w+|Test[A-Z0-9_]\w*|\w+(?:_test|Test|Tests|Spec))\s+(?:(?:still |now |keeps? |is )?(?:fails|failed|failing)|broke|breaks)\b|\bFAIL(?:ED)?:?\s+(test_\w+|Test[A-Z0-9_]\w*|\w+(?:Test|Tests|_test))\b`)
 )
 
 // FailingTests finds the tests the text says fail, in order of appearance and
@@ -31,21 +39,34 @@ var (
 // ("FAILED tests/test_x.py::test_y"), unittest's "FAIL: test_y (...)", Gradle's
 // "XTest > testY() FAILED", JUnit 4's "testY(com.x.XTest)", cargo test's
 // "test m::t ... FAILED", pytest's "ERROR at setup of test_x", Jest's
-// "● Suite › title" (the name is then the test's title), and phrases such as
-// "TestX fails" or "test_x failed".
+// "● Suite › title" and "✕ title" rows (the name is then the test's title; the
+// file is the one of the " FAIL  path" header above), Vitest's "× title" and
+// "FAIL  path > Suite > title", pytest's "____ test_x ____" headers of its
+// FAILURES and ERRORS sections (node ids that -v or -rA mark PASSED or SKIPPED
+// are not failures), `go test -json` events (read as go test's own text), and
+// phrases such as "TestX fails" or "test_x failed".
 func FailingTests(text string) []FailingTest {
 	type hit struct {
 		pos int
 		t   FailingTest
 	}
+	text = expandGoTestJSON(text)
 	var hits []hit
 	for _, m := range pytestNodeRe.FindAllStringSubmatchIndex(text, -1) {
+		if pytestPassed(text, m[0], m[1]) {
+			continue
+		}
 		hits = append(hits, hit{m[0], FailingTest{Name: text[m[4]:m[5]], File: strings.ReplaceAll(text[m[2]:m[3]], `\`, "/")}})
 	}
 	for _, re := range []*regexp.Regexp{goFailRe, unitFailRe, rustFailRe, setupErrRe, jestFailRe} {
 		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
-			hits = append(hits, hit{m[0], FailingTest{Name: text[m[2]:m[3]]}})
+			if name := text[m[2]:m[3]]; name != "Test suite failed to run" {
+				hits = append(hits, hit{m[0], FailingTest{Name: name}})
+			}
 		}
+	}
+	for _, h := range lineFailures(text) {
+		hits = append(hits, hit{h.pos, h.t})
 	}
 	for _, m := range gradleFailRe.FindAllStringSubmatchIndex(text, -1) {
 		hits = append(hits, hit{m[0], FailingTest{Name: text[m[4]:m[5]], File: text[m[2]:m[3]] + ".java"}})
@@ -79,6 +100,86 @@ func FailingTests(text string) []FailingTest {
 		}
 		at[h.t.Name] = len(out)
 		out = append(out, h.t)
+	}
+	return out
+}
+
+// pytestPassed reports whether the node id at text[start:end] is on a line that
+// says it did not fail: pytest -v's "x.py::test_a PASSED [ 50%]" and -rA's
+// "PASSED x.py::test_a" (SKIPPED, XFAIL and XPASS alike).
+func pytestPassed(text string, start, end int) bool {
+	ls := strings.LastIndexByte(text[:start], '\n') + 1
+	le := strings.IndexByte(text[end:], '\n')
+	if le < 0 {
+		le = len(text)
+	} else {
+		le += end
+	}
+	before, after := strings.TrimSpace(text[ls:start]), strings.TrimSpace(text[end:le])
+	for _, w := range []string{"PASSED", "SKIPPED", "XFAIL", "XPASS"} {
+		if before == w || strings.HasPrefix(after, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineHit is a failing test found by a line of a runner's output, at byte pos.
+type lineHit struct {
+	pos int
+	t   FailingTest
+}
+
+// lineFailures reads the runner outputs that need a line's context: pytest's
+// "____ test_x ____" headers inside its FAILURES and ERRORS sections (not the
+// PASSES section of -rA), and Jest's and Vitest's ✕/× rows and ● titles, which
+// belong to the file of the last " FAIL  path" header.
+func lineFailures(text string) []lineHit {
+	var out []lineHit
+	section, jsFile := "", ""
+	pos := 0
+	for line := range strings.SplitSeq(text, "\n") {
+		at := pos
+		pos += len(line) + 1
+		line = strings.TrimRight(line, "\r")
+		if m := pytestSectionRe.FindStringSubmatch(line); m != nil {
+			section = m[1]
+			continue
+		}
+		if (section == "FAILURES" || section == "ERRORS") && strings.HasPrefix(line, "___") {
+			if m := pytestHeadRe.FindStringSubmatch(line); m != nil {
+				name := m[1]
+				if i := strings.LastIndexAny(name, ".:"); i >= 0 {
+					name = name[i+1:] // TestCart.test_total, test_x.py::test_y
+				}
+				if name != "" && name != "_" {
+					out = append(out, lineHit{at, FailingTest{Name: name}})
+				}
+			}
+			continue
+		}
+		if strings.Contains(line, "FAIL") {
+			if m := jsFailFileRe.FindStringSubmatch(line); m != nil {
+				jsFile = strings.ReplaceAll(m[1], `\`, "/")
+				if m[2] != "" {
+					out = append(out, lineHit{at, FailingTest{Name: m[2], File: jsFile}})
+				}
+				continue
+			}
+		}
+		if strings.Contains(line, "PASS ") {
+			jsFile = ""
+		}
+		if jsFile != "" && strings.Contains(line, "●") {
+			if m := jestFailRe.FindStringSubmatch(line); m != nil && m[1] != "Test suite failed to run" {
+				out = append(out, lineHit{at, FailingTest{Name: m[1], File: jsFile}})
+			}
+		}
+		if strings.Contains(line, "✕") || strings.Contains(line, "×") {
+			if m := jsFailRowRe.FindStringSubmatch(line); m != nil {
+				out = append(out, lineHit{at, FailingTest{Name: m[1], File: jsFile}})
+			}
+		}
 	}
 	return out
 }

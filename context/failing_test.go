@@ -2,6 +2,8 @@ package codectx
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -103,5 +105,59 @@ func TestFindDefinition(t *testing.T) {
 				t.Errorf("findDefinition(%+v) = %+v, %v; want %s:%d", tt.t, d, ok, tt.file, tt.line)
 			}
 		})
+	}
+}
+
+// TestFailingTestsRunners finds the failing tests in each runner's usual output
+// (the traces under testdata/traces): go test -json (joined per test, parallel
+// subtests interleaved), pytest -rA and -v (PASSED/SKIPPED node ids are not
+// failures; the headers of the PASSES section neither), Jest and Vitest summaries
+// (the ✕/× rows take the file of their FAIL header).
+func TestFailingTestsRunners(t *testing.T) {
+	tests := []struct {
+		file string
+		want []FailingTest
+	}{
+		{"gotestjson_1_fail.txt", []FailingTest{{Name: "TestAdd"}}},
+		{"gotestjson_2_parallel.txt", []FailingTest{{Name: "TestDiv"}}},
+		{"gotestjson_4_panic.txt", []FailingTest{{Name: "TestCartAdd"}}},
+		{"gotestjson_5_testify_windows.txt", []FailingTest{{Name: "TestTotal"}}},
+		{"make_5_gotest.txt", []FailingTest{{Name: "TestAdd"}}},
+		{"pytest_6_ra.txt", []FailingTest{{Name: "test_checkout_db", File: "tests/test_cart.py"}, {Name: "test_discount", File: "tests/test_cart.py"}}},
+		{"pytest_7_verbose.txt", []FailingTest{{Name: "test_vat", File: "tests/test_price.py"}}},
+		{"jest_1_summary.txt", []FailingTest{{Name: "applies discount", File: "src/cart.test.ts"}}},
+		{"jest_2_all_failing.txt", []FailingTest{{Name: "retries on 503", File: "src/api/client.test.js"}}},
+		{"jest_3_suite_failed.txt", nil},
+		{"jest_4_windows.txt", []FailingTest{{Name: "shows the total", File: "src/components/Cart.test.tsx"}}},
+		{"jest_5_vitest.txt", []FailingTest{{Name: "applies discount", File: "src/cart.test.ts"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", "traces", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := FailingTests(string(b)); !slices.Equal(got, tt.want) {
+				t.Errorf("FailingTests = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestExpandGoTestJSON(t *testing.T) {
+	in := `{"Action":"output","Package":"p","Test":"TestA","Output":"=== RUN   TestA\n"}
+{"Action":"output","Package":"p","Test":"TestB","Output":"=== RUN   TestB\n"}
+{"Action":"output","Package":"p","Test":"TestA","Output":"    a_test.go:3: bad\n"}
+not json: kept in place
+{"Action":"output","Package":"p","Test":"TestA","Output":"--- FAIL: TestA (0.00s)\n"}
+{"Action":"fail","Package":"p","Test":"TestA"}
+{"Action":"output","Package":"p","Test":"TestB","Output":"--- PASS: TestB (0.00s)\n"}
+`
+	want := "=== RUN   TestA\n    a_test.go:3: bad\n--- FAIL: TestA (0.00s)\n=== RUN   TestB\n--- PASS: TestB (0.00s)\nnot json: kept in place\n\n"
+	if got := expandGoTestJSON(in); got != want {
+		t.Errorf("expandGoTestJSON =\n%q\nwant\n%q", got, want)
+	}
+	if plain := "--- FAIL: TestX\n"; expandGoTestJSON(plain) != plain {
+		t.Error("text without events must stay as it is")
 	}
 }

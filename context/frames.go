@@ -36,7 +36,25 @@ var (
 	// ESLint stylish: a path alone on a line, then indented "  12:5  error  message  rule" rows.
 	eslintHeaderRe = regexp.MustCompile(`^((?:[A-Za-z]:[\\/]|/)?[^\s:"<>|*?][^:"<>|*?\n]*\.[A-Za-z][A-Za-z0-9]{0,9})\s*$`)
 	eslintRowRe    = regexp.MustCompile(`^\s+(\d+):(\d+)\s+(?:error|warning|✖|⚠)\s`)
+	// ts-loader (webpack): [tsl] ERROR in C:\x\app.ts(12,5)
+	tslFrameRe = regexp.MustCompile(`(?:ERROR|WARNING) in ((?:[A-Za-z]:)?[^()\n]*?[^():"<>|*?\s./\\]\.[A-Za-z][A-Za-z0-9]{0,9})\((\d+),(\d+)\)`)
+	// webpack module locations: "ERROR in ./src/a.ts 14:4-10", " @ ./src/index.ts 3:0-32",
+	// and a bare "./src/a.ts 14:4-10" (then the range is required).
+	webpackLocRe     = regexp.MustCompile(`^\s*(?:(?:ERROR|WARNING) in |@ )(\S+\.[A-Za-z][A-Za-z0-9]{0,9}) (\d+):(\d+)(?:-(?:\d+:)?\d+)?(?:\s|$)`)
+	webpackBareLocRe = regexp.MustCompile(`^\s*(\.{1,2}/\S+\.[A-Za-z][A-Za-z0-9]{0,9}) (\d+):(\d+)-(?:\d+:)?\d+(?:\s|$)`)
+	// Node stacks and whole-line locations whose absolute path has spaces
+	// (C:\Users\John Smith\app\x.ts): "at f (PATH:12:5)", "PATH:12" at line start.
+	spacedParenRe = regexp.MustCompile(`\(((?:[A-Za-z]:[\\/]|/)[^()\n:]* [^()\n:]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d+):(\d+)\)`)
+	spacedLineRe  = regexp.MustCompile(`^\s*((?:[A-Za-z]:[\\/]|/)[^:*?"<>|\n]* [^:*?"<>|\n]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d+)(?::(\d+))?(?:$|[: ])`)
 )
+
+// extensionlessNames are build files without an extension whose tools report
+// `Name:line` (make, docker build, ...); they count as frame paths too.
+var extensionlessNames = map[string]bool{
+	"Makefile": true, "makefile": true, "GNUmakefile": true, "Dockerfile": true, "Containerfile": true,
+	"Jenkinsfile": true, "Rakefile": true, "Gemfile": true, "Vagrantfile": true, "Justfile": true, "justfile": true,
+	"Snakefile": true, "Tiltfile": true, "Brewfile": true, "Procfile": true, "BUILD": true, "WORKSPACE": true,
+}
 
 // sourceExts are the file extensions a generic path:line match must have; they keep
 // host:port and version strings out of the frames.
@@ -67,8 +85,12 @@ type frameKey struct {
 // (incl. file:// URLs and node: internals), Java/Kotlin stacks (incl. Caused by),
 // Rust panics (old and new format) and rustc, gcc/clang, MSVC and tsc
 // (`file(L,C)`), ESLint's stylish format, and also .NET (`in X.cs:line N`), PHP
-// (`in x.php on line N`) and Ruby (`x.rb:N:in`). It never fails; text without
-// frames gives nil.
+// (`in x.php on line N`) and Ruby (`x.rb:N:in`); make's `Makefile:18:` (and
+// other build files without an extension), Visual Studio's copied Error List
+// (tab-separated, with or without its header), ts-loader's `[tsl] ERROR in
+// x.ts(L,C)` and webpack's `./x.ts L:C-C` locations, absolute paths with spaces
+// (`C:\Users\John Smith\x.ts:L:C`), and `go test -json` (the Output of the
+// events, joined per test). It never fails; text without frames gives nil.
 func ParseFrames(text string) []Frame {
 	var out []Frame
 	seen := map[frameKey]int{}
@@ -86,11 +108,16 @@ func ParseFrames(text string) []Frame {
 		seen[k] = len(out)
 		out = append(out, f)
 	}
+	text = expandGoTestJSON(text)
 	eslintFile := ""
+	var table errorListTable
 	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.TrimRight(line, "\r")
 		if len(line) > 4096 { // minified code or binary noise: no frames worth a window
 			line = line[:4096]
+		}
+		if f, ok := table.row(line); ok {
+			add(f)
 		}
 		if eslintFile != "" {
 			if m := eslintRowRe.FindStringSubmatch(line); m != nil {
@@ -165,6 +192,29 @@ func lineFrames(line string) []Frame {
 		}
 		spans = append(spans, span{m[0], m[1], f})
 	}
+	for _, m := range tslFrameRe.FindAllStringSubmatchIndex(lineIf(line, hasParen && strings.Contains(line, " in ")), -1) {
+		spans = append(spans, span{m[2], m[1], Frame{Path: line[m[2]:m[3]], Line: atoi(line[m[4]:m[5]]), Column: atoi(line[m[6]:m[7]])}})
+	}
+	for _, re := range []*regexp.Regexp{webpackLocRe, webpackBareLocRe} {
+		if m := re.FindStringSubmatchIndex(line); m != nil && !overlaps(m[2], m[1]) {
+			spans = append(spans, span{m[2], m[7], Frame{Path: line[m[2]:m[3]], Line: atoi(line[m[4]:m[5]]), Column: atoi(line[m[6]:m[7]])}})
+		}
+	}
+	if strings.Contains(line, " ") {
+		for _, m := range spacedParenRe.FindAllStringSubmatchIndex(lineIf(line, hasParen), -1) {
+			if !overlaps(m[2], m[1]) {
+				spans = append(spans, span{m[2], m[1], Frame{Path: line[m[2]:m[3]], Line: atoi(line[m[4]:m[5]]), Column: atoi(line[m[6]:m[7]])}})
+			}
+		}
+		if m := spacedLineRe.FindStringSubmatchIndex(line); m != nil && knownExt(line[m[2]:m[3]]) && !overlaps(m[2], m[3]) {
+			f := Frame{Path: line[m[2]:m[3]], Line: atoi(line[m[4]:m[5]])}
+			end := m[5]
+			if m[6] >= 0 {
+				f.Column, end = atoi(line[m[6]:m[7]]), m[7]
+			}
+			spans = append(spans, span{m[2], end, f})
+		}
+	}
 	if m := parenFrameRe.FindStringSubmatchIndex(lineIf(line, hasParen)); m != nil && knownExt(line[m[2]:m[3]]) && !overlaps(m[2], m[1]) {
 		f := Frame{Path: strings.TrimSpace(line[m[2]:m[3]]), Line: atoi(line[m[4]:m[5]])}
 		if m[6] >= 0 {
@@ -234,8 +284,14 @@ func colonFrames(line string) []span {
 // validFramePath reports whether p ends in `.ext` with a source extension after a
 // file name, and is not a URL's //host.
 func validFramePath(p string) bool {
+	if strings.HasPrefix(p, "//") {
+		return false
+	}
+	if extensionlessNames[p[strings.LastIndexAny(p, `/\`)+1:]] {
+		return true
+	}
 	dot := strings.LastIndexByte(p, '.')
-	if dot < 1 || strings.HasPrefix(p, "//") {
+	if dot < 1 {
 		return false
 	}
 	if c := p[dot-1]; c == '.' || c == '/' || c == '\\' {

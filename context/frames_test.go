@@ -52,7 +52,7 @@ func TestParseFramesGolden(t *testing.T) {
 			}
 		})
 	}
-	for _, format := range []string{"python", "pytest", "gopanic", "gotest", "node", "java", "rustpanic", "rustc", "gcc", "msvc", "tsc", "eslint"} {
+	for _, format := range []string{"python", "pytest", "gopanic", "gotest", "node", "java", "rustpanic", "rustc", "gcc", "msvc", "tsc", "eslint", "make", "webpack", "tsnode", "gotestjson", "jest"} {
 		if perFormat[format] < 5 {
 			t.Errorf("format %s has %d traces, want at least 5", format, perFormat[format])
 		}
