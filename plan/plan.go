@@ -231,6 +231,9 @@ type SeenFile struct {
 type Section struct {
 	Title string `json:"title"`
 	Body  string `json:"body"`
+	// Tokens is what title and body cost in the model's tokens (Usage.Tokenizer
+	// says whether counted or estimated); 0 in older records.
+	Tokens int `json:"tokens,omitempty"`
 }
 
 // Gathered is the base context sent before the first call.
@@ -250,6 +253,8 @@ type ContextResult struct {
 	Error      string         `json:"error,omitempty"`
 	Redactions int            `json:"redactions,omitempty"`
 	Seen       []SeenFile     `json:"seen,omitempty"`
+	// Tokens is what Text (or the refusal) cost in the model's tokens.
+	Tokens int `json:"tokens,omitempty"`
 }
 
 // Round is one round of context requests and their results.
@@ -268,6 +273,32 @@ type Call struct {
 	CompletionTokens int    `json:"completion_tokens"`
 	Attempts         int    `json:"attempts"`
 	DurationMS       int64  `json:"duration_ms"`
+}
+
+// Usage is what one plan cost and how its prompt was fitted (docs/CONTRACT.md §4.6).
+type Usage struct {
+	// Tokenizer counted the sections and results: o200k_base, cl100k_base, or
+	// "estimate" (bytes / 3.2) for model families without a known tokenizer.
+	Tokenizer string `json:"tokenizer"`
+	// PromptTokens and CompletionTokens sum every model request: as the provider
+	// reported them, or counted by fixplan when it reported none (Counted).
+	PromptTokens     int  `json:"prompt_tokens"`
+	CompletionTokens int  `json:"completion_tokens"`
+	Counted          bool `json:"counted,omitempty"`
+	// Window is the context window the server serves (0: it did not say), and
+	// WindowSource where that number came from.
+	Window       int    `json:"window,omitempty"`
+	WindowSource string `json:"window_source,omitempty"`
+	// BaseBudget is the tokens the base context was fitted to (0: bytes only).
+	BaseBudget int `json:"base_budget,omitempty"`
+	// Compact is set when the short prompt for small windows was used.
+	Compact bool `json:"compact,omitempty"`
+	// RepeatsAvoided is the tokens of lines the model already had that were not
+	// sent again (replaced by a reference to where they were sent).
+	RepeatsAvoided int `json:"repeats_avoided,omitempty"`
+	// Cost is PromptTokens and CompletionTokens at the prices set in Settings
+	// (per million tokens); absent when no price is set.
+	Cost *float64 `json:"cost,omitempty"`
 }
 
 // State is the lifecycle state of a stored plan.
@@ -304,6 +335,9 @@ type Record struct {
 	Unfulfilled []ContextRequest `json:"unfulfilled,omitempty"`
 	// Calls are the model requests this plan took, in order.
 	Calls []Call `json:"calls,omitempty"`
+	// Usage sums what the plan cost in tokens (and money, when prices are set)
+	// and how its prompt was fitted to the model's window; absent in older records.
+	Usage *Usage `json:"usage,omitempty"`
 	// Verification is what checking the plan in a scratch copy found, when it was
 	// verified before review (docs/CONTRACT.md §7).
 	Verification *Verification `json:"verification,omitempty"`

@@ -12,6 +12,7 @@ import (
 
 	"fixplan/llm"
 	"fixplan/plan"
+	"fixplan/tokens"
 )
 
 // MaxContextRounds is how many rounds of context requests the loop fulfils (docs/CONTRACT.md §5.7).
@@ -39,6 +40,17 @@ type Config struct {
 	Warnings []string
 	// Version is fixplan's own version, recorded in every plan.
 	Version string
+	// Counter counts the model's tokens (tokens.For(model); the zero value
+	// estimates).
+	Counter tokens.Counter
+	// Window, when set, asks the model's server what context window it serves;
+	// the prompt is fitted to it (fit.go). ContextWindow, when positive, is the
+	// user's own figure and wins.
+	Window        func(ctx context.Context) llm.Window
+	ContextWindow int
+	// PriceInput and PriceOutput are the prices per million prompt and reply
+	// tokens set in Settings (0: not set); a plan's Usage carries its cost.
+	PriceInput, PriceOutput float64
 }
 
 // Planner runs the fix loop.
@@ -103,6 +115,11 @@ type run struct {
 	rounds int
 	// warnedFormat is set once the weaker-format warning was recorded.
 	warnedFormat bool
+	// fit fits the conversation to the model's window; sent is the ledger of
+	// file lines already sent; usage accumulates the record's Usage (fit.go).
+	fit   fitting
+	sent  *sentLedger
+	usage plan.Usage
 	// applyMode: the run writes the changes of an approved plan (writechanges.go).
 	applyMode bool
 }
@@ -123,7 +140,7 @@ func (pl *Planner) Plan(ctx context.Context, in plan.ProblemInput) (*plan.Record
 		return nil, plan.Errorf(plan.ErrInvalidInput, "the problem is empty").WithHint("describe the problem or paste the error output")
 	}
 	in = pl.redactInput(in)
-	r := &run{p: pl, seen: map[string]bool{}, rec: &plan.Record{
+	r := &run{p: pl, seen: map[string]bool{}, sent: newSentLedger(), fit: newFitting(pl.cfg.Counter, llm.Window{}, pl.cfg.MaxTokens), rec: &plan.Record{
 		ID: pl.cfg.NewID(), CreatedAt: pl.cfg.Now().UTC(), State: plan.StateDraft, FixplanVersion: pl.cfg.Version, Input: in,
 		Changes: []plan.FileChange{}, Rounds: []plan.Round{}, Warnings: append([]string{}, pl.cfg.Warnings...), Memory: []plan.MemoryEntry{},
 	}}
@@ -163,6 +180,7 @@ func (r *run) plan(ctx context.Context) (*plan.Record, error) {
 		}
 	}
 	pl.emit(Event{Stage: StageGather, Message: "gathering context"})
+	window := r.startWindow(ctx) // asked while the base context is gathered
 	base, err := pl.cfg.Gatherer.Base(ctx, r.rec.Input)
 	if err := cancelled(ctx); err != nil {
 		return nil, err
@@ -170,11 +188,12 @@ func (r *run) plan(ctx context.Context) (*plan.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gather base context: %w", err)
 	}
+	base = r.fitContext(window(), base, prev) // token budget, compact prompt, counts
 	r.rec.Base = base
 	r.rec.Warnings = append(r.rec.Warnings, base.Warnings...)
 	r.see(base.Seen)
 	r.msgs = []llm.Message{
-		{Role: llm.RoleSystem, Content: systemPrompt(pl.cfg.Memory.Block())},
+		{Role: llm.RoleSystem, Content: r.system(pl.cfg.Memory.Block())},
 		{Role: llm.RoleUser, Content: userMessage(r.rec.Input, prev, base) + planOnlyNote(r.rec.Input)},
 	}
 	return r.converse(ctx)
@@ -297,6 +316,7 @@ func (r *run) ask(ctx context.Context) (*plan.Parsed, string, error) {
 	if len(r.rec.Issues) == 0 {
 		r.rec.Issues = []string{"/: the reply was cut off at the token limit (truncated)"}
 	}
+	r.rec.Usage = r.finalUsage()
 	pl.redactRecord(r.rec)
 	if serr := pl.cfg.Store.SavePlan(r.rec); serr != nil {
 		return nil, raw2, fmt.Errorf("save failed plan: %w", serr)
@@ -311,15 +331,19 @@ func (r *run) complete(ctx context.Context, msgs []llm.Message, stage string) (s
 	}
 	turn := r.turn
 	pl.emit(Event{Stage: stage, Round: turn, Message: fmt.Sprintf("asking the model (round %d of %d)", turn, MaxContextRounds+1)})
+	maxTokens := pl.cfg.MaxTokens
+	if r.fit.known() { // prompt plus reply must fit the server's window
+		maxTokens = r.fit.reply
+	}
 	resp, err := pl.cfg.Model.Complete(ctx, llm.Request{
-		Messages: pl.redactMessages(msgs), Schema: plan.Schema(), SchemaName: plan.SchemaName, MaxTokens: pl.cfg.MaxTokens,
+		Messages: pl.redactMessages(msgs), Schema: plan.Schema(), SchemaName: plan.SchemaName, MaxTokens: maxTokens,
 		OnProgress: func(p llm.Progress) {
 			pl.emit(Event{Stage: StageStream, Round: turn, Chars: p.Chars})
 		},
 	})
 	if err == nil || llm.KindOf(err) == llm.KindTruncated {
-		r.rec.Calls = append(r.rec.Calls, plan.Call{Turn: turn, Repair: stage == StageRepair, Model: resp.Model, Format: string(resp.Format),
-			PromptTokens: resp.PromptTokens, CompletionTokens: resp.CompletionTokens, Attempts: resp.Attempts, DurationMS: resp.Duration.Milliseconds()})
+		r.rec.Calls = append(r.rec.Calls, r.call(plan.Call{Turn: turn, Repair: stage == StageRepair, Model: resp.Model, Format: string(resp.Format),
+			PromptTokens: resp.PromptTokens, CompletionTokens: resp.CompletionTokens, Attempts: resp.Attempts, DurationMS: resp.Duration.Milliseconds()}, msgs, resp.Content))
 	}
 	if err != nil {
 		if llm.KindOf(err) == llm.KindTruncated {
@@ -347,12 +371,14 @@ func (r *run) fulfil(ctx context.Context, raw string, reqs []plan.ContextRequest
 		if err := cancelled(ctx); err != nil {
 			return err
 		}
-		res := pl.cfg.Gatherer.Fulfil(ctx, r.rec.Input, q)
-		r.see(res.Seen)
-		round.Results = append(round.Results, res)
+		round.Results = append(round.Results, pl.cfg.Gatherer.Fulfil(ctx, r.rec.Input, q))
 	}
 	if err := cancelled(ctx); err != nil {
 		return err
+	}
+	round.Results = r.prepareResults(raw, round.Results) // no repeats, fitted to the window, counted
+	for _, res := range round.Results {
+		r.see(res.Seen)
 	}
 	r.rec.Rounds = append(r.rec.Rounds, round)
 	r.msgs = append(r.msgs, llm.Message{Role: llm.RoleAssistant, Content: raw},
@@ -391,6 +417,7 @@ func (r *run) finish(ctx context.Context, p plan.Plan) (*plan.Record, error) {
 	}
 	r.rec.Plan, r.rec.Changes, r.rec.Memory = p, changes, mem
 	r.rec.Warnings = dedupe(append(r.rec.Warnings, warns...))
+	r.rec.Usage = r.finalUsage()
 	pl.redactRecord(r.rec)
 	if err := pl.cfg.Store.SavePlan(r.rec); err != nil {
 		return r.rec, fmt.Errorf("save plan: %w", err)

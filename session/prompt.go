@@ -35,6 +35,24 @@ Fields: mode, summary (why it fails and what to do, short), questions, context_r
 	return b.String()
 }
 
+// compactSystemPrompt is the system message for small windows (fitting.compact):
+// the same rules as systemPrompt, worded as briefly as they can be, so more of the
+// window is left for the project's code. The reply is the same strict JSON.
+func compactSystemPrompt(memoryBlock string) string {
+	var b strings.Builder
+	b.WriteString(`You are fixplan's engineering assistant. Reply with ONE JSON object only (no prose, no code fences).
+Rules: never invent files or logs — ask with context_requests (read_file, search, logs, env; at most 2 rounds). Change only files whose content you saw. Never claim commands ran. At most 2 questions. Minimal changes. Relative paths only, never .git/ or .fixplan/. Changes: proposed_changes.actions with whole content (UPDATE_FILE/CREATE_FILE) or a unified diff in proposed_changes.patch matching the file exactly. commands_to_run verify the fix and run only if approved. memory_patch: whitelisted keys only.
+Fields: mode, summary, questions, context_requests, plan [{step, details}], proposed_changes {patch, actions [{kind, path, content, edits}], commands_to_run} or null, patch, commands_to_run, verification, risks, rollback, memory_patch [{key, value}].
+`)
+	if memoryBlock == "" {
+		memoryBlock = "{}"
+	}
+	b.WriteString("ENGINEERING_MEMORY: ")
+	b.WriteString(memoryBlock)
+	b.WriteByte('\n')
+	return b.String()
+}
+
 // userMessage is the first user message: the problem, answers to earlier questions,
 // and the base context.
 func userMessage(in plan.ProblemInput, prev *plan.Record, g plan.Gathered) string {

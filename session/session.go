@@ -14,6 +14,7 @@ import (
 	"fixplan/memory"
 	"fixplan/plan"
 	"fixplan/syntax"
+	"fixplan/tokens"
 	"fixplan/verify"
 )
 
@@ -190,6 +191,8 @@ func (s *Session) planner() (*Planner, error) {
 		Model: s.model, Gatherer: s.gath, Memory: s.mem, Previewer: engineAdapter{s.eng}, Store: s.eng,
 		Emitter: s.em, Provider: s.st.BaseURL, MaxTokens: s.st.MaxTokens, NewID: apply.NewID,
 		Secrets: s.opts.Secrets, Warnings: s.mem.Warnings(), Version: s.opts.Version,
+		Counter: tokens.For(s.st.Model), Window: windowOf(s.model), ContextWindow: s.st.ContextWindow,
+		PriceInput: s.st.PriceInput, PriceOutput: s.st.PriceOutput,
 	})
 }
 

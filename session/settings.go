@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -41,6 +42,13 @@ type Settings struct {
 	VerifyAttempts int `json:"verify_attempts"`
 	// CheckTimeoutSeconds bounds each check run during verification.
 	CheckTimeoutSeconds int `json:"check_timeout_seconds"`
+	// ContextWindow is the model's context window in tokens, for servers that do
+	// not say (0: ask the server; a positive value wins over its answer).
+	ContextWindow int `json:"context_window"`
+	// PriceInput and PriceOutput are the prices per million prompt and reply
+	// tokens (0: not set); plans then show what they cost.
+	PriceInput  float64 `json:"price_input_per_mtok"`
+	PriceOutput float64 `json:"price_output_per_mtok"`
 }
 
 // Preset is a provider preset offered in the settings.
@@ -134,6 +142,13 @@ func (s Settings) normalised() Settings {
 	}
 	if s.CheckTimeoutSeconds <= 0 {
 		s.CheckTimeoutSeconds = d.CheckTimeoutSeconds
+	}
+	s.ContextWindow = max(s.ContextWindow, 0)
+	if s.PriceInput < 0 || math.IsNaN(s.PriceInput) || math.IsInf(s.PriceInput, 0) {
+		s.PriceInput = 0
+	}
+	if s.PriceOutput < 0 || math.IsNaN(s.PriceOutput) || math.IsInf(s.PriceOutput, 0) {
+		s.PriceOutput = 0
 	}
 	return s
 }

@@ -347,11 +347,17 @@ func ctxBase(ctx context.Context, e *env, g *codectx.Gatherer, args []string) in
 	problem := fs.String("problem", "", "the problem `TEXT` (error, trace, description)")
 	problemFile := fs.String("problem-file", "", "read the problem from `FILE` (- = stdin)")
 	asJSON := fs.Bool("json", false, "print the gathered context as JSON")
+	model := fs.String("model", "", "count tokens for model `NAME` (default: the model in the settings)")
 	var logs ctxMulti
 	fs.Var(&logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
 	pos, ok := ctxFlags(e, fs, args)
 	if !ok {
 		return 2
+	}
+	if *model == "" {
+		if st, err := loadSettings(e); err == nil {
+			*model = st.Model
+		}
 	}
 	if len(pos) > 0 {
 		return ctxUsageErr(e, "base", "unexpected arguments; pass the problem with --problem or --problem-file")
@@ -385,6 +391,8 @@ func ctxBase(ctx context.Context, e *env, g *codectx.Gatherer, args []string) in
 	if err != nil {
 		return ctxFail(e, "base", err)
 	}
+	var counts strings.Builder
+	printContextTokens(&counts, &got, *model) // also fills each section's token count
 	if *asJSON {
 		return ctxJSON(e, "base", got)
 	}
@@ -395,6 +403,7 @@ func ctxBase(ctx context.Context, e *env, g *codectx.Gatherer, args []string) in
 		}
 	}
 	fmt.Fprintf(e.Stdout, "=== summary ===\nsections: %d, redactions: %d\n", len(got.Sections), got.Redactions)
+	fmt.Fprint(e.Stdout, counts.String())
 	for _, s := range got.Seen {
 		part := "window"
 		if s.Whole {

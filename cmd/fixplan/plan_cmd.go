@@ -469,13 +469,7 @@ func printPlan(w io.Writer, r *plan.Record) {
 	}
 	list("Warnings", r.Warnings)
 	printVerification(w, r.Verification)
-	if len(r.Calls) > 0 {
-		in, out := 0, 0
-		for _, c := range r.Calls {
-			in, out = in+c.PromptTokens, out+c.CompletionTokens
-		}
-		fmt.Fprintf(w, "\nModel: %s, %d request(s), %d tokens in, %d out\n", r.Calls[len(r.Calls)-1].Model, len(r.Calls), in, out)
-	}
+	printUsage(w, r)
 	if len(r.Changes) == 0 {
 		fmt.Fprintln(w, "\nNo file changes.")
 		if r.State == plan.StateDraft && !r.Foreign && r.ApprovedPlan == "" && (len(p.Plan) > 0 || p.Summary != "") {

@@ -1,0 +1,123 @@
+package session
+
+import (
+	"context"
+
+	"fixplan/llm"
+	"fixplan/plan"
+)
+
+// startWindow asks the model's server for its context window in the background
+// (it runs while the base context is gathered); the returned function waits for
+// the answer. Without Config.Window the window is unknown.
+func (r *run) startWindow(ctx context.Context) func() llm.Window {
+	if r.p.cfg.Window == nil {
+		return func() llm.Window { return llm.Window{} }
+	}
+	ch := make(chan llm.Window, 1)
+	go func() { ch <- r.p.cfg.Window(ctx) }()
+	return func() llm.Window { return <-ch }
+}
+
+// fitContext fits the base context to the window (docs/CONTRACT.md §6): under
+// CompactBelow tokens the compact prompt and sections are used; with a known
+// window the sections get a token budget (the room left after the instructions,
+// the problem and the reply, less what the context rounds need); every section
+// carries its token count; a window of SmallWindow tokens or fewer adds a warning
+// saying how to raise it; and the ledger of lines sent starts with the sections.
+func (r *run) fitContext(w llm.Window, base plan.Gathered, prev *plan.Record) plan.Gathered {
+	pl := r.p
+	if pl.cfg.ContextWindow > 0 { // the user's own setting wins
+		w = llm.Window{Tokens: pl.cfg.ContextWindow, Server: w.Server, Max: w.Max, Source: "the context window set in Settings"}
+	}
+	r.fit = newFitting(pl.cfg.Counter, w, pl.cfg.MaxTokens)
+	if r.fit.compact {
+		base = compactSections(base)
+	}
+	budget := 0
+	if r.fit.known() {
+		empty := base
+		empty.Sections = nil
+		fixed := []llm.Message{
+			{Role: llm.RoleSystem, Content: r.system(pl.cfg.Memory.Block())},
+			{Role: llm.RoleUser, Content: userMessage(r.rec.Input, prev, empty)},
+		}
+		budget = max(0, int(float64(r.fit.room(fixed))*baseShare))
+		base = r.fit.fitBase(base, budget)
+		if warn := windowWarning(r.fit.window); warn != "" {
+			base.Warnings = append(base.Warnings, warn)
+			pl.emit(Event{Stage: StageGather, Message: warn})
+		}
+	} else {
+		for i := range base.Sections {
+			base.Sections[i].Tokens = r.fit.sectionTokens(base.Sections[i])
+		}
+	}
+	for _, s := range base.Sections {
+		r.sent.addSection(s)
+	}
+	r.usage = plan.Usage{Tokenizer: r.fit.count.Tokenizer(), Window: r.fit.window.Tokens, WindowSource: r.fit.window.Source,
+		BaseBudget: budget, Compact: r.fit.compact}
+	return base
+}
+
+// system is the system message: the compact one for small windows.
+func (r *run) system(memoryBlock string) string {
+	if r.fit.compact {
+		return compactSystemPrompt(memoryBlock)
+	}
+	return systemPrompt(memoryBlock)
+}
+
+// prepareResults makes a round's results what the model will read: lines it
+// already has become references to where they were sent (no repeats), the
+// results are cut to the room left in the window, each carries its token
+// count, and the ledger records what they send. raw is the model's reply the
+// results answer (it goes into the conversation before them).
+func (r *run) prepareResults(raw string, results []plan.ContextResult) []plan.ContextResult {
+	for i, res := range results {
+		deduped := r.sent.dedupe(res)
+		if deduped.Text != res.Text {
+			r.usage.RepeatsAvoided += r.fit.count.Count(res.Text) - r.fit.count.Count(deduped.Text)
+		}
+		results[i] = deduped
+	}
+	msgs := append(append([]llm.Message{}, r.msgs...), llm.Message{Role: llm.RoleAssistant, Content: raw})
+	results = r.fit.fitResults(msgs, results)
+	for i, res := range results {
+		r.sent.addResult(r.rounds, i, res)
+	}
+	return results
+}
+
+// call records one model request's usage: the provider's numbers, or fixplan's
+// own count when the provider reported none.
+func (r *run) call(c plan.Call, msgs []llm.Message, reply string) plan.Call {
+	if c.PromptTokens == 0 && c.CompletionTokens == 0 {
+		contents := make([]string, len(msgs))
+		for i, m := range msgs {
+			contents[i] = m.Content
+		}
+		c.PromptTokens, c.CompletionTokens = r.fit.count.Messages(contents...), r.fit.count.Count(reply)
+		r.usage.Counted = true
+	}
+	return c
+}
+
+// finalUsage sums the calls and prices them with the prices set in Settings.
+func (r *run) finalUsage() *plan.Usage {
+	u := r.usage
+	if u.Tokenizer == "" {
+		u.Tokenizer = r.fit.count.Tokenizer()
+	}
+	u.PromptTokens, u.CompletionTokens = 0, 0
+	for _, c := range r.rec.Calls {
+		u.PromptTokens += c.PromptTokens
+		u.CompletionTokens += c.CompletionTokens
+	}
+	if in, out := r.p.cfg.PriceInput, r.p.cfg.PriceOutput; in > 0 || out > 0 {
+		cost := float64(u.PromptTokens)/1e6*in + float64(u.CompletionTokens)/1e6*out
+		u.Cost = &cost
+	}
+	return &u
+}

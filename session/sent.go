@@ -1,0 +1,246 @@
+package session
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"fixplan/plan"
+)
+
+// sentLedger remembers which numbered lines of which files the model was sent in
+// this conversation, and where, so a context request for lines it already has is
+// answered with a short reference instead of the lines again (no repeats). It
+// reads the text exactly as sent: base-context file sections ("File PATH lines …")
+// and read_file results, whose lines are numbered ("  12 | text"), so a section
+// cut by a budget records only the lines that were really sent.
+type sentLedger struct {
+	files map[string]map[int]string // path → line → where it was sent
+}
+
+func newSentLedger() *sentLedger { return &sentLedger{files: map[string]map[int]string{}} }
+
+var (
+	// fileTitle is a base-context file section: "File PATH lines 1-80, 90-120 of 300 (why)".
+	fileTitle = regexp.MustCompile(`^File (.+) lines (\d+-\d+(?:, \d+-\d+)*) of (\d+) \(`)
+	// readLabel is the label line of a read_file result: "read_file PATH lines A-B of N".
+	readLabel = regexp.MustCompile(`^read_file (.+) lines (\d+)-(\d+) of (\d+)`)
+	// numberedLine is one line of a file as codectx numbers it: "  12 | text".
+	numberedLine = regexp.MustCompile(`^ *(\d+) \| `)
+)
+
+// addSection records the lines of one base-context section.
+func (l *sentLedger) addSection(s plan.Section) {
+	m := fileTitle.FindStringSubmatch(s.Title)
+	if m == nil {
+		return
+	}
+	l.addNumbered(m[1], s.Body, fmt.Sprintf("the base context, section %q", s.Title))
+}
+
+// addResult records the lines of one context result sent as request i of round n.
+func (l *sentLedger) addResult(round, i int, res plan.ContextResult) {
+	if !res.OK || res.Request.Type != plan.ReqReadFile {
+		return
+	}
+	label, body, _ := strings.Cut(res.Text, "\n")
+	m := readLabel.FindStringSubmatch(label)
+	if m == nil {
+		return
+	}
+	l.addNumbered(m[1], body, fmt.Sprintf("context round %d, request %d", round, i+1))
+}
+
+func (l *sentLedger) addNumbered(path, body, where string) {
+	f := l.files[path]
+	if f == nil {
+		f = map[int]string{}
+		l.files[path] = f
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if n, ok := lineNumber(line); ok {
+			if _, had := f[n]; !had {
+				f[n] = where
+			}
+		}
+	}
+}
+
+func lineNumber(line string) (int, bool) {
+	m := numberedLine.FindStringSubmatch(line)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
+}
+
+// dedupe rewrites a result so it does not repeat lines the model already has:
+// a read_file result keeps its label and the lines not sent yet, and each run of
+// lines sent before becomes one reference line saying where they were sent; a
+// search result drops the groups whose every line was sent before and lists their
+// matches in one closing note. Other results come back unchanged.
+func (l *sentLedger) dedupe(res plan.ContextResult) plan.ContextResult {
+	if !res.OK {
+		return res
+	}
+	switch res.Request.Type {
+	case plan.ReqReadFile:
+		res.Text = l.dedupeRead(res.Text)
+	case plan.ReqSearch:
+		res.Text = l.dedupeSearch(res.Text)
+	}
+	return res
+}
+
+func (l *sentLedger) dedupeRead(text string) string {
+	label, body, _ := strings.Cut(text, "\n")
+	m := readLabel.FindStringSubmatch(label)
+	if m == nil {
+		return text
+	}
+	path := m[1]
+	sent := l.files[path]
+	if len(sent) == 0 {
+		return text
+	}
+	var b strings.Builder
+	b.WriteString(label)
+	b.WriteByte('\n')
+	// runs of already-sent lines, flushed as one reference each
+	runFrom, runTo, runWhere := 0, 0, ""
+	flush := func() {
+		if runFrom == 0 {
+			return
+		}
+		span := fmt.Sprintf("line %d", runFrom)
+		if runTo > runFrom {
+			span = fmt.Sprintf("lines %d-%d", runFrom, runTo)
+		}
+		fmt.Fprintf(&b, "[%s of %s: already sent in %s; not repeated]\n", span, path, runWhere)
+		runFrom = 0
+	}
+	lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+	if body == "" {
+		lines = nil
+	}
+	for _, line := range lines {
+		n, ok := lineNumber(line)
+		where, was := sent[n]
+		if !ok || !was {
+			flush()
+			b.WriteString(line)
+			b.WriteByte('\n')
+			continue
+		}
+		if runFrom != 0 && (n != runTo+1 || where != runWhere) {
+			flush()
+		}
+		if runFrom == 0 {
+			runFrom, runWhere = n, where
+		}
+		runTo = n
+	}
+	flush()
+	return b.String()
+}
+
+// dedupeSearch drops the search groups (separated by "--") whose every line the
+// model already has. Lines are "path:12: text" (a match) or "path-11- text".
+func (l *sentLedger) dedupeSearch(text string) string {
+	label, body, _ := strings.Cut(text, "\n")
+	if !strings.HasPrefix(label, "search ") || len(l.files) == 0 {
+		return text
+	}
+	var groups [][]string
+	cur := []string{}
+	for _, line := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+		if line == "--" {
+			groups = append(groups, cur)
+			cur = []string{}
+			continue
+		}
+		cur = append(cur, line)
+	}
+	groups = append(groups, cur)
+	var kept [][]string
+	var dropped []string // "path:12 (where)"
+	for _, g := range groups {
+		if len(g) == 0 || (len(g) == 1 && g[0] == "") {
+			continue
+		}
+		refs, all := l.groupSent(g)
+		if !all {
+			kept = append(kept, g)
+			continue
+		}
+		dropped = append(dropped, refs...)
+	}
+	if len(dropped) == 0 {
+		return text
+	}
+	var b strings.Builder
+	b.WriteString(label)
+	b.WriteByte('\n')
+	for i, g := range kept {
+		if i > 0 {
+			b.WriteString("--\n")
+		}
+		for _, line := range g {
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+	fmt.Fprintf(&b, "[matches whose surrounding lines were already sent, not repeated: %s]\n", strings.Join(dropped, "; "))
+	return b.String()
+}
+
+// groupSent reports whether every line of a search group was sent before, and
+// the group's matches as "path:line (where)".
+func (l *sentLedger) groupSent(g []string) (refs []string, all bool) {
+	for _, line := range g {
+		path, n, match, ok := l.searchLine(line)
+		if !ok {
+			return nil, false
+		}
+		where, was := l.files[path][n]
+		if !was {
+			return nil, false
+		}
+		if match {
+			refs = append(refs, fmt.Sprintf("%s:%d (%s)", path, n, where))
+		}
+	}
+	return refs, true
+}
+
+// searchLine parses one grep-style line against the paths the ledger knows (a
+// path may itself contain ':' or '-').
+func (l *sentLedger) searchLine(line string) (path string, n int, match, ok bool) {
+	paths := make([]string, 0, len(l.files))
+	for p := range l.files {
+		if strings.HasPrefix(line, p) {
+			paths = append(paths, p)
+		}
+	}
+	slices.SortFunc(paths, func(a, b string) int { return len(b) - len(a) }) // the longest path first
+	for _, p := range paths {
+		rest := line[len(p):]
+		if len(rest) < 3 || (rest[0] != ':' && rest[0] != '-') {
+			continue
+		}
+		sep := rest[0]
+		end := strings.IndexByte(rest[1:], sep)
+		if end < 1 {
+			continue
+		}
+		num, err := strconv.Atoi(rest[1 : 1+end])
+		if err != nil {
+			continue
+		}
+		return p, num, sep == ':', true
+	}
+	return "", 0, false, false
+}

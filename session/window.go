@@ -1,0 +1,332 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fixplan/llm"
+	"fixplan/plan"
+	"fixplan/tokens"
+)
+
+// WindowModel is a Model that can say what context window its server serves
+// (llm/openai's Client asks Ollama, LM Studio, llama.cpp and vLLM). Window never
+// fails: Tokens 0 means unknown.
+type WindowModel interface {
+	Window(ctx context.Context) llm.Window
+}
+
+const (
+	// CompactBelow: a window smaller than this many tokens gets the compact prompt
+	// (shorter instructions, no environment or recent-files sections).
+	CompactBelow = 8192
+	// SmallWindow: a window of this many tokens or fewer is too small for a useful
+	// plan; the plan carries a warning saying how to raise it on that server.
+	SmallWindow = 4096
+	// baseShare is the part of the room left after the instructions, the problem
+	// and the reply that the base context may fill; the rest is kept for the
+	// context rounds.
+	baseShare = 0.6
+	// minSectionTokens: a section is cut to fit only when at least this much
+	// room is left; otherwise it is left out.
+	minSectionTokens = 48
+)
+
+// fitting is how one plan's conversation is fitted to the model's window.
+type fitting struct {
+	count  tokens.Counter
+	window llm.Window
+	// reply is the reply cap sent to the provider (0: the provider's default).
+	reply   int
+	compact bool
+}
+
+// newFitting reserves room for the reply out of a known window: a quarter of it,
+// at least 1024 tokens and at most maxTokens (the setting), so prompt plus reply
+// never exceed what the server serves (Ollama would silently drop the start of
+// the prompt).
+func newFitting(c tokens.Counter, w llm.Window, maxTokens int) fitting {
+	f := fitting{count: c, window: w, reply: maxTokens}
+	if w.Tokens <= 0 {
+		return f
+	}
+	r := max(w.Tokens/4, 1024)
+	if maxTokens > 0 {
+		r = min(r, maxTokens)
+	}
+	f.reply = min(r, w.Tokens/2)
+	f.compact = w.Tokens < CompactBelow
+	return f
+}
+
+// known reports whether the window is known (token budgets apply).
+func (f fitting) known() bool { return f.window.Tokens > 0 }
+
+// room is what is left of the window for more prompt after msgs.
+func (f fitting) room(msgs []llm.Message) int {
+	contents := make([]string, len(msgs))
+	for i, m := range msgs {
+		contents[i] = m.Content
+	}
+	return f.window.Tokens - f.reply - f.count.Messages(contents...)
+}
+
+// windowOf is the window probe of a model that has one (nil otherwise).
+func windowOf(m Model) func(context.Context) llm.Window {
+	if wm, ok := m.(WindowModel); ok {
+		return wm.Window
+	}
+	return nil
+}
+
+// RaiseWindowHint says how to give the model a bigger window on a server.
+func RaiseWindowHint(server string) string {
+	switch server {
+	case llm.ServerOllama:
+		return "raise Ollama's window: start it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or set PARAMETER num_ctx 16384 in a Modelfile (ollama create) for this model"
+	case llm.ServerLMStudio:
+		return "raise LM Studio's window: load the model with a larger Context Length in its load settings (e.g. 16384)"
+	case llm.ServerLlamaCpp:
+		return "raise llama.cpp server's window: restart llama-server with -c 16384 (--ctx-size)"
+	case llm.ServerVLLM:
+		return "raise vLLM's window: restart it with --max-model-len 16384 (up to what the model supports)"
+	}
+	return "use a model or server with a context window of at least 16384 tokens"
+}
+
+// windowWarning is the plan's warning about a window too small for a useful plan.
+func windowWarning(w llm.Window) string {
+	if w.Tokens <= 0 || w.Tokens > SmallWindow {
+		return ""
+	}
+	return fmt.Sprintf("the model's context window is only %d tokens (%s): too small for a useful plan; fixplan sent a compact prompt and cut the context to fit — %s",
+		w.Tokens, w.Source, RaiseWindowHint(w.Server))
+}
+
+// compactSections keeps the sections a small window needs most: everything but
+// the environment (the model can ask for it with an env request) and the recent
+// files.
+func compactSections(g plan.Gathered) plan.Gathered {
+	out := g.Sections[:0:0]
+	for _, s := range g.Sections {
+		if s.Title == "Environment" || s.Title == "Recent files" {
+			continue
+		}
+		out = append(out, s)
+	}
+	g.Sections = out
+	return g
+}
+
+// sectionTokens is what one section costs as userMessage frames it.
+func (f fitting) sectionTokens(s plan.Section) int { return SectionTokens(f.count, s) }
+
+// SectionTokens is what one base-context section costs the model, framed as the
+// first user message frames it ("=== Title ===" and the body).
+func SectionTokens(c tokens.Counter, s plan.Section) int {
+	return c.Count(fmt.Sprintf("\n=== %s ===\n", s.Title)) + c.Count(s.Body)
+}
+
+// fitBase fits the base context into budget tokens, sections in order (their
+// priority): a section that does not fit is cut at line boundaries — a window
+// around stack frames keeps the lines around its middle, anything else its start
+// — or left out with a warning when less than minSectionTokens are left. Files
+// whose sections were cut are recorded as seen in part, files left out entirely
+// as not seen. Each kept section carries its token count.
+func (f fitting) fitBase(g plan.Gathered, budget int) plan.Gathered {
+	left := budget
+	out := plan.Gathered{Sections: []plan.Section{}, Redactions: g.Redactions, Warnings: g.Warnings}
+	shown := map[string]bool{} // path → some lines of it kept
+	cut := map[string]bool{}   // path → a section of it was cut or left out
+	for _, s := range g.Sections {
+		path := ""
+		if m := fileTitle.FindStringSubmatch(s.Title); m != nil {
+			path = m[1]
+		}
+		n := f.sectionTokens(s)
+		if n > left {
+			if left < minSectionTokens {
+				out.Warnings = append(out.Warnings, fmt.Sprintf("context budget reached: section %q left out (the model's window is %d tokens)", s.Title, f.window.Tokens))
+				if path != "" {
+					cut[path] = true
+				}
+				continue
+			}
+			s.Body = f.shrink(s.Body, left-f.count.Count(fmt.Sprintf("\n=== %s ===\n", s.Title)), strings.Contains(s.Title, "(around the stack frames)"))
+			s.Title = retitle(s.Title, s.Body)
+			n = f.sectionTokens(s)
+			if path != "" {
+				cut[path] = true
+			}
+		}
+		left -= n
+		s.Tokens = n
+		if path != "" {
+			shown[path] = true
+		}
+		out.Sections = append(out.Sections, s)
+	}
+	out.Seen = []plan.SeenFile{}
+	for _, sf := range g.Seen {
+		if !shown[sf.Path] && cut[sf.Path] {
+			continue // none of its lines was sent
+		}
+		if cut[sf.Path] {
+			sf.Whole = false
+		}
+		out.Seen = append(out.Seen, sf)
+	}
+	return out
+}
+
+// shrink cuts text to at most budget tokens at line boundaries. centered keeps
+// the middle of each block (blocks are separated by a "…" line, as codectx
+// separates the windows of one file), else the start; every cut is marked.
+func (f fitting) shrink(text string, budget int, centered bool) string {
+	if f.count.Count(text) <= budget {
+		return text
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	keep := len(lines) * budget / max(1, f.count.Count(text))
+	for ; keep >= 0; keep -= max(1, keep/8) {
+		var out string
+		if centered {
+			out = keepMiddle(lines, keep)
+		} else {
+			out = keepStart(lines, keep)
+		}
+		if f.count.Count(out) <= budget || keep == 0 {
+			return out
+		}
+	}
+	return keepStart(lines, 0)
+}
+
+func keepStart(lines []string, keep int) string {
+	keep = min(max(keep, 0), len(lines))
+	var b strings.Builder
+	for _, l := range lines[:keep] {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	if keep < len(lines) {
+		fmt.Fprintf(&b, "…[cut to fit the model's window: %d more lines]\n", len(lines)-keep)
+	}
+	return b.String()
+}
+
+// keepMiddle keeps about keep lines spread over the blocks, each block keeping
+// its middle (where the stack frame's line is).
+func keepMiddle(lines []string, keep int) string {
+	var blocks [][]string
+	cur := []string{}
+	for _, l := range lines {
+		if l == "…" {
+			blocks = append(blocks, cur)
+			cur = []string{}
+			continue
+		}
+		cur = append(cur, l)
+	}
+	blocks = append(blocks, cur)
+	total := len(lines) - (len(blocks) - 1)
+	var b strings.Builder
+	for i, blk := range blocks {
+		if i > 0 {
+			b.WriteString("…\n")
+		}
+		k := len(blk)
+		if total > 0 {
+			k = min(len(blk), len(blk)*keep/total)
+		}
+		from := (len(blk) - k) / 2
+		if from > 0 {
+			fmt.Fprintf(&b, "…[cut to fit the model's window: %d lines before]\n", from)
+		}
+		for _, l := range blk[from : from+k] {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+		if after := len(blk) - from - k; after > 0 {
+			fmt.Fprintf(&b, "…[cut to fit the model's window: %d lines after]\n", after)
+		}
+	}
+	return b.String()
+}
+
+// retitle rewrites the line spans of a file section's title to the lines its
+// body really shows after a cut.
+func retitle(title, body string) string {
+	m := fileTitle.FindStringSubmatchIndex(title)
+	if m == nil {
+		return title
+	}
+	var spans []string
+	from, to := 0, 0
+	for _, l := range strings.Split(body, "\n") {
+		n, ok := lineNumber(l)
+		if !ok {
+			continue
+		}
+		if from != 0 && n == to+1 {
+			to = n
+			continue
+		}
+		if from != 0 {
+			spans = append(spans, fmt.Sprintf("%d-%d", from, to))
+		}
+		from, to = n, n
+	}
+	if from != 0 {
+		spans = append(spans, fmt.Sprintf("%d-%d", from, to))
+	}
+	if len(spans) == 0 {
+		spans = []string{"none"}
+	}
+	return title[:m[4]] + strings.Join(spans, ", ") + title[m[5]:]
+}
+
+// fitResults caps a round's results so the conversation still fits the window:
+// each result gets an equal share of the room left (cut at line boundaries,
+// marked); when almost no room is left, a result says so instead. A read_file
+// result that was cut counts as the file seen in part.
+func (f fitting) fitResults(msgs []llm.Message, results []plan.ContextResult) []plan.ContextResult {
+	if !f.known() {
+		for i := range results {
+			r := &results[i]
+			if r.OK {
+				r.Tokens = f.count.Count(r.Text)
+			} else {
+				r.Tokens = f.count.Count(r.Error)
+			}
+		}
+		return results
+	}
+	room := f.room(msgs) - 64 // the framing of the results message
+	for i := range results {
+		share := room / (len(results) - i)
+		r := &results[i]
+		text := r.Text
+		if !r.OK {
+			text = r.Error
+		}
+		n := f.count.Count(text)
+		if n > share && r.OK {
+			if share < minSectionTokens {
+				r.OK, r.Text, r.Error, r.Seen = false, "", fmt.Sprintf("no room left in the model's context window (%d tokens); answer with what you have", f.window.Tokens), nil
+				n = f.count.Count(r.Error)
+			} else {
+				label, body, _ := strings.Cut(r.Text, "\n")
+				r.Text = label + "\n" + f.shrink(body, share-f.count.Count(label)-1, false)
+				n = f.count.Count(r.Text)
+				for j := range r.Seen {
+					r.Seen[j].Whole = false
+				}
+			}
+		}
+		r.Tokens = n
+		room -= n + 16 // the request line before it
+	}
+	return results
+}

@@ -1,0 +1,180 @@
+package session
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"fixplan/llm"
+	"fixplan/llm/llmtest"
+	"fixplan/plan"
+	"fixplan/tokens"
+)
+
+func TestFittingPicksTheCompactPromptUnderTheThreshold(t *testing.T) {
+	for _, tc := range []struct {
+		window, maxTokens, reply int
+		compact                  bool
+	}{
+		{0, 8192, 8192, false},      // unknown: the setting, full prompt
+		{2048, 8192, 1024, true},    // a quarter, at least 1024, at most half
+		{4096, 8192, 1024, true},    //
+		{8191, 8192, 2047, true},    // just under the threshold
+		{8192, 8192, 2048, false},   // at the threshold: full prompt
+		{131072, 8192, 8192, false}, // capped by the setting
+		{131072, 0, 32768, false},   // no setting: a quarter
+		{16384, 2000, 2000, false},  // the setting is smaller
+		{4096, 0, 1024, true},       //
+		{1024, 8192, 512, true},     // never more than half the window
+		{CompactBelow - 1, 0, 2047, true},
+	} {
+		f := newFitting(tokens.For("llama3"), llm.Window{Tokens: tc.window}, tc.maxTokens)
+		if f.reply != tc.reply || f.compact != tc.compact {
+			t.Errorf("window %d, max_tokens %d: reply %d compact %v, want %d %v", tc.window, tc.maxTokens, f.reply, f.compact, tc.reply, tc.compact)
+		}
+	}
+}
+
+func TestShrinkKeepsTheFrameLine(t *testing.T) {
+	f := newFitting(tokens.For("gpt-4o"), llm.Window{Tokens: 4096}, 0)
+	var b strings.Builder
+	for i := 70; i <= 230; i++ {
+		if i == 150 {
+			b.WriteString("150 | raise ValueError('boom')\n")
+			continue
+		}
+		b.WriteString(strconv.Itoa(i) + " | x = some filler text here\n")
+	}
+	out := f.shrink(b.String(), 200, true)
+	if f.count.Count(out) > 200 || !strings.Contains(out, "150 | raise ValueError") || !strings.Contains(out, "lines before]") || !strings.Contains(out, "lines after]") {
+		t.Fatalf("shrunk window (%d tokens):\n%s", f.count.Count(out), out)
+	}
+	if got := retitle("File app.py lines 70-230 of 300 (around the stack frames)", out); !strings.HasPrefix(got, "File app.py lines 1") || strings.Contains(got, "70-230") {
+		t.Fatalf("retitle = %q", got)
+	}
+}
+
+func writeProjectFile(t *testing.T, root, rel, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(rel)), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A local server with a 4096-token window: the plan is asked with the compact
+// prompt, the prompt and the reply cap fit the window, the failing line and the
+// project's rules still go, every section says what it cost, and the user is told
+// how to raise the window on that server.
+func TestPlanFitsASmallWindow(t *testing.T) {
+	for _, server := range []string{llm.ServerOllama, llm.ServerLMStudio, llm.ServerLlamaCpp, llm.ServerVLLM} {
+		t.Run(server, func(t *testing.T) {
+			root, problem := bigProject(t)
+			writeProjectFile(t, root, "AGENTS.md", "Always keep functions pure. Use tabs.\n")
+			srv := llmtest.NewServer(t, reply(t, func(m map[string]any) { m["proposed_changes"] = nil }))
+			srv.ServeWindow(server, "fake-model", 4096)
+			s := openWith(t, root, srv, nil)
+			rec, err := s.Plan(context.Background(), plan.ProblemInput{Problem: problem})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := srv.Requests()[0]
+			if sys := req.SystemPrompt(); !strings.HasPrefix(sys, "You are fixplan's engineering assistant. Reply with ONE JSON object only") {
+				t.Fatalf("not the compact prompt:\n%s", sys)
+			}
+			if mt, _ := req.JSON["max_tokens"].(float64); mt != 1024 {
+				t.Fatalf("max_tokens = %v, want 1024 (a quarter of the window)", req.JSON["max_tokens"])
+			}
+			c := tokens.For("fake-model")
+			var contents []string
+			for _, m := range req.Messages {
+				contents = append(contents, m.Content)
+			}
+			if n := c.Messages(contents...); n+1024 > 4096 {
+				t.Fatalf("prompt %d tokens + reply 1024 > the 4096-token window", n)
+			}
+			user := req.LastUser()
+			if !strings.Contains(user, "raise ValueError('boom')  # line 150") {
+				t.Fatalf("the failing line did not fit:\n%s", user)
+			}
+			if strings.Contains(user, "=== Environment ===") || strings.Contains(user, "=== Recent files ===") {
+				t.Fatalf("the compact prompt kept the environment or recent files:\n%s", user)
+			}
+			if !strings.Contains(user, "Always keep functions pure") {
+				t.Errorf("the project's rules were not sent")
+			}
+			for _, s := range rec.Base.Sections {
+				if s.Tokens <= 0 {
+					t.Errorf("section %q has no token count", s.Title)
+				}
+			}
+			warned := false
+			for _, w := range rec.Warnings {
+				if strings.Contains(w, "context window is only 4096 tokens") && strings.Contains(w, RaiseWindowHint(server)) {
+					warned = true
+				}
+			}
+			if !warned {
+				t.Errorf("no warning with the fix for %s: %q", server, rec.Warnings)
+			}
+			u := rec.Usage
+			if u == nil || u.Window != 4096 || !u.Compact || u.BaseBudget <= 0 || u.Tokenizer != tokens.Estimate || u.PromptTokens == 0 {
+				t.Fatalf("usage = %+v", u)
+			}
+		})
+	}
+}
+
+// A big window (or none known): the full prompt, and the sections as gathered.
+func TestPlanWithALargeWindowUsesTheFullPrompt(t *testing.T) {
+	root, problem := bigProject(t)
+	srv := llmtest.NewServer(t, reply(t, func(m map[string]any) { m["proposed_changes"] = nil }))
+	srv.ServeWindow(llm.ServerVLLM, "fake-model", 32768)
+	s := openWith(t, root, srv, nil)
+	rec, err := s.Plan(context.Background(), plan.ProblemInput{Problem: problem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := srv.Requests()[0]
+	if !strings.Contains(req.SystemPrompt(), "ONE valid JSON object") || !strings.Contains(req.LastUser(), "=== Environment ===") {
+		t.Fatal("a 32k window did not get the full prompt and sections")
+	}
+	if mt, _ := req.JSON["max_tokens"].(float64); mt != 8192 {
+		t.Fatalf("max_tokens = %v", req.JSON["max_tokens"])
+	}
+	for _, w := range rec.Warnings {
+		if strings.Contains(w, "context window") {
+			t.Fatalf("unexpected warning %q", w)
+		}
+	}
+}
+
+// Prices set in Settings give each plan its cost; without prices there is none.
+func TestPlanCost(t *testing.T) {
+	root, problem := bigProject(t)
+	noChanges := func(m map[string]any) { m["proposed_changes"] = nil }
+	srv := llmtest.NewServer(t, reply(t, noChanges), reply(t, noChanges))
+	priced := openWith(t, root, srv, func(st *Settings) { st.PriceInput, st.PriceOutput = 2.5, 10 })
+	rec, err := priced.Plan(context.Background(), plan.ProblemInput{Problem: problem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := rec.Usage
+	if u == nil || u.Cost == nil || u.PromptTokens != rec.Calls[0].PromptTokens || u.CompletionTokens != rec.Calls[0].CompletionTokens {
+		t.Fatalf("usage = %+v, calls = %+v", u, rec.Calls)
+	}
+	if want := float64(u.PromptTokens)*2.5/1e6 + float64(u.CompletionTokens)*10/1e6; math.Abs(*u.Cost-want) > 1e-12 {
+		t.Fatalf("cost = %v, want %v", *u.Cost, want)
+	}
+	free := openWith(t, root, srv, nil)
+	rec, err = free.Plan(context.Background(), plan.ProblemInput{Problem: problem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Usage == nil || rec.Usage.Cost != nil {
+		t.Fatalf("usage without prices = %+v", rec.Usage)
+	}
+}
