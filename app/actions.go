@@ -13,6 +13,9 @@ type ApplyRequest struct {
 	PlanID     string   `json:"plan_id"`
 	Paths      []string `json:"paths"`
 	MemoryKeys []string `json:"memory_keys"`
+	// Files narrow ticked changes to their accepted hunks or the user's own
+	// content (per-hunk review and Edit; app/review.go).
+	Files []apply.FileChoice `json:"files"`
 }
 
 // ApplyResult reports a transaction.
@@ -52,7 +55,7 @@ func (a *App) Apply(req ApplyRequest) (ApplyResult, error) {
 	if keys == nil {
 		keys = []string{}
 	}
-	r, err := s.Apply(context.Background(), req.PlanID, paths, keys)
+	r, err := s.ApplySelection(context.Background(), req.PlanID, paths, keys, req.Files)
 	if err != nil {
 		return ApplyResult{}, fail(err)
 	}

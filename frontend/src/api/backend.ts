@@ -38,6 +38,8 @@ export const wailsBackend: Backend = {
   plan: (req) => call(() => App.Plan(req as never)),
   cancelPlan: () => call(() => App.CancelPlan()),
   apply: (req) => call(() => App.Apply(req as never)),
+  previewSelection: (req) => call(() => App.PreviewSelection(req as never)),
+  proposedText: (planId, path) => call(() => App.ProposedText(planId, path)),
   undo: () => call(() => App.Undo()),
   history: () => call(() => App.History()),
   journals: () => call(() => App.Journals()),

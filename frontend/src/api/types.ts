@@ -114,9 +114,18 @@ export type PlanRecord = {
   foreign?: boolean;
   /** approved_plan: these changes were written (mode "apply") for the approved plan with this id. */
   approved_plan?: string;
+  /** review: what the user rejected or edited when applying this plan. */
+  review?: Review;
 };
 
-export type ApplyRequest = { plan_id: string; paths: string[]; memory_keys: string[] };
+/** FileChoice narrows one ticked change: hunks are the accepted hunks, numbered from 1
+ * as the diff shows them (null: all), content the user's own text in place of the proposal. */
+export type FileChoice = { path: string; hunks: number[] | null; content: string | null };
+export type ApplyRequest = { plan_id: string; paths: string[]; memory_keys: string[]; files?: FileChoice[] };
+/** Proposed is a proposed change's text for editing by hand: the file now ("" when new) and as proposed. */
+export type Proposed = { path: string; before: string; after: string };
+/** Review is what the user rejected or edited when the plan was applied; a re-plan tells the model. */
+export type Review = { files: { path: string; hunks: number; rejected?: number[]; unticked?: boolean; edited?: boolean; edit_diff?: string }[] };
 export type ApplyResult = { transaction: string; plan_id: string; applied: FileChange[]; memory: string[]; recovered: boolean };
 /** HistoryItem is one stored plan; foreign ones were not made by this user's fixplan and are never applied or run. */
 export type HistoryItem = { id: string; created_at: string; state: string; summary: string; problem: string; files: number; foreign: boolean };
@@ -208,6 +217,10 @@ export interface Backend {
   plan(req: PlanRequest): Promise<PlanRecord>;
   cancelPlan(): Promise<void>;
   apply(req: ApplyRequest): Promise<ApplyResult>;
+  /** previewSelection shows what apply(req) would write (accepted hunks, the user's edits), writing nothing. */
+  previewSelection(req: ApplyRequest): Promise<FileChange[]>;
+  /** proposedText is a proposed change's text, to edit it by hand. */
+  proposedText(planId: string, path: string): Promise<Proposed>;
   undo(): Promise<ApplyResult>;
   history(): Promise<HistoryItem[]>;
   journals(): Promise<JournalInfo[]>;

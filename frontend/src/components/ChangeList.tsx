@@ -1,5 +1,11 @@
+import { lazy, Suspense, useEffect } from "react";
 import type { FileChange } from "../api/types";
+import { editable, reviewable, type ReviewActions, type ReviewState } from "../state/review";
 import { DiffView } from "./DiffView";
+import { HunkReview, hunkId } from "./HunkReview";
+
+// CodeMirror is fetched only when the user edits a proposal.
+const ProposalEditor = lazy(() => import("./ProposalEditor"));
 
 type Props = {
   changes: FileChange[];
@@ -9,10 +15,58 @@ type Props = {
   onToggle: (path: string) => void;
   onAll: (on: boolean) => void;
   onLayout: (l: "side-by-side" | "line-by-line") => void;
+  /** review and reviewActions turn on per-hunk review and Edit (a draft of the user's own). */
+  review?: ReviewState;
+  reviewActions?: ReviewActions;
 };
 
-/** ChangeList lists every file change with its op badge, a checkbox and its diff. */
-export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAll, onLayout }: Props) {
+/** typing: the key went to a text field or an editor, not to the review. */
+function typing(t: EventTarget | null): boolean {
+  const el = t as HTMLElement | null;
+  return !!el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
+}
+
+/** ChangeList lists every file change with its op badge, a checkbox and its diff; on a
+ * draft each hunk of a changed file can be accepted or rejected (keys: j/k or n/p next
+ * and previous hunk, a accept, r reject, e edit the file), and a created or changed
+ * file's proposed text can be edited by hand. */
+export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAll, onLayout, review, reviewActions }: Props) {
+  const reviewing = !readOnly && !!review && !!reviewActions;
+  const editing = review?.editing ?? null;
+  const focus = review?.focus ?? null;
+  useEffect(() => {
+    if (!reviewing || editing || !reviewActions) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
+      switch (e.key) {
+        case "j":
+        case "n":
+          reviewActions.step(1);
+          break;
+        case "k":
+        case "p":
+          reviewActions.step(-1);
+          break;
+        case "a":
+          if (focus) reviewActions.setHunk(focus.path, focus.n, true);
+          break;
+        case "r":
+          if (focus) reviewActions.setHunk(focus.path, focus.n, false);
+          break;
+        case "e":
+          if (focus) reviewActions.edit(focus.path);
+          break;
+        default:
+          return;
+      }
+      e.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [reviewing, editing, focus, reviewActions]);
+  useEffect(() => {
+    if (focus) document.getElementById(hunkId(focus.path, focus.n))?.scrollIntoView?.({ block: "nearest" });
+  }, [focus]);
   if (changes.length === 0) return <p className="muted">No file changes.</p>;
   const n = changes.filter((c) => selected[c.path]).length;
   return (
@@ -32,35 +86,89 @@ export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAl
           </>
         )}
         <span className="spacer" />
+        {reviewing && (
+          <span className="muted small" data-testid="review-keys" title="Review the hunks with the keyboard">
+            keys: j/k next/previous hunk · a accept · r reject · e edit
+          </span>
+        )}
         <label className="small">
           <input type="checkbox" checked={layout === "side-by-side"} onChange={(e) => onLayout(e.target.checked ? "side-by-side" : "line-by-line")} />{" "}
           side by side
         </label>
       </div>
-      {changes.map((c) => (
-        <details className="change" key={c.path} data-testid="change-row" data-path={c.path} open>
-          <summary>
-            <input
-              type="checkbox"
-              data-testid="change-check"
-              aria-label={`Apply ${c.path}`}
-              checked={!!selected[c.path]}
-              disabled={readOnly}
-              onChange={() => onToggle(c.path)}
-              onClick={(e) => e.stopPropagation()}
-            />
-            <span className={`badge op-${c.op}`}>{c.op}</span>
-            <code className="file">{c.path}</code>
-            {(c.flags ?? []).map((f) => (
-              <span className="flag" key={f}>
-                {f}
-              </span>
-            ))}
-            {(c.placement ?? []).some((p) => p !== "exact") && <span className="placement">hunks: {(c.placement ?? []).join("; ")}</span>}
-          </summary>
-          <DiffView diff={c.diff} layout={layout} />
-        </details>
-      ))}
+      {changes.map((c) => {
+        const edited = reviewing && review?.edits[c.path] !== undefined;
+        const rejected = (reviewing && review?.rejected[c.path]) || [];
+        const pv = review?.previews[c.path];
+        return (
+          <details className="change" key={c.path} data-testid="change-row" data-path={c.path} open>
+            <summary>
+              <input
+                type="checkbox"
+                data-testid="change-check"
+                aria-label={`Apply ${c.path}`}
+                checked={!!selected[c.path]}
+                disabled={readOnly}
+                onChange={() => onToggle(c.path)}
+                onClick={(e) => e.stopPropagation()}
+              />
+              <span className={`badge op-${c.op}`}>{c.op}</span>
+              <code className="file">{c.path}</code>
+              {edited && (
+                <span className="badge edited" data-testid="edited-badge">
+                  edited by you
+                </span>
+              )}
+              {rejected.length > 0 && (
+                <span className="badge hunk-rejected" data-testid="rejected-count">
+                  {rejected.length} hunk{rejected.length === 1 ? "" : "s"} rejected
+                </span>
+              )}
+              {(c.flags ?? []).map((f) => (
+                <span className="flag" key={f}>
+                  {f}
+                </span>
+              ))}
+              {(c.placement ?? []).some((p) => p !== "exact") && <span className="placement">hunks: {(c.placement ?? []).join("; ")}</span>}
+              {reviewing && editable(c) && (
+                <span className="change-actions" onClick={(e) => e.preventDefault()}>
+                  <button className="small" data-testid="edit-file" title="Edit the proposed text (e)" onClick={() => reviewActions?.edit(c.path)}>
+                    {edited ? "Edit again" : "Edit"}
+                  </button>
+                  {edited && (
+                    <button className="small" data-testid="discard-edit" onClick={() => reviewActions?.discard(c.path)}>
+                      Use the proposal
+                    </button>
+                  )}
+                </span>
+              )}
+            </summary>
+            {edited ? (
+              <div className="selection-preview" data-testid="selection-preview" data-path={c.path}>
+                <p className="muted small">Your version is what will be written:</p>
+                {pv ? <DiffView diff={pv.diff} layout={layout} /> : <p className="muted small">It leaves the file as it is: nothing is written.</p>}
+              </div>
+            ) : reviewing && reviewable(c) && review && reviewActions ? (
+              <>
+                <HunkReview change={c} layout={layout} rejected={rejected} focused={focus?.path === c.path ? focus.n : null} actions={reviewActions} />
+                {rejected.length > 0 && (
+                  <details className="selection-preview" data-testid="selection-preview" data-path={c.path}>
+                    <summary className="small">What will be written (the accepted hunks)</summary>
+                    {pv ? <DiffView diff={pv.diff} layout={layout} /> : <p className="muted small">Every hunk is rejected: nothing is written to this file.</p>}
+                  </details>
+                )}
+              </>
+            ) : (
+              <DiffView diff={c.diff} layout={layout} />
+            )}
+          </details>
+        );
+      })}
+      {reviewing && editing && reviewActions && (
+        <Suspense fallback={<p className="muted small">Loading the editor…</p>}>
+          <ProposalEditor proposed={editing} onSave={reviewActions.save} onCancel={reviewActions.close} />
+        </Suspense>
+      )}
     </div>
   );
 }

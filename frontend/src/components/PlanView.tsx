@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { ApplyResult, ContextRequest, PlanRecord } from "../api/types";
 import type { ChecksState, CommandState } from "../state/store";
+import type { ReviewActions, ReviewState } from "../state/review";
 import { ChangeList } from "./ChangeList";
 import { VerificationView, VerifyBadge, VerifyPanel } from "./Verification";
 
@@ -35,6 +36,9 @@ type Props = {
   onCancelVerify: () => void;
   /** onWriteChanges approves a plan without changes and asks the model to write them. */
   onWriteChanges?: () => void;
+  /** review and reviewActions: per-hunk accept/reject and Edit of the draft's changes. */
+  review?: ReviewState;
+  reviewActions?: ReviewActions;
 };
 
 export function describeRequest(r: ContextRequest): string {
@@ -199,7 +203,17 @@ export function PlanView(p: Props) {
           </button>
         </div>
       )}
-      <ChangeList changes={plan.changes} selected={p.selected} layout={layout} readOnly={readOnly} onToggle={p.onToggle} onAll={p.onAll} onLayout={setLayout} />
+      <ChangeList
+        changes={plan.changes}
+        selected={p.selected}
+        layout={layout}
+        readOnly={readOnly}
+        onToggle={p.onToggle}
+        onAll={p.onAll}
+        onLayout={setLayout}
+        review={p.review}
+        reviewActions={p.reviewActions}
+      />
       {plan.memory.length > 0 && (
         <>
           <h3>Memory</h3>

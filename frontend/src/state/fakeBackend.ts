@@ -1,6 +1,8 @@
+import { splitDiff } from "./review";
 import type {
   ApplyRequest,
   Backend,
+  FileChange,
   Check,
   CommandOutput,
   HistoryItem,
@@ -84,6 +86,31 @@ export class FakeBackend implements Backend {
   async apply(req: ApplyRequest) {
     this.rec("apply", req);
     return this.applyResult(req);
+  }
+  /** previewResult answers previewSelection: by default each ticked change with only
+   * its accepted hunks, or "edited" for the user's content. */
+  previewResult: (req: ApplyRequest) => Promise<FileChange[]> = async (req) => {
+    const out: FileChange[] = [];
+    for (const c of samplePlan().changes.concat(this.extraChanges)) {
+      if (!req.paths.includes(c.path)) continue;
+      const f = (req.files ?? []).find((x) => x.path === c.path);
+      if (f?.content != null) out.push({ ...c, diff: `--- a/${c.path}\n+++ b/${c.path}\n@@ -1 +1 @@\n-old\n+${f.content}\n` });
+      else if (f?.hunks) {
+        const { head, hunks } = splitDiff(c.diff);
+        if (f.hunks.length) out.push({ ...c, diff: head + hunks.filter((h) => f.hunks?.includes(h.n)).map((h) => h.text).join("") });
+      } else out.push(c);
+    }
+    return out;
+  };
+  /** extraChanges are changes of plans the tests make beyond the sample plan. */
+  extraChanges: FileChange[] = [];
+  async previewSelection(req: ApplyRequest) {
+    this.rec("previewSelection", req);
+    return this.previewResult(req);
+  }
+  async proposedText(planId: string, path: string) {
+    this.rec("proposedText", planId, path);
+    return { path, before: "def divide(a, b):\n    return a / b\n", after: "def divide(a, b):\n    if b == 0:\n        return None\n    return a / b\n" };
   }
   async undo() {
     this.rec("undo");

@@ -14,6 +14,7 @@ import {
   type Settings,
 } from "../api/types";
 import { foldProgress, type Progress } from "./progress";
+import { editable, emptyReview, fileChoice, fileChoices, reviewable, splitDiff, step, withHunk, type ReviewActions, type ReviewState } from "./review";
 
 export type CommandState = { running: boolean; output: string; result?: CommandResult };
 
@@ -55,6 +56,8 @@ export type State = {
   verifying: boolean;
   /** approved lists the check commands approved for the project (the open Settings dialog). */
   approved: string[] | null;
+  /** review holds the hunks rejected and the edits made in the plan shown (review.ts). */
+  review: ReviewState;
 };
 
 export const initialState: State = {
@@ -83,6 +86,7 @@ export const initialState: State = {
   checks: null,
   verifying: false,
   approved: null,
+  review: emptyReview,
 };
 
 /** foreignError explains why a plan not made by this user is never applied or run. */
@@ -310,7 +314,7 @@ export class Store {
     for (const c of rec.changes ?? []) selected[c.path] = !rec.foreign;
     const memorySelected: Record<string, boolean> = {};
     for (const m of rec.memory ?? []) memorySelected[m.key] = !rec.foreign;
-    this.set({ plan: rec, selected, memorySelected, answers: (rec.plan.questions ?? []).map(() => ""), commands: {}, checks: null });
+    this.set({ plan: rec, selected, memorySelected, answers: (rec.plan.questions ?? []).map(() => ""), commands: {}, checks: null, review: emptyReview });
   }
 
   /** loadChecks fills the Verify panel of the plan shown (the user's own drafts only:
@@ -405,12 +409,29 @@ export class Store {
     }
   }
 
-  toggleChange = (path: string) => this.set({ selected: { ...this.state.selected, [path]: !this.state.selected[path] } });
+  toggleChange = (path: string) => {
+    const on = !this.state.selected[path];
+    this.set({ selected: { ...this.state.selected, [path]: on }, review: on ? this.untickedReview([path]) : this.state.review });
+  };
   setAllChanges = (on: boolean) => {
     const selected: Record<string, boolean> = {};
     for (const c of this.state.plan?.changes ?? []) selected[c.path] = on;
-    this.set({ selected });
+    this.set({ selected, review: on ? this.untickedReview(Object.keys(selected)) : this.state.review });
   };
+  /** untickedReview forgets the rejections of files ticked again after every hunk was rejected. */
+  private untickedReview(paths: string[]): ReviewState {
+    const r = this.state.review;
+    const rejected = { ...r.rejected };
+    const previews = { ...r.previews };
+    for (const path of paths) {
+      const c = this.state.plan?.changes.find((x) => x.path === path);
+      if (c && (rejected[path] ?? []).length >= splitDiff(c.diff).hunks.length) {
+        delete rejected[path];
+        delete previews[path];
+      }
+    }
+    return { ...r, rejected, previews };
+  }
   toggleMemory = (key: string) => this.set({ memorySelected: { ...this.state.memorySelected, [key]: !this.state.memorySelected[key] } });
   setAnswer = (i: number, v: string) => this.set({ answers: this.state.answers.map((a, j) => (j === i ? v : a)) });
 
@@ -458,13 +479,116 @@ export class Store {
     }
     this.set({ busy: true, error: null });
     try {
-      const result = await this.backend.apply({ plan_id: p.id, paths: this.selectedPaths(), memory_keys: this.selectedMemory() });
+      const files = fileChoices(p, this.state.selected, this.state.review);
+      const result = await this.backend.apply({ plan_id: p.id, paths: this.selectedPaths(), memory_keys: this.selectedMemory(), ...(files.length ? { files } : {}) });
       this.set({ result: { kind: "applied", result }, plan: { ...p, state: "applied", transaction: result.transaction }, checks: null });
     } catch (e) {
       this.fail(e);
     } finally {
       this.set({ busy: false });
     }
+  }
+
+  /** The per-hunk review and hand edits of the plan shown (what the diff view calls). */
+  reviewActions: ReviewActions = {
+    setHunk: (path, n, accept) => void this.setHunk(path, n, accept),
+    toggleHunk: (path, n) => void this.setHunk(path, n, (this.state.review.rejected[path] ?? []).includes(n)),
+    focus: (path, n) => this.set({ review: { ...this.state.review, focus: { path, n } } }),
+    step: (dir) => {
+      const p = this.state.plan;
+      if (p) this.set({ review: { ...this.state.review, focus: step(p, this.state.review, dir) } });
+    },
+    edit: (path) => void this.openEditor(path),
+    save: (text) => void this.saveEdit(text),
+    discard: (path) => void this.discardEdit(path),
+    close: () => this.set({ review: { ...this.state.review, editing: null } }),
+  };
+
+  /** reviewOpen: the plan shown is this user's draft, so hunks and edits can be chosen. */
+  private reviewOpen(): PlanRecord | null {
+    const p = this.state.plan;
+    return p && !p.foreign && p.state === "draft" ? p : null;
+  }
+
+  /** setHunk accepts or rejects one hunk and previews what the file's choices write.
+   * A file whose every hunk is rejected is unticked; accepting a hunk ticks it again. */
+  async setHunk(path: string, n: number, accept: boolean) {
+    const p = this.reviewOpen();
+    const c = p?.changes.find((x) => x.path === path);
+    if (!p || !c || !reviewable(c) || this.state.review.edits[path] !== undefined) return;
+    const rejected = withHunk(this.state.review.rejected, path, n, accept);
+    const all = splitDiff(c.diff).hunks.length;
+    const none = (rejected[path] ?? []).length >= all;
+    this.set({ review: { ...this.state.review, rejected, focus: { path, n } }, selected: { ...this.state.selected, [path]: !none } });
+    await this.previewFile(path);
+  }
+
+  /** previewFile asks the Go side what applying path's choices writes (nothing: null). */
+  private async previewFile(path: string, content?: string): Promise<boolean> {
+    const p = this.reviewOpen();
+    const c = p?.changes.find((x) => x.path === path);
+    if (!p || !c) return false;
+    const r = this.state.review;
+    const fc = content !== undefined ? { path, hunks: null, content } : fileChoice(c, r);
+    const previews = { ...r.previews };
+    if (!fc || (fc.hunks && fc.hunks.length === 0)) {
+      if (fc) previews[path] = null;
+      else delete previews[path];
+      this.set({ review: { ...this.state.review, previews } });
+      return true;
+    }
+    try {
+      const out = await this.backend.previewSelection({ plan_id: p.id, paths: [path], memory_keys: [], files: [fc] });
+      if (this.state.plan?.id !== p.id) return false;
+      previews[path] = out.find((x) => x.path === path) ?? null;
+      this.set({ review: { ...this.state.review, previews } });
+      return true;
+    } catch (e) {
+      this.fail(e);
+      return false;
+    }
+  }
+
+  /** openEditor opens a proposal in the editor: the user's earlier edit, else the proposed text. */
+  async openEditor(path: string) {
+    const p = this.reviewOpen();
+    const c = p?.changes.find((x) => x.path === path);
+    if (!p || !c || !editable(c)) return;
+    try {
+      const pr = await this.backend.proposedText(p.id, path);
+      if (this.state.plan?.id !== p.id) return;
+      this.set({ review: { ...this.state.review, editing: { ...pr, text: this.state.review.edits[path] ?? pr.after } } });
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /** saveEdit keeps the user's text for the file being edited once the Go side has
+   * checked and previewed it (an invalid text keeps the editor open with the error). */
+  async saveEdit(text: string) {
+    const ed = this.state.review.editing;
+    if (!ed) return;
+    if (text === ed.after) {
+      await this.discardEdit(ed.path);
+      this.set({ review: { ...this.state.review, editing: null } });
+      return;
+    }
+    this.set({ error: null });
+    if (!(await this.previewFile(ed.path, text))) return;
+    const r = this.state.review;
+    const rejected = { ...r.rejected };
+    delete rejected[ed.path];
+    this.set({ review: { ...r, edits: { ...r.edits, [ed.path]: text }, rejected, editing: null }, selected: { ...this.state.selected, [ed.path]: true } });
+  }
+
+  /** discardEdit drops the user's text for path: the proposal applies again. */
+  async discardEdit(path: string) {
+    const r = this.state.review;
+    const edits = { ...r.edits };
+    delete edits[path];
+    const previews = { ...r.previews };
+    delete previews[path];
+    this.set({ review: { ...r, edits, previews } });
   }
 
   async undo() {

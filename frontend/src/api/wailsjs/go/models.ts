@@ -4,6 +4,7 @@ export namespace app {
 	    plan_id: string;
 	    paths: string[];
 	    memory_keys: string[];
+	    files: apply.FileChoice[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ApplyRequest(source);
@@ -14,7 +15,26 @@ export namespace app {
 	        this.plan_id = source["plan_id"];
 	        this.paths = source["paths"];
 	        this.memory_keys = source["memory_keys"];
+	        this.files = this.convertValues(source["files"], apply.FileChoice);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ApplyResult {
 	    transaction: string;
@@ -152,6 +172,22 @@ export namespace app {
 	        this.recent = source["recent"];
 	    }
 	}
+	export class Proposed {
+	    path: string;
+	    before: string;
+	    after: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Proposed(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.before = source["before"];
+	        this.after = source["after"];
+	    }
+	}
 	export class SettingsView {
 	    provider: string;
 	    base_url: string;
@@ -166,6 +202,11 @@ export namespace app {
 	    verify_before_review: boolean;
 	    verify_attempts: number;
 	    check_timeout_seconds: number;
+	    edit_format: string;
+	    context_window: number;
+	    price_input_per_mtok: number;
+	    price_output_per_mtok: number;
+	    no_project_rules: boolean;
 	    key_set: boolean;
 	    key_hint: string;
 	    key_source: string;
@@ -191,6 +232,11 @@ export namespace app {
 	        this.verify_before_review = source["verify_before_review"];
 	        this.verify_attempts = source["verify_attempts"];
 	        this.check_timeout_seconds = source["check_timeout_seconds"];
+	        this.edit_format = source["edit_format"];
+	        this.context_window = source["context_window"];
+	        this.price_input_per_mtok = source["price_input_per_mtok"];
+	        this.price_output_per_mtok = source["price_output_per_mtok"];
+	        this.no_project_rules = source["no_project_rules"];
 	        this.key_set = source["key_set"];
 	        this.key_hint = source["key_hint"];
 	        this.key_source = source["key_source"];
@@ -203,6 +249,22 @@ export namespace app {
 
 export namespace apply {
 	
+	export class FileChoice {
+	    path: string;
+	    hunks: number[];
+	    content?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileChoice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.hunks = source["hunks"];
+	        this.content = source["content"];
+	    }
+	}
 	export class JournalEntry {
 	    path: string;
 	    op: string;
@@ -269,10 +331,25 @@ export namespace apply {
 
 export namespace plan {
 	
+	export class Edit {
+	    search: string;
+	    replace: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Edit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.search = source["search"];
+	        this.replace = source["replace"];
+	    }
+	}
 	export class Action {
 	    kind: string;
 	    path: string;
 	    content?: string;
+	    edits: Edit[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Action(source);
@@ -283,7 +360,26 @@ export namespace plan {
 	        this.kind = source["kind"];
 	        this.path = source["path"];
 	        this.content = source["content"];
+	        this.edits = this.convertValues(source["edits"], Edit);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Call {
 	    turn: number;
@@ -388,6 +484,7 @@ export namespace plan {
 	    error?: string;
 	    redactions?: number;
 	    seen?: SeenFile[];
+	    tokens?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ContextResult(source);
@@ -401,6 +498,7 @@ export namespace plan {
 	        this.error = source["error"];
 	        this.redactions = source["redactions"];
 	        this.seen = this.convertValues(source["seen"], SeenFile);
+	        this.tokens = source["tokens"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -421,6 +519,7 @@ export namespace plan {
 		    return a;
 		}
 	}
+	
 	export class FileChange {
 	    path: string;
 	    op: string;
@@ -445,9 +544,32 @@ export namespace plan {
 	        this.syntax_issues = source["syntax_issues"];
 	    }
 	}
+	export class FileReview {
+	    path: string;
+	    hunks: number;
+	    rejected?: number[];
+	    unticked?: boolean;
+	    edited?: boolean;
+	    edit_diff?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileReview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.hunks = source["hunks"];
+	        this.rejected = source["rejected"];
+	        this.unticked = source["unticked"];
+	        this.edited = source["edited"];
+	        this.edit_diff = source["edit_diff"];
+	    }
+	}
 	export class Section {
 	    title: string;
 	    body: string;
+	    tokens?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Section(source);
@@ -457,6 +579,7 @@ export namespace plan {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.title = source["title"];
 	        this.body = source["body"];
+	        this.tokens = source["tokens"];
 	    }
 	}
 	export class Gathered {
@@ -664,6 +787,36 @@ export namespace plan {
 		}
 	}
 	
+	export class Review {
+	    files: FileReview[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Review(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.files = this.convertValues(source["files"], FileReview);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class VerifyAttempt {
 	    plan_id: string;
 	    summary: string;
@@ -726,6 +879,36 @@ export namespace plan {
 		    return a;
 		}
 	}
+	export class Usage {
+	    tokenizer: string;
+	    prompt_tokens: number;
+	    completion_tokens: number;
+	    counted?: boolean;
+	    window?: number;
+	    window_source?: string;
+	    base_budget?: number;
+	    compact?: boolean;
+	    repeats_avoided?: number;
+	    cost?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Usage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tokenizer = source["tokenizer"];
+	        this.prompt_tokens = source["prompt_tokens"];
+	        this.completion_tokens = source["completion_tokens"];
+	        this.counted = source["counted"];
+	        this.window = source["window"];
+	        this.window_source = source["window_source"];
+	        this.base_budget = source["base_budget"];
+	        this.compact = source["compact"];
+	        this.repeats_avoided = source["repeats_avoided"];
+	        this.cost = source["cost"];
+	    }
+	}
 	export class Round {
 	    requests: ContextRequest[];
 	    results: ContextResult[];
@@ -777,7 +960,9 @@ export namespace plan {
 	    issues?: string[];
 	    unfulfilled?: ContextRequest[];
 	    calls?: Call[];
+	    usage?: Usage;
 	    verification?: Verification;
+	    review?: Review;
 	    approved_plan?: string;
 	    foreign?: boolean;
 	    fixplan_version?: string;
@@ -804,7 +989,9 @@ export namespace plan {
 	        this.issues = source["issues"];
 	        this.unfulfilled = this.convertValues(source["unfulfilled"], ContextRequest);
 	        this.calls = this.convertValues(source["calls"], Call);
+	        this.usage = this.convertValues(source["usage"], Usage);
 	        this.verification = this.convertValues(source["verification"], Verification);
+	        this.review = this.convertValues(source["review"], Review);
 	        this.approved_plan = source["approved_plan"];
 	        this.foreign = source["foreign"];
 	        this.fixplan_version = source["fixplan_version"];
@@ -833,6 +1020,8 @@ export namespace plan {
 	
 	
 	
+	
+	
 
 }
 
@@ -843,6 +1032,7 @@ export namespace session {
 	    focused: boolean;
 	    source: string;
 	    approved: boolean;
+	    from_project: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Check(source);
@@ -854,6 +1044,7 @@ export namespace session {
 	        this.focused = source["focused"];
 	        this.source = source["source"];
 	        this.approved = source["approved"];
+	        this.from_project = source["from_project"];
 	    }
 	}
 	export class CommandResult {

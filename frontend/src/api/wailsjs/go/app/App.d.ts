@@ -33,7 +33,11 @@ export function PlanChecks(arg1:string):Promise<Array<session.Check>>;
 
 export function Presets():Promise<Array<session.Preset>>;
 
+export function PreviewSelection(arg1:app.ApplyRequest):Promise<Array<plan.FileChange>>;
+
 export function Project():Promise<app.ProjectInfo>;
+
+export function ProposedText(arg1:string,arg2:string):Promise<app.Proposed>;
 
 export function RevokeCheck(arg1:string):Promise<void>;
 

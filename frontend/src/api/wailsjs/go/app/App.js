@@ -58,8 +58,16 @@ export function Presets() {
   return window['go']['app']['App']['Presets']();
 }
 
+export function PreviewSelection(arg1) {
+  return window['go']['app']['App']['PreviewSelection'](arg1);
+}
+
 export function Project() {
   return window['go']['app']['App']['Project']();
+}
+
+export function ProposedText(arg1, arg2) {
+  return window['go']['app']['App']['ProposedText'](arg1, arg2);
 }
 
 export function RevokeCheck(arg1) {

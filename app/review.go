@@ -1,0 +1,47 @@
+package app
+
+import (
+	"fixplan/plan"
+)
+
+// Proposed is the text of one proposed file change, for editing it by hand:
+// the file as it is now (empty for a new file) and as the plan proposes it.
+type Proposed struct {
+	Path   string `json:"path"`
+	Before string `json:"before"`
+	After  string `json:"after"`
+}
+
+// PreviewSelection previews what Apply(req) would write, without writing: the
+// ticked changes narrowed to their accepted hunks (req.Files[].Hunks, numbered
+// as the preview diff shows them) or replaced by the user's own content
+// (req.Files[].Content), with recomputed diffs and flags. A change with no
+// accepted hunk is left out of the list.
+func (a *App) PreviewSelection(req ApplyRequest) ([]plan.FileChange, error) {
+	s, err := a.session()
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.PreviewSelection(req.PlanID, req.Paths, req.Files)
+	if err != nil {
+		return nil, fail(err)
+	}
+	if out == nil {
+		out = []plan.FileChange{}
+	}
+	return out, nil
+}
+
+// ProposedText returns a proposed change's text to edit by hand (the user's
+// click on Edit); the edited text goes back in ApplyRequest.Files.
+func (a *App) ProposedText(planID, path string) (Proposed, error) {
+	s, err := a.session()
+	if err != nil {
+		return Proposed{}, err
+	}
+	before, after, err := s.Proposal(planID, path)
+	if err != nil {
+		return Proposed{}, fail(err)
+	}
+	return Proposed{Path: path, Before: before, After: after}, nil
+}

@@ -1,0 +1,58 @@
+import type { FileChange } from "../api/types";
+import { splitDiff, type ReviewActions } from "../state/review";
+import { DiffView } from "./DiffView";
+
+type Props = {
+  change: FileChange;
+  layout: "side-by-side" | "line-by-line";
+  /** rejected are this file's rejected hunks. */
+  rejected: number[];
+  /** focused is the hunk of this file the keyboard acts on, if any. */
+  focused: number | null;
+  actions: ReviewActions;
+};
+
+/** hunkId is the DOM id of a hunk block (the keyboard scrolls it into view). */
+export function hunkId(path: string, n: number): string {
+  return `hunk-${encodeURIComponent(path)}-${n}`;
+}
+
+/** HunkReview shows one file's diff hunk by hunk, each with Accept and Reject: what
+ * is applied is exactly the accepted hunks (numbered as `fixplan apply --hunks`). */
+export function HunkReview({ change, layout, rejected, focused, actions }: Props) {
+  const { head, hunks } = splitDiff(change.diff);
+  return (
+    <div className="hunks" data-testid="hunks" data-path={change.path}>
+      {hunks.map((h) => {
+        const rej = rejected.includes(h.n);
+        return (
+          <div
+            key={h.n}
+            id={hunkId(change.path, h.n)}
+            className={`hunk ${rej ? "rejected" : "accepted"}${focused === h.n ? " focused" : ""}`}
+            data-testid="hunk"
+            data-path={change.path}
+            data-n={h.n}
+            data-state={rej ? "rejected" : "accepted"}
+            onClick={() => actions.focus(change.path, h.n)}
+          >
+            <div className="hunk-bar row">
+              <span className="small">
+                Hunk {h.n} of {hunks.length}
+              </span>
+              <span className={`badge ${rej ? "hunk-rejected" : "hunk-accepted"}`}>{rej ? "rejected: not applied" : "accepted"}</span>
+              <span className="spacer" />
+              <button className="small" data-testid="hunk-accept" disabled={!rej} title="Accept this hunk (a)" onClick={() => actions.setHunk(change.path, h.n, true)}>
+                Accept
+              </button>
+              <button className="small" data-testid="hunk-reject" disabled={rej} title="Reject this hunk (r)" onClick={() => actions.setHunk(change.path, h.n, false)}>
+                Reject
+              </button>
+            </div>
+            <DiffView diff={head + h.text} layout={layout} />
+          </div>
+        );
+      })}
+    </div>
+  );
+}
