@@ -192,21 +192,25 @@ func lineFrames(line string) []Frame {
 		}
 		spans = append(spans, span{m[0], m[1], f})
 	}
-	for _, m := range tslFrameRe.FindAllStringSubmatchIndex(lineIf(line, hasParen && strings.Contains(line, " in ")), -1) {
+	hasIn := strings.Contains(line, " in ")
+	for _, m := range tslFrameRe.FindAllStringSubmatchIndex(lineIf(line, hasParen && hasIn), -1) {
 		spans = append(spans, span{m[2], m[1], Frame{Path: line[m[2]:m[3]], Line: atoi(line[m[4]:m[5]]), Column: atoi(line[m[6]:m[7]])}})
 	}
-	for _, re := range []*regexp.Regexp{webpackLocRe, webpackBareLocRe} {
+	for i, re := range []*regexp.Regexp{webpackLocRe, webpackBareLocRe} {
+		if i == 0 && !hasIn && !strings.Contains(line, "@ ") || i == 1 && !strings.HasPrefix(strings.TrimLeft(line, " \t"), ".") {
+			continue
+		}
 		if m := re.FindStringSubmatchIndex(line); m != nil && !overlaps(m[2], m[1]) {
 			spans = append(spans, span{m[2], m[7], Frame{Path: line[m[2]:m[3]], Line: atoi(line[m[4]:m[5]]), Column: atoi(line[m[6]:m[7]])}})
 		}
 	}
-	if strings.Contains(line, " ") {
-		for _, m := range spacedParenRe.FindAllStringSubmatchIndex(lineIf(line, hasParen), -1) {
+	if lead := strings.TrimLeft(line, " \t"); strings.Contains(lead, " ") && (lead[0] == '/' || startsWithDrive(lead) || hasParen) {
+		for _, m := range spacedParenRe.FindAllStringSubmatchIndex(lineIf(line, hasParen && (strings.Contains(line, "(/") || strings.Contains(line, `:\`))), -1) {
 			if !overlaps(m[2], m[1]) {
 				spans = append(spans, span{m[2], m[1], Frame{Path: line[m[2]:m[3]], Line: atoi(line[m[4]:m[5]]), Column: atoi(line[m[6]:m[7]])}})
 			}
 		}
-		if m := spacedLineRe.FindStringSubmatchIndex(line); m != nil && knownExt(line[m[2]:m[3]]) && !overlaps(m[2], m[3]) {
+		if m := spacedLineRe.FindStringSubmatchIndex(lineIf(line, lead[0] == '/' || startsWithDrive(lead))); m != nil && knownExt(line[m[2]:m[3]]) && !overlaps(m[2], m[3]) {
 			f := Frame{Path: line[m[2]:m[3]], Line: atoi(line[m[4]:m[5]])}
 			end := m[5]
 			if m[6] >= 0 {
@@ -310,6 +314,11 @@ func validFramePath(p string) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// startsWithDrive reports whether s starts with a drive letter and a separator (C:\, C:/).
+func startsWithDrive(s string) bool {
+	return len(s) >= 3 && isLetter(s[0]) && s[1] == ':' && (s[2] == '\\' || s[2] == '/')
+}
 
 // lineIf returns line when ok, else "" (a cheap pre-check that skips a regexp).
 func lineIf(line string, ok bool) string {
