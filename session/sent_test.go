@@ -56,11 +56,11 @@ func TestLedgerSearchDropsWindowsAlreadySent(t *testing.T) {
 	}
 }
 
-// bigProject is the loop tests' project plus app.py, a 300-line file whose line
-// 150 raises: the base context shows lines 70-230 around it.
-func bigProject(t *testing.T) (string, string) {
+// bigProject is a project with app.py, a 300-line file whose line 150 raises:
+// the base context shows lines 70-230 around it.
+func bigProject(t testing.TB) (string, string) {
 	t.Helper()
-	root := project(t)
+	root := t.TempDir()
 	var b strings.Builder
 	for i := 1; i <= 300; i++ {
 		if i == 150 {
@@ -76,7 +76,7 @@ func bigProject(t *testing.T) (string, string) {
 	return root, problem
 }
 
-func openWith(t *testing.T, root string, srv *llmtest.Server, mod func(*Settings)) *Session {
+func openWith(t testing.TB, root string, srv *llmtest.Server, mod func(*Settings)) *Session {
 	t.Helper()
 	m, err := openai.New(openai.Config{BaseURL: srv.URL(), Model: "fake-model", APIKey: apiKey, Timeout: 5 * time.Second})
 	if err != nil {
