@@ -18,8 +18,8 @@ import (
 // compared line by line, lines the model kept are written as the file has them
 // (its indentation, trailing whitespace, punctuation and blank lines), and only the
 // lines the model added are taken from the replacement — re-indented by the found
-// indentation delta and, when only folded punctuation matched, with typographic
-// quotes, dashes and spaces the file never uses put back to ASCII.
+// indentation delta and, when a search of the action had typographic quotes,
+// dashes or spaces the file does not have, with those put back to ASCII.
 
 // Layers of search/replace matching, strictest first.
 const (
@@ -201,21 +201,31 @@ func searchReplace(rel string, before []byte, edits []plan.Edit) ([]byte, []stri
 		}
 	}
 	if len(problems) > 0 {
-		return nil, nil, (&plan.Error{Code: plan.ErrPatchApplyFailed,
-			Msg:   fmt.Sprintf("the edits of %s do not apply (none was applied):\n%s", rel, strings.Join(problems, "\n")),
-			Paths: []string{rel}}).
-			WithHint("re-plan so the model sees the file as it is now, or edit by hand")
+		return nil, nil, srRefusal(rel, problems)
 	}
 	out := make([]string, 0, len(lines)+32)
 	placements := make([]string, len(edits))
+	// One search that matched only because curly quotes or long dashes were
+	// folded shows the model's text was typographically mangled — all of it.
+	typo := false
+	for _, m := range matches {
+		typo = typo || (m.layer >= srUnicode && foreignTypography(srLines(edits[m.pair].Search), lines[m.start:m.end]))
+	}
 	cursor := 0
 	for _, m := range matches {
 		out = append(out, lines[cursor:m.start]...)
 		e := edits[m.pair]
-		repl, note := srFit(lines, srLines(e.Search), srReplaceLines(e.Search, e.Replace), m, sensitive)
+		repl, note, why := srFit(lines, srLines(e.Search), srReplaceLines(e.Search, e.Replace), m, sensitive, typo)
+		if why != "" {
+			problems = append(problems, srProblem(m.pair, srLines(e.Search), lines, why))
+			continue
+		}
 		out = append(out, repl...)
 		cursor = m.end
 		placements[m.pair] = strings.TrimSpace(fmt.Sprintf("edit %d: %s at line %d %s", m.pair+1, srLayerNames[m.layer], m.start+1, note))
+	}
+	if len(problems) > 0 {
+		return nil, nil, srRefusal(rel, problems)
 	}
 	out = append(out, lines[cursor:]...)
 	eol := "\n"
@@ -233,6 +243,13 @@ func searchReplace(rel string, before []byte, edits []plan.Edit) ([]byte, []stri
 	return []byte(b.String()), placements, nil
 }
 
+func srRefusal(rel string, problems []string) error {
+	return (&plan.Error{Code: plan.ErrPatchApplyFailed,
+		Msg:   fmt.Sprintf("the edits of %s do not apply (none was applied):\n%s", rel, strings.Join(problems, "\n")),
+		Paths: []string{rel}}).
+		WithHint("re-plan so the model sees the file as it is now, or edit by hand")
+}
+
 // srReplaceLines splits the replacement; an empty replacement deletes the lines.
 func srReplaceLines(search, replace string) []string {
 	if replace == "" || (replace == "\n" && search != "\n") {
@@ -242,40 +259,33 @@ func srReplaceLines(search, replace string) []string {
 }
 
 // srFit builds the lines that take the place of m: kept lines as the file has
-// them, added lines from the replacement fitted to the file.
-func srFit(lines, search, repl []string, m srMatch, sensitive bool) ([]string, string) {
+// them, added lines from the replacement fitted to the file. It refuses (why is
+// not "") when the search lost blank lines right next to the lines it changes:
+// whether the model meant to keep them cannot be known.
+func srFit(lines, search, repl []string, m srMatch, sensitive, typo bool) (out []string, note, why string) {
 	ops := lineDiff(search, repl)
-	// The indentation delta: what the file has where the search has its first
-	// non-blank line.
-	fileInd, searchInd, note := "", "", ""
+	ind := indentMap{}
 	if m.layer >= srIndent && !sensitive {
-		for i, s := range search {
-			if strings.TrimSpace(s) != "" && m.at[i] >= 0 {
-				fileInd, searchInd = leadingWS(lines[m.at[i]]), leadingWS(s)
-				break
-			}
-		}
-		if fileInd != searchInd {
-			note = fmt.Sprintf("(re-indented %+d)", len(fileInd)-len(searchInd))
-		}
+		ind = newIndentMap(lines, search, m.at)
+		note = ind.note
 	}
-	// Matched only with punctuation folded: the model's text went through
-	// something that made quotes curly (or dashes long); typographic characters
-	// the file never uses are put back to ASCII in the added lines too.
+	// The model's text went through something that made quotes curly (or
+	// dashes long): typographic characters the matched lines of the file do not
+	// use are put back to ASCII in the added lines too.
 	var wrong []string
-	if m.layer >= srUnicode {
+	if typo {
+		region := lines[m.start:m.end]
 		for _, s := range repl {
 			for _, r := range s {
-				if c := string(r); punctFold.Replace(c) != c && !fileHas(lines, c) {
+				if c := string(r); punctFold.Replace(c) != c && !fileHas(region, c) {
 					wrong = append(wrong, c, punctFold.Replace(c))
 				}
 			}
 		}
 	}
 	fold := strings.NewReplacer(wrong...)
-	var out []string
 	p := m.start // next file line of the region not yet written or dropped
-	lastKept := true
+	prevKept, added := true, false
 	for _, op := range ops {
 		switch op.kind {
 		case '=', '-':
@@ -283,28 +293,91 @@ func srFit(lines, search, repl []string, m srMatch, sensitive bool) ([]string, s
 			if at < 0 {
 				continue // a blank search line the file does not have
 			}
-			// File lines between matched lines (blank lines the search lost) stay
-			// unless the lines on both sides are removed.
-			if at > p && (op.kind == '=' || lastKept) {
+			// File lines between matched lines are blank lines the search lost:
+			// kept between two kept lines, otherwise nobody knows.
+			if at > p {
+				if op.kind != '=' || !prevKept || added {
+					return nil, "", fmt.Sprintf("its search leaves out the blank line(s) at line %d right next to the lines it changes, so fixplan cannot tell whether they stay; copy the lines with their blank lines", p+1)
+				}
 				out = append(out, lines[p:at]...)
 			}
 			if op.kind == '=' {
 				out = append(out, lines[at])
 			}
-			p, lastKept = at+1, op.kind == '='
+			p, prevKept, added = at+1, op.kind == '=', false
 		case '+':
-			l := repl[op.b]
-			if note != "" {
-				l = reindent(l, searchInd, fileInd)
-			}
+			l := ind.fit(repl[op.b])
 			if len(wrong) > 0 {
 				l = fold.Replace(l)
 			}
-			out = append(out, l)
+			out, added = append(out, l), true
 		}
 	}
 	out = append(out, lines[p:m.end]...)
-	return out, note
+	return out, note, ""
+}
+
+// indentMap carries the search's indentation over to the file's, learnt from
+// the lines the search matched: the same search indentation gets the same file
+// indentation; spaces written for the file's tabs are converted; anything else
+// moves by the delta of the first matched line.
+type indentMap struct {
+	same         map[string]string
+	spacesPerTab int
+	from, to     string
+	note         string
+}
+
+func newIndentMap(lines, search []string, at []int) indentMap {
+	im := indentMap{same: map[string]string{}}
+	first, unit, unitOK, differs := true, 0, true, false
+	for i, s := range search {
+		if strings.TrimSpace(s) == "" || at[i] < 0 {
+			continue
+		}
+		sw, fw := leadingWS(s), leadingWS(lines[at[i]])
+		if first {
+			im.from, im.to, first = sw, fw, false
+		}
+		if _, ok := im.same[sw]; !ok {
+			im.same[sw] = fw
+		}
+		differs = differs || sw != fw
+		// Spaces in the search where the file has tabs, k per tab throughout.
+		switch {
+		case sw == "" && fw == "":
+		case strings.Trim(sw, " ") == "" && strings.Trim(fw, "\t") == "" && fw != "" && len(sw)%len(fw) == 0 && (unit == 0 || unit == len(sw)/len(fw)):
+			unit = len(sw) / len(fw)
+		default:
+			unitOK = false
+		}
+	}
+	if unitOK {
+		im.spacesPerTab = unit
+	}
+	if differs {
+		switch {
+		case im.spacesPerTab > 0:
+			im.note = fmt.Sprintf("(re-indented: %d spaces → tab)", im.spacesPerTab)
+		default:
+			im.note = fmt.Sprintf("(re-indented %+d)", len(im.to)-len(im.from))
+		}
+	}
+	return im
+}
+
+func (im indentMap) fit(l string) string {
+	if im.note == "" || strings.TrimSpace(l) == "" {
+		return l
+	}
+	ws := leadingWS(l)
+	if f, ok := im.same[ws]; ok {
+		return f + l[len(ws):]
+	}
+	if k := im.spacesPerTab; k > 0 && strings.Trim(ws, " ") == "" && len(ws)%k == 0 {
+		return strings.Repeat("\t", len(ws)/k) + l[len(ws):]
+	}
+	return reindent(l, im.from, im.to)
 }
 
 // reindent moves a replacement line from the search's indentation to the file's.
@@ -320,6 +393,19 @@ func reindent(l, from, to string) string {
 		return to[:len(to)-(len(from)-len(ws))] + l[len(ws):]
 	}
 	return l
+}
+
+// foreignTypography reports a search with typographic punctuation the file's
+// matched lines do not have.
+func foreignTypography(search, region []string) bool {
+	for _, s := range search {
+		for _, r := range s {
+			if c := string(r); punctFold.Replace(c) != c && !fileHas(region, c) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func fileHas(lines []string, c string) bool {
