@@ -26,10 +26,11 @@ import (
 //	tier 3: the whole project (one bounded walk; not for Go, whose names are
 //	        always in the package or an import)
 //
-// Within a tier, a name used closer to the failing line comes first. Then one
-// more hop: the names the nearest (maxSecondHop) definitions use themselves,
-// looked up in their file, folder and imports, ranked after all of the above (a
-// test calls F, F calls the broken G). Each
+// Within a tier, a name used closer to the failing line comes first. Then up to
+// maxHops more hops: the names the nearest maxParents definitions of the hop
+// before use themselves, looked up in their file, folder and imports, ranked
+// after all of the hop before (a test calls a helper, the helper calls F, F
+// calls the broken G). Each
 // definition's span (the function, method, type or class, cut at maxDefLines)
 // becomes one section, unless the base context already shows it; together they
 // stay within MaxResultBytes (one section's budget), and those that do not fit
@@ -41,14 +42,17 @@ import (
 // and shown through readFile, redacted whole before it is cut.
 
 const (
-	maxDefPoints   = 6   // failure points whose names are looked up
-	maxDefLines    = 100 // lines shown of one definition
-	maxDefsPerName = 2   // definitions shown for one name (methods share names)
-	maxWideNames   = 16  // names looked up project-wide
-	maxDirFiles    = 200 // files of one folder or package read
-	maxUseSpan     = 150 // lines of the enclosing function scanned for names
-	maxSecondHop   = 24  // nearest definitions whose own uses are looked up
-	secondHopTier  = 10  // second-hop hits rank after every first-hop tier
+	maxDefPoints   = 6    // failure points whose names are looked up
+	maxDefLines    = 100  // lines shown of one definition
+	maxDefsPerName = 2    // definitions shown for one name (methods share names)
+	maxWideNames   = 16   // names looked up project-wide
+	maxDirFiles    = 200  // files of one folder or package read
+	maxUseSpan     = 150  // lines of the enclosing function scanned for names
+	maxHops        = 4    // hops beyond the failing lines' own names
+	maxParents     = 24   // nearest definitions of one hop whose own uses are looked up
+	hopTier        = 10   // a hop's hits rank after every tier of the hop before
+	maxTestData    = 10   // lines above which a test file's variable (a table of cases) is not shown
+	testPointDist  = 1000 // a failing test's uses rank after the frames' uses of the same tier
 )
 
 // defPoint is a place in the project where the failure shows.
@@ -72,6 +76,7 @@ type defSpan struct {
 	from, to int  // 1-based, inclusive
 	member   bool // a method (Go receiver, indented def, class member)
 	dflt     bool // TS/JS export default
+	data     bool // a variable or constant (not a function or type)
 }
 
 // defImport is one name a file imports from project files: local is the name
@@ -138,8 +143,26 @@ type defHit struct {
 
 // defFinder holds one Base call's reads.
 type defFinder struct {
-	g     *Gatherer
-	files map[string]*defFile
+	g       *Gatherer
+	files   map[string]*defFile
+	imports map[string][]defImport
+	folders map[string][]string
+}
+
+// context returns what file imports from the project and the other files of its
+// package or folder (read once per Base call).
+func (d *defFinder) context(lang defLang, file string, src []byte) ([]defImport, []string) {
+	imps, ok := d.imports[file]
+	if !ok {
+		imps = lang.imports(d.g, file, src)
+		d.imports[file] = imps
+	}
+	folder, ok := d.folders[file]
+	if !ok {
+		folder = lang.folder(d.g, file)
+		d.folders[file] = folder
+	}
+	return imps, folder
 }
 
 // readRaw reads a confined text file for parsing: the same checks as readFile
@@ -226,11 +249,11 @@ func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, res
 	if g.opts.NoDefinitions {
 		return nil
 	}
-	points := g.defPoints(ctx, resolved, text)
+	points, nFrames := g.defPoints(ctx, resolved, text)
 	if len(points) == 0 {
 		return nil
 	}
-	d := &defFinder{g: g, files: map[string]*defFile{}}
+	d := &defFinder{g: g, files: map[string]*defFile{}, imports: map[string][]defImport{}, folders: map[string][]string{}}
 	var hits []defHit
 	wanted := map[string]defUse{} // names for the project-wide search
 	var wantedLang defLang
@@ -247,10 +270,12 @@ func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, res
 			continue
 		}
 		span, uses := lang.uses(f.src, f.lines, p.line)
-		imps := lang.imports(g, p.file, f.src)
-		folder := lang.folder(g, p.file)
+		imps, folder := d.context(lang, p.file, f.src)
 		for _, u := range uses {
 			u.point = pi
+			if pi >= nFrames {
+				u.dist += testPointDist // after what the frames' lines use
+			}
 			found := d.resolveUse(lang, p, span, u, imps, folder, &hits)
 			if !found && u.call && !lang.builtin(u.name) && len(u.name) > 2 && !importedName(imps, u) {
 				if w, ok := wanted[u.name]; !ok || u.dist < w.dist {
@@ -266,41 +291,48 @@ func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, res
 		hits = append(hits, d.wideSearch(ctx, wantedLang, wanted, points)...)
 	}
 	sortHits(hits)
-	// one more hop: what the nearest definitions use, after everything the
-	// failing lines use themselves (a test calls F, F calls the broken G)
-	var second []defHit
-	parents := 0
-	for i, h := range hits {
-		if parents == maxSecondHop || ctx.Err() != nil {
-			break
+	// further hops: what the nearest definitions use, ranked after everything
+	// the hop before found (a test calls a helper, the helper calls F, F calls
+	// the broken G)
+	expanded := map[defHit]bool{}
+	frontier := hits
+	for hop := 1; hop <= maxHops && len(frontier) > 0 && ctx.Err() == nil; hop++ {
+		var next []defHit
+		parents := 0
+		for _, h := range frontier {
+			if parents == maxParents {
+				break
+			}
+			key := defHit{file: h.file, span: h.span}
+			if expanded[key] {
+				continue
+			}
+			expanded[key] = true
+			lang := langFor(h.file)
+			f := d.file(h.file, lang)
+			if !f.ok {
+				continue
+			}
+			p := defPoint{h.file, h.span.to}
+			span, uses := lang.uses(f.src, f.lines, p.line)
+			imps, folder := d.context(lang, h.file, f.src)
+			var found []defHit
+			for _, u := range uses {
+				d.resolveUse(lang, p, span, u, imps, folder, &found)
+			}
+			for _, x := range found {
+				// ranked by the parent's rank, then how near the parent it is
+				x.dist = parents*4 + x.tier
+				x.tier = hop * hopTier
+				x.via = h.span.name
+				next = append(next, x)
+			}
+			parents++
 		}
-		if looksLikeTestFile(h.file) || (i > 0 && hits[i-1].file == h.file && hits[i-1].span == h.span) {
-			continue
-		}
-		lang := langFor(h.file)
-		f := d.file(h.file, lang)
-		if !f.ok {
-			continue
-		}
-		parents++
-		p := defPoint{h.file, h.span.to}
-		span, uses := lang.uses(f.src, f.lines, p.line)
-		imps := lang.imports(g, h.file, f.src)
-		folder := lang.folder(g, h.file)
-		var found []defHit
-		for _, u := range uses {
-			u.point = i
-			d.resolveUse(lang, p, span, u, imps, folder, &found)
-		}
-		for _, x := range found {
-			x.tier += secondHopTier
-			x.dist = 0 // ranked by the parent's rank, then tier
-			x.via = h.span.name
-			second = append(second, x)
-		}
+		sortHits(next)
+		hits = append(hits, next...)
+		frontier = next
 	}
-	sortHits(second)
-	hits = append(hits, second...)
 	return g.defCandidates(have, hits, warnings)
 }
 
@@ -418,9 +450,9 @@ func pathDistance(a, b string) int {
 	return len(as) + len(bs) - 2*n
 }
 
-// defPoints are the project frames (in order, de-duplicated) and, when no frame
-// resolved to a project file, the failing tests' definitions.
-func (g *Gatherer) defPoints(ctx context.Context, resolved []ResolvedFrame, text string) []defPoint {
+// defPoints are the project frames (in order, de-duplicated, at most
+// maxDefPoints), then the failing tests' definitions.
+func (g *Gatherer) defPoints(ctx context.Context, resolved []ResolvedFrame, text string) (points []defPoint, frames int) {
 	var out []defPoint
 	seen := map[defPoint]bool{}
 	for _, r := range resolved {
@@ -431,22 +463,22 @@ func (g *Gatherer) defPoints(ctx context.Context, resolved []ResolvedFrame, text
 		seen[p] = true
 		out = append(out, p)
 		if len(out) == maxDefPoints {
-			return out
-		}
-	}
-	if len(out) > 0 {
-		return out
-	}
-	tests := FailingTests(text)
-	for i, t := range tests {
-		if i == 2 {
 			break
 		}
-		if def, ok := g.findDefinition(ctx, t); ok && langFor(def.file) != nil {
+	}
+	// the failing tests: their line may be far from the frames (a helper's
+	// t.Errorf, an assertion library)
+	frames = len(out)
+	for i, t := range FailingTests(text) {
+		if i == maxFailingTests {
+			break
+		}
+		if def, ok := g.findDefinition(ctx, t); ok && langFor(def.file) != nil && !seen[defPoint{def.file, def.line}] {
+			seen[defPoint{def.file, def.line}] = true
 			out = append(out, defPoint{def.file, def.line})
 		}
 	}
-	return out
+	return out, frames
 }
 
 // wideSearch looks names up in the whole project in one walk of the files of
@@ -588,8 +620,8 @@ func (g *Gatherer) defCandidates(have []candidate, hits []defHit, warnings *[]st
 		if to-from+1 > maxDefLines {
 			to, cut = from+maxDefLines-1, true
 		}
-		if covered(h.file, from, to) {
-			continue
+		if covered(h.file, from, to) || (h.span.data && to-from >= maxTestData && looksLikeTestFile(h.file)) {
+			continue // shown already, or a test's table of cases
 		}
 		ft, err := g.readFile(h.file)
 		if err != nil || to > len(ft.lines) {

@@ -129,9 +129,10 @@ func (l goLang) defs(src []byte, _ []string) []defSpan {
 						names = append(names, n.Name)
 					}
 				}
+				_, data := s.(*ast.ValueSpec)
 				for _, n := range names {
 					if n != "_" {
-						out = append(out, defSpan{name: n, from: from, to: to})
+						out = append(out, defSpan{name: n, from: from, to: to, data: data})
 					}
 				}
 			}

@@ -72,7 +72,7 @@ func (pyLang) defs(_ []byte, lines []string) []defSpan {
 			continue
 		}
 		if m := pyAssignRe.FindStringSubmatch(l); m != nil {
-			out = append(out, defSpan{name: m[1], from: i + 1, to: pyBlockEnd(lines, i+1, 0)})
+			out = append(out, defSpan{name: m[1], from: i + 1, to: pyBlockEnd(lines, i+1, 0), data: true})
 		}
 	}
 	return out

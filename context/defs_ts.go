@@ -154,9 +154,10 @@ func (tsLang) defs(_ []byte, lines []string) []defSpan {
 		if m := tsDefaultRe.FindStringSubmatch(l); m != nil && !tsNotMethods[m[1]] {
 			dflt = m[1]
 		}
-		name, member := "", false
+		name, member, data := "", false, false
 		if m := tsDefRe.FindStringSubmatch(l); m != nil {
 			name = m[1]
+			data = tsVarRe.MatchString(l) && !strings.Contains(l, "=>") && !strings.Contains(l, "function")
 		} else if m := tsArrowRe.FindStringSubmatch(l); m != nil {
 			name, member = m[1], true
 		} else if m := tsMethodRe.FindStringSubmatch(l); m != nil && !tsNotMethods[m[1]] &&
@@ -166,7 +167,7 @@ func (tsLang) defs(_ []byte, lines []string) []defSpan {
 		if name == "" {
 			continue
 		}
-		out = append(out, defSpan{name: name, from: i + 1, to: tsStmtEnd(blank, i+1), member: member})
+		out = append(out, defSpan{name: name, from: i + 1, to: tsStmtEnd(blank, i+1), member: member, data: data})
 	}
 	for i := range out {
 		out[i].dflt = dflt != "" && out[i].name == dflt && !out[i].member
@@ -337,3 +338,7 @@ var tsBuiltins = wordSet(`break case catch class const continue debugger default
 	describe it test expect beforeEach afterEach beforeAll afterAll jest vi assert any unknown never string number boolean`)
 
 func (tsLang) builtin(name string) bool { return tsBuiltins[name] }
+
+// tsVarRe finds a variable declaration (a definition that is data unless it
+// holds a function).
+var tsVarRe = regexp.MustCompile(`^\s*(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s`)
