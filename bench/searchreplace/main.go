@@ -1,0 +1,418 @@
+// Command srbench measures how model-style search/replace edits (EDIT_FILE)
+// apply with fixplan. Cases are real: every changed source file between two
+// releases of Go modules (through the module proxy) and of npm packages
+// (through `npm pack`), each turned into one EDIT_FILE action whose pairs are
+// the hunks of `git diff` (the old lines are the search, the new lines the
+// replacement). Each case is also damaged the way models damage such edits:
+// indentation drift, tabs as spaces, trailing whitespace, curly quotes, lost
+// blank lines, pairs out of order, a CRLF file, minimal context, and a search
+// that matches twice. A case is "applied correctly" when the bytes fixplan
+// would write equal the newer release byte for byte, "refused" when fixplan
+// refuses the edit (nothing is written), and "wrongly applied" otherwise.
+//
+// The edits go through apply.Engine.Changes — the previewed bytes that Apply
+// writes (it recomputes them and refuses when they differ).
+//
+// Usage: go run ./bench/searchreplace [-md]
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"fixplan/apply"
+	"fixplan/bench/internal/releases"
+	"fixplan/plan"
+)
+
+// pair is one search/replace pair with, for each replacement line, whether it
+// is a line the model kept from the file (context) or one it added.
+type pair struct {
+	search []string
+	repl   []string
+	kept   []bool
+}
+
+type fileCase struct {
+	lang     string // "Go" or "JS/TS"
+	name     string
+	rel      string
+	old, new []byte
+	pairs    []pair // from git diff -U3
+	minimal  []pair // from git diff -U1
+}
+
+type damage struct {
+	name string
+	// fn returns the file on disk, the pairs, and the expected bytes (nil: the
+	// edit must be refused).
+	fn func(c fileCase) (before []byte, pairs []pair, want []byte)
+}
+
+func mapPairs(ps []pair, f func(p pair) pair) []pair {
+	out := make([]pair, len(ps))
+	for i, p := range ps {
+		out[i] = f(pair{search: append([]string{}, p.search...), repl: append([]string{}, p.repl...), kept: append([]bool{}, p.kept...)})
+	}
+	return out
+}
+
+// onCopied changes the lines the model copied from the file: the search and the
+// kept lines of the replacement.
+func onCopied(ps []pair, f func(string) string) []pair {
+	return mapPairs(ps, func(p pair) pair {
+		for i := range p.search {
+			p.search[i] = f(p.search[i])
+		}
+		for i := range p.repl {
+			if p.kept[i] {
+				p.repl[i] = f(p.repl[i])
+			}
+		}
+		return p
+	})
+}
+
+func onAll(ps []pair, f func(string) string) []pair {
+	return mapPairs(ps, func(p pair) pair {
+		for i := range p.search {
+			p.search[i] = f(p.search[i])
+		}
+		for i := range p.repl {
+			p.repl[i] = f(p.repl[i])
+		}
+		return p
+	})
+}
+
+func commonIndent(ls []string) string {
+	ind, first := "", true
+	for _, l := range ls {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ws := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		if first {
+			ind, first = ws, false
+			continue
+		}
+		for !strings.HasPrefix(ws, ind) {
+			ind = ind[:len(ind)-1]
+		}
+	}
+	return ind
+}
+
+var damages = []damage{
+	{"clean (3 context lines)", func(c fileCase) ([]byte, []pair, []byte) { return c.old, c.pairs, c.new }},
+	{"minimal context (1 line)", func(c fileCase) ([]byte, []pair, []byte) { return c.old, c.minimal, c.new }},
+	{"indentation drift (block dedented or indented)", func(c fileCase) ([]byte, []pair, []byte) {
+		return c.old, mapPairs(c.pairs, func(p pair) pair {
+			ind := commonIndent(p.search)
+			for _, ls := range [][]string{p.search, p.repl} {
+				for i, l := range ls {
+					switch {
+					case strings.TrimSpace(l) == "":
+					case ind != "" && strings.HasPrefix(l, ind):
+						ls[i] = l[len(ind):]
+					case ind == "":
+						ls[i] = "    " + l
+					}
+				}
+			}
+			return p
+		}), c.new
+	}},
+	{"tabs written as 4 spaces", func(c fileCase) ([]byte, []pair, []byte) {
+		return c.old, onAll(c.pairs, func(l string) string {
+			ws := l[:len(l)-len(strings.TrimLeft(l, "\t"))]
+			return strings.Repeat("    ", len(ws)) + l[len(ws):]
+		}), c.new
+	}},
+	{"trailing whitespace on copied lines", func(c fileCase) ([]byte, []pair, []byte) {
+		return c.old, onCopied(c.pairs, func(l string) string {
+			if strings.TrimSpace(l) == "" {
+				return l
+			}
+			return l + "  "
+		}), c.new
+	}},
+	{"curly quotes and long dashes", func(c fileCase) ([]byte, []pair, []byte) {
+		return c.old, onAll(c.pairs, func(l string) string {
+			var b strings.Builder
+			open := true
+			for _, r := range l {
+				switch r {
+				case '"':
+					if open {
+						b.WriteString("\u201c")
+					} else {
+						b.WriteString("\u201d")
+					}
+					open = !open
+				case '\'':
+					b.WriteString("\u2019")
+				default:
+					b.WriteRune(r)
+				}
+			}
+			return strings.ReplaceAll(b.String(), " -- ", " \u2014 ")
+		}), c.new
+	}},
+	{"lost blank lines in copied text", func(c fileCase) ([]byte, []pair, []byte) {
+		return c.old, mapPairs(c.pairs, func(p pair) pair {
+			var s []string
+			for _, l := range p.search {
+				if strings.TrimSpace(l) != "" {
+					s = append(s, l)
+				}
+			}
+			var r []string
+			var k []bool
+			for i, l := range p.repl {
+				if p.kept[i] && strings.TrimSpace(l) == "" {
+					continue
+				}
+				r, k = append(r, l), append(k, p.kept[i])
+			}
+			p.search, p.repl, p.kept = s, r, k
+			return p
+		}), c.new
+	}},
+	{"pairs in reverse order", func(c fileCase) ([]byte, []pair, []byte) {
+		ps := append([]pair{}, c.pairs...)
+		for i, j := 0, len(ps)-1; i < j; i, j = i+1, j-1 {
+			ps[i], ps[j] = ps[j], ps[i]
+		}
+		return c.old, ps, c.new
+	}},
+	{"CRLF file, LF edits", func(c fileCase) ([]byte, []pair, []byte) {
+		crlf := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")) }
+		return crlf(c.old), c.pairs, crlf(c.new)
+	}},
+	{"a search that matches twice (must be refused)", func(c fileCase) ([]byte, []pair, []byte) {
+		dup := strings.Join(c.pairs[0].search, "\n") + "\n"
+		return append([]byte(dup), c.old...), c.pairs, nil
+	}},
+}
+
+func must(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "srbench:", err)
+		os.Exit(1)
+	}
+}
+
+// hunkPairs turns a git diff of one file into pairs.
+func hunkPairs(diff string) []pair {
+	var out []pair
+	var cur *pair
+	for _, l := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			out = append(out, pair{})
+			cur = &out[len(out)-1]
+		case cur == nil || l == "" || strings.HasPrefix(l, `\`):
+		case l[0] == ' ':
+			cur.search = append(cur.search, l[1:])
+			cur.repl, cur.kept = append(cur.repl, l[1:]), append(cur.kept, true)
+		case l[0] == '-':
+			cur.search = append(cur.search, l[1:])
+		case l[0] == '+':
+			cur.repl, cur.kept = append(cur.repl, l[1:]), append(cur.kept, false)
+		}
+	}
+	return out
+}
+
+func gitDiff(oldB, newB []byte, rel string, context int) string {
+	tmp, _ := os.MkdirTemp("", "srbench-")
+	defer os.RemoveAll(tmp)
+	for side, b := range map[string][]byte{"a": oldB, "b": newB} {
+		p := filepath.Join(tmp, side, rel)
+		must(os.MkdirAll(filepath.Dir(p), 0o755))
+		must(os.WriteFile(p, b, 0o644))
+	}
+	cmd := exec.Command("git", "diff", "--no-index", "--no-prefix", fmt.Sprintf("-U%d", context), "a/"+rel, "b/"+rel)
+	cmd.Dir = tmp
+	out, err := cmd.Output() // exit status 1 means "files differ"
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		must(fmt.Errorf("git diff: %w (install git)", err))
+	}
+	return string(out)
+}
+
+func collect(lang, label, oldDir, newDir string, exts []string, out *[]fileCase) {
+	err := filepath.WalkDir(oldDir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		ok := false
+		for _, e := range exts {
+			ok = ok || strings.HasSuffix(p, e)
+		}
+		if !ok {
+			return nil
+		}
+		rel, _ := filepath.Rel(oldDir, p)
+		oldB, _ := os.ReadFile(p)
+		newB, err := os.ReadFile(filepath.Join(newDir, rel))
+		// Left out: files that did not change or went away, CR bytes, and a final
+		// newline added or removed (an edit keeps the file's final newline).
+		if err != nil || bytes.Equal(oldB, newB) || bytes.Contains(oldB, []byte("\r")) || bytes.Contains(newB, []byte("\r")) ||
+			bytes.HasSuffix(oldB, []byte("\n")) != bytes.HasSuffix(newB, []byte("\n")) {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		c := fileCase{lang: lang, name: label + "/" + rel, rel: rel, old: oldB, new: newB,
+			pairs: hunkPairs(gitDiff(oldB, newB, rel, 3)), minimal: hunkPairs(gitDiff(oldB, newB, rel, 1))}
+		for _, ps := range [][]pair{c.pairs, c.minimal} {
+			for _, pr := range ps {
+				if len(pr.search) == 0 {
+					return nil // a pure insertion has nothing to search for
+				}
+			}
+		}
+		if len(c.pairs) > 0 {
+			*out = append(*out, c)
+		}
+		return nil
+	})
+	must(err)
+}
+
+func cases() []fileCase {
+	var out []fileCase
+	for _, m := range releases.Pairs {
+		o, err := releases.Dir(m[0])
+		must(err)
+		n, err := releases.Dir(m[1])
+		must(err)
+		collect("Go", m[1], o, n, []string{".go"}, &out)
+	}
+	for _, m := range releases.NpmPairs {
+		o, err := releases.NpmDir(m[0])
+		must(err)
+		n, err := releases.NpmDir(m[1])
+		must(err)
+		collect("JS/TS", m[1], o, n, []string{".js", ".mjs", ".cjs", ".ts"}, &out)
+	}
+	return out
+}
+
+func toEdits(ps []pair) []plan.Edit {
+	out := make([]plan.Edit, len(ps))
+	for i, p := range ps {
+		out[i] = plan.Edit{Search: strings.Join(p.search, "\n") + "\n", Replace: ""}
+		if len(p.repl) > 0 {
+			out[i].Replace = strings.Join(p.repl, "\n") + "\n"
+		}
+	}
+	return out
+}
+
+type score struct{ ok, refused, wrong, total int }
+
+// run applies one case in a fresh project and scores it.
+func run(c fileCase, d damage, key []byte, s *score, verbose bool) {
+	before, ps, want := d.fn(c)
+	dir, err := os.MkdirTemp("", "srbench-case-")
+	must(err)
+	defer os.RemoveAll(dir)
+	target := filepath.Join(dir, filepath.FromSlash(c.rel))
+	must(os.MkdirAll(filepath.Dir(target), 0o755))
+	must(os.WriteFile(target, before, 0o644))
+	e, err := apply.Open(dir, apply.Options{Key: key})
+	must(err)
+	p := plan.Plan{ProposedChanges: &plan.ProposedChanges{Actions: []plan.Action{{Kind: plan.EditFile, Path: c.rel, Edits: toEdits(ps)}}}}
+	cs, err := e.Changes(&p)
+	s.total++
+	var got []byte
+	switch {
+	case err != nil:
+		s.refused++
+		if verbose && want != nil {
+			fmt.Fprintf(os.Stderr, "refused  %-28s %s:\n%s\n", d.name, c.name, err)
+		}
+		return
+	case len(cs) == 0:
+		got = before
+	default:
+		got = cs[0].After
+	}
+	if want != nil && bytes.Equal(got, want) {
+		s.ok++
+		return
+	}
+	s.wrong++
+	fmt.Fprintf(os.Stderr, "WRONG    %-28s %s\n", d.name, c.name)
+	if dump := os.Getenv("SRBENCH_DUMP"); dump != "" {
+		base := filepath.Join(dump, strings.NewReplacer("/", "_", " ", "_").Replace(d.name+"-"+c.name))
+		os.WriteFile(base+".got", got, 0o644)
+		os.WriteFile(base+".want", want, 0o644)
+	}
+}
+
+func main() {
+	md := flag.Bool("md", false, "print Markdown tables")
+	verbose := flag.Bool("v", false, "list refused cases on stderr")
+	flag.Parse()
+	key := bytes.Repeat([]byte{7}, 32)
+	cs := cases()
+	langs := []string{"Go", "JS/TS"}
+	files := map[string]int{}
+	pairsN := map[string]int{}
+	for _, c := range cs {
+		files[c.lang]++
+		pairsN[c.lang] += len(c.pairs)
+	}
+	res := map[string]map[string]*score{}
+	for _, d := range damages {
+		res[d.name] = map[string]*score{}
+		for _, l := range langs {
+			res[d.name][l] = &score{}
+		}
+		for _, c := range cs {
+			run(c, d, key, res[d.name][c.lang], *verbose)
+		}
+	}
+	cell := func(s *score) string { return fmt.Sprintf("%d / %d / %d", s.ok, s.refused, s.wrong) }
+	if *md {
+		fmt.Printf("| damage | Go (%d files, %d pairs) | JS/TS (%d files, %d pairs) | all: applied correctly | refused | wrongly applied |\n|---|---:|---:|---:|---:|---:|\n",
+			files["Go"], pairsN["Go"], files["JS/TS"], pairsN["JS/TS"])
+	}
+	var tot, totRefuse score
+	for _, d := range damages {
+		var all score
+		for _, l := range langs {
+			s := res[d.name][l]
+			all.ok, all.refused, all.wrong, all.total = all.ok+s.ok, all.refused+s.refused, all.wrong+s.wrong, all.total+s.total
+		}
+		t := &tot
+		if strings.Contains(d.name, "must be refused") {
+			t = &totRefuse
+		}
+		t.ok, t.refused, t.wrong, t.total = t.ok+all.ok, t.refused+all.refused, t.wrong+all.wrong, t.total+all.total
+		if *md {
+			fmt.Printf("| %s | %s | %s | %d/%d | %d | %d |\n", d.name, cell(res[d.name]["Go"]), cell(res[d.name]["JS/TS"]), all.ok, all.total, all.refused, all.wrong)
+		} else {
+			fmt.Printf("%-48s Go %-12s JS/TS %-12s\n", d.name, cell(res[d.name]["Go"]), cell(res[d.name]["JS/TS"]))
+		}
+	}
+	pct := func(a, b int) float64 { return 100 * float64(a) / float64(max(b, 1)) }
+	if *md {
+		fmt.Printf("| **all edits** | | | %d/%d (%.0f%%) | %d | %d |\n", tot.ok, tot.total, pct(tot.ok, tot.total), tot.refused, tot.wrong)
+		fmt.Printf("| **ambiguous searches** | | | — | %d/%d | %d |\n", totRefuse.refused, totRefuse.total, totRefuse.wrong)
+	} else {
+		fmt.Printf("all edits: %d/%d applied correctly (%.0f%%), %d refused, %d wrongly applied; ambiguous: %d/%d refused, %d wrongly applied\n",
+			tot.ok, tot.total, pct(tot.ok, tot.total), tot.refused, tot.wrong, totRefuse.refused, totRefuse.total, totRefuse.wrong)
+	}
+	if tot.wrong+totRefuse.wrong > 0 {
+		os.Exit(3)
+	}
+}

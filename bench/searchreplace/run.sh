@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Search/replace benchmark: real release diffs of Go modules (module proxy) and
+# npm packages (npm pack) turned into EDIT_FILE actions, clean and damaged the
+# way models damage them, applied by fixplan's engine (see main.go); side by
+# side with the unified-diff figures of bench/patch/RESULTS.md. --write stores
+# the tables in RESULTS.md. Needs go, git and npm (with the registry reachable).
+# Exits 3 when any edit was wrongly applied.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+command -v npm >/dev/null || { echo "search/replace bench: npm is needed to fetch the JavaScript releases (apt-get install npm)" >&2; exit 1; }
+command -v git >/dev/null || { echo "search/replace bench: git is needed for the release diffs (apt-get install git)" >&2; exit 1; }
+table=$(go run ./bench/searchreplace -md)
+# The fixplan column of the unified-diff benchmark, row by row.
+udiff=$(awk -F'|' '/^\| damage/ {next} /^\|---/ {next} /^\|/ {gsub(/^ +| +$/, "", $2); gsub(/^ +| +$/, "", $3); print "| " $2 " | " $3 " |"}' bench/patch/RESULTS.md)
+side="| unified diff damage (bench/patch, fixplan patch, Go) | applied correctly |
+|---|---:|
+$udiff"
+echo "$table"
+echo
+echo "$side"
+if [ "${1:-}" = "--write" ]; then
+  {
+    echo "# Search/replace benchmark (EDIT_FILE)"
+    echo
+    echo "Produced by \`bench/searchreplace/run.sh --write\` on $(date -u +%F), $(go version | cut -d' ' -f3), $(git --version), npm $(npm --version 2>/dev/null)."
+    echo "Cases: every changed source file between two releases of google/uuid, doublestar/v4 and go-gitdiff (Go,"
+    echo "module proxy) and of semver 7.5.4→7.6.0 and commander 11.0.0→11.1.0 (JavaScript/TypeScript, \`npm pack\`),"
+    echo "except files whose final newline changes. Each file becomes one EDIT_FILE action whose pairs are the hunks"
+    echo "of \`git diff\` (old lines = search, new lines = replace), then is damaged as models damage such edits."
+    echo "Damage to text the model copied from the file (trailing whitespace, lost blank lines) touches the search and"
+    echo "the kept lines of the replacement; systematic damage (indentation drift, tabs as spaces, curly quotes)"
+    echo "touches every line. A cell is *applied correctly / refused / wrongly applied*: correct means the bytes"
+    echo "fixplan writes equal the newer release byte for byte; refused means nothing is written (the model is told"
+    echo "why, with the closest lines, in the repair round); wrongly applied must be 0. The last row puts a copy of the"
+    echo "first search at the top of the file, so it matches twice: every such edit must be refused."
+    echo
+    echo "$table"
+    echo
+    echo "## Side by side: unified diffs (bench/patch/RESULTS.md, fixplan patch, 29 Go file diffs)"
+    echo
+    echo "$side"
+    echo
+    echo "Neither format wrote a wrong file. The one clean Go edit refused is a hunk at the end of go-gitdiff's"
+    echo "apply_binary.go whose three context lines (\`}\`, \`return nil\`, \`}\`) occur 3 times: a unified diff places it"
+    echo "by its line number, a search has only its text, so fixplan refuses and quotes the places."
+    echo "Both formats apply clean, CRLF, trailing-whitespace and re-indented edits to Go code; the unified-diff"
+    echo "bench has no row for lost blank lines in the search (its row is blank context lines that lost their"
+    echo "leading space, which the cleaner restores) nor for a context that matches twice (a hunk has line numbers)."
+    echo "Where a search lost blank lines right next to the lines it changes, fixplan refuses: whether the model"
+    echo "meant to keep them cannot be known, and guessing is what would make an edit wrongly applied."
+  } > bench/searchreplace/RESULTS.md
+fi
