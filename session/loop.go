@@ -40,6 +40,9 @@ type Config struct {
 	Warnings []string
 	// Version is fixplan's own version, recorded in every plan.
 	Version string
+	// EditFormatNote is the EDIT FORMAT line of the system message
+	// (editformat.go); "" asks as auto does for a model without history.
+	EditFormatNote string
 	// Counter counts the model's tokens (tokens.For(model); the zero value
 	// estimates).
 	Counter tokens.Counter
@@ -71,6 +74,9 @@ func NewPlanner(cfg Config) (*Planner, error) {
 	}
 	if cfg.NewID == nil {
 		cfg.NewID = NewID
+	}
+	if cfg.EditFormatNote == "" {
+		cfg.EditFormatNote = editFormatNote(resolveEditFormat(EditAuto, "", nil))
 	}
 	cfg.Secrets = append(append([]string(nil), cfg.Secrets...), os.Getenv("FIXPLAN_API_KEY"), os.Getenv("OPENAI_API_KEY"))
 	return &Planner{cfg: cfg}, nil
@@ -193,7 +199,7 @@ func (r *run) plan(ctx context.Context) (*plan.Record, error) {
 	r.rec.Warnings = append(r.rec.Warnings, base.Warnings...)
 	r.see(base.Seen)
 	r.msgs = []llm.Message{
-		{Role: llm.RoleSystem, Content: r.system(pl.cfg.Memory.Block())},
+		{Role: llm.RoleSystem, Content: r.system(pl.cfg.Memory.Block()) + pl.cfg.EditFormatNote},
 		{Role: llm.RoleUser, Content: userMessage(r.rec.Input, prev, base) + planOnlyNote(r.rec.Input)},
 	}
 	return r.converse(ctx)
@@ -259,12 +265,13 @@ func (r *run) converse(ctx context.Context) (*plan.Record, error) {
 		}
 		if plan.CodeOf(perr) != "" && !previewRepaired {
 			previewRepaired = true
+			r.rec.Warnings = append(r.rec.Warnings, noteChangesRepaired+": "+oneLine(perr.Error()))
 			pl.emit(Event{Stage: StageRepair, Round: r.turn, Message: "the proposed changes do not apply; asking the model to correct them"})
 			r.msgs = append(r.msgs, llm.Message{Role: llm.RoleAssistant, Content: clip(raw, 64<<10)},
 				llm.Message{Role: llm.RoleUser, Content: repairMessage([]string{"/proposed_changes: " + pl.quotable(perr)}, false)})
 			continue
 		}
-		r.rec.Warnings = append(r.rec.Warnings, "the proposed changes were left out because they cannot be applied: "+perr.Error())
+		r.rec.Warnings = append(r.rec.Warnings, noteChangesDropped+": "+perr.Error())
 		dropAll(&p)
 		return r.finish(ctx, p)
 	}

@@ -91,6 +91,7 @@ func Open(root string, st Settings, model Model, em Emitter, opt Options) (*Sess
 		co.MaxTotalBytes = st.ContextBudget
 	}
 	co.AllowSecrets = opt.AllowSecrets
+	co.NoProjectRules = st.NoProjectRules
 	cfg, err := opt.configDir()
 	if err != nil {
 		return nil, err
@@ -193,6 +194,7 @@ func (s *Session) planner() (*Planner, error) {
 		Secrets: s.opts.Secrets, Warnings: s.mem.Warnings(), Version: s.opts.Version,
 		Counter: tokens.For(s.st.Model), Window: windowOf(s.model), ContextWindow: s.st.ContextWindow,
 		PriceInput: s.st.PriceInput, PriceOutput: s.st.PriceOutput,
+		EditFormatNote: s.editFormatNote(),
 	})
 }
 

@@ -42,6 +42,9 @@ type Settings struct {
 	VerifyAttempts int `json:"verify_attempts"`
 	// CheckTimeoutSeconds bounds each check run during verification.
 	CheckTimeoutSeconds int `json:"check_timeout_seconds"`
+	// EditFormat is how the model is asked to change existing files: auto, whole,
+	// search_replace or diff (editformat.go).
+	EditFormat string `json:"edit_format"`
 	// ContextWindow is the model's context window in tokens, for servers that do
 	// not say (0: ask the server; a positive value wins over its answer).
 	ContextWindow int `json:"context_window"`
@@ -49,6 +52,9 @@ type Settings struct {
 	// tokens (0: not set); plans then show what they cost.
 	PriceInput  float64 `json:"price_input_per_mtok"`
 	PriceOutput float64 `json:"price_output_per_mtok"`
+	// NoProjectRules leaves the project's own instructions for AI tools
+	// (AGENTS.md, CLAUDE.md, .cursorrules, …) out of the context sent.
+	NoProjectRules bool `json:"no_project_rules"`
 }
 
 // Preset is a provider preset offered in the settings.
@@ -86,6 +92,7 @@ func DefaultSettings() Settings {
 		CommandTimeoutSeconds: 600,
 		VerifyAttempts:        2,
 		CheckTimeoutSeconds:   300,
+		EditFormat:            EditAuto,
 	}
 }
 
@@ -142,6 +149,11 @@ func (s Settings) normalised() Settings {
 	}
 	if s.CheckTimeoutSeconds <= 0 {
 		s.CheckTimeoutSeconds = d.CheckTimeoutSeconds
+	}
+	if f, err := ParseEditFormat(s.EditFormat); err == nil {
+		s.EditFormat = f
+	} else {
+		s.EditFormat = d.EditFormat
 	}
 	s.ContextWindow = max(s.ContextWindow, 0)
 	if s.PriceInput < 0 || math.IsNaN(s.PriceInput) || math.IsInf(s.PriceInput, 0) {

@@ -181,6 +181,9 @@ Changed Go, JSON, YAML and TOML files are syntax-checked; an error the edit intr
 goes back to the model once, and any that remains is shown with the file.
 Provider: FIXPLAN_BASE_URL, FIXPLAN_MODEL, FIXPLAN_API_KEY (or OPENAI_API_KEY), FIXPLAN_TIMEOUT,
 FIXPLAN_MAX_TOKENS, or the settings file (FIXPLAN_SETTINGS). Nothing in the project changes.
+--edit-format asks for whole files, search/replace pairs (EDIT_FILE) or a unified diff;
+auto (the default) asks for whole files up to 200 lines and pairs beyond, unless this
+model's pairs kept failing in this project's earlier plans.
 `
 
 // runPlan implements `fixplan plan`.
@@ -196,9 +199,11 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	baseURL := fs.String("base-url", "", "provider base `URL` (overrides FIXPLAN_BASE_URL and the settings file)")
 	model := fs.String("model", "", "model `NAME` (overrides FIXPLAN_MODEL and the settings file)")
 	timeout := fs.Int("timeout", 0, "per-request timeout in `SECONDS`")
+	editFormat := fs.String("edit-format", "", "how the model writes changes to existing files: `FORMAT` auto, whole, search_replace or diff (overrides the settings file)")
 	planOnly := fs.Bool("plan-only", false, "ask for the approach only, without file changes (write them later with --write-changes ID)")
 	writeChanges := fs.String("write-changes", "", "ask the model for the file changes of the approved plan `ID` (one that has no changes)")
 	verifyIt := fs.Bool("verify", false, "verify the plan in a scratch copy with approved checks before showing it")
+	noRules := fs.Bool("no-rules", false, "leave the project's instructions for AI tools (AGENTS.md, CLAUDE.md, .cursorrules, …) out of the context (settings: no_project_rules)")
 	yes := fs.Bool("yes", false, "with --verify: approve the derived failing-test command and your own remembered test command without asking (never a command from the project or the model)")
 	var logs, answers, checks ctxMulti
 	fs.Var(&checks, "check", "with --verify: also run `CMD` as a check (approved and remembered for this project; repeatable)")
@@ -262,6 +267,14 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	}
 	if *timeout > 0 {
 		st.TimeoutSeconds = *timeout
+	}
+	if *noRules {
+		st.NoProjectRules = true
+	}
+	if *editFormat != "" {
+		if st.EditFormat, err = session.ParseEditFormat(*editFormat); err != nil {
+			return fail(e, "plan", err, *asJSON)
+		}
 	}
 	m, err := newModel(e, st)
 	if err != nil {
