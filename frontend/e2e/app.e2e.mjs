@@ -32,6 +32,46 @@ function projectFiles(dir, rel = "") {
   return out;
 }
 
+/** sealedPlans reads the project's plan records (the bodies of their sealed envelopes). */
+function sealedPlans(project) {
+  const dir = join(project, ".fixplan", "plans");
+  return readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).body);
+}
+
+/** twoPhase: Plan only, then Write the changes (mode "apply") for the approved plan; the
+ * written plan carries a JSON file that still does not parse after the one correction
+ * request, and the window flags it. Nothing in the project is written. */
+async function twoPhase(page, project, step, shot) {
+  const before = projectFiles(project);
+  await page.getByTestId("plan-only").check();
+  await page.getByTestId("fix").click();
+  await page.getByTestId("summary").filter({ hasText: "approach only" }).waitFor();
+  assert.equal(await page.getByTestId("change-row").count(), 0, "a plan-only plan has no changes");
+  const offer = page.getByTestId("write-changes-offer");
+  assert.match(await offer.innerText(), /You asked for the plan only/);
+  const approved = sealedPlans(project).find((p) => p.plan.summary.startsWith("approach only"));
+  assert.equal(approved.input.plan_only, true);
+  await page.getByTestId("plan-only").uncheck();
+  step("Plan only: the approach without changes, Write the changes offered");
+
+  await page.getByTestId("write-changes").click();
+  await page.getByTestId("summary").filter({ hasText: "guard b == 0 as approved" }).waitFor();
+  assert.match(await page.getByTestId("approved-plan").innerText(), new RegExp(approved.id));
+  assert.equal(await page.getByTestId("change-row").count(), 2);
+  const flagged = page.getByTestId("syntax-issues");
+  assert.match(await flagged.innerText(), /settings\.json: line 3, column 1: invalid character '\}'/);
+  assert.doesNotMatch(await flagged.innerText(), /calc\.py/);
+  assert.equal(await offer.count(), 0, "written changes are not offered again");
+  const written = sealedPlans(project).find((p) => p.approved_plan === approved.id);
+  assert.equal(written.plan.mode, "apply");
+  assert.equal(written.calls.length, 2, "one correction request for the syntax error");
+  assert.match(written.changes.find((c) => c.path === "settings.json").syntax_issues[0], /^line 3, column 1:/);
+  assert.deepEqual(projectFiles(project), before, "writing the changes changed the project");
+  step("Write the changes: mode apply with the approved plan linked; a JSON syntax error left after one correction is flagged; nothing written");
+  await page.getByTestId("syntax-issues").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot.replace(/\.png$/, "-write-changes.png"), fullPage: false });
+}
+
 const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "fixplan-e2e-")), {
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   headless: true,
@@ -229,6 +269,8 @@ try {
   await dialog.getByTestId("approved-check").filter({ hasText: SLOW }).waitFor({ state: "detached" });
   await dialog.getByRole("button", { name: "Close" }).click();
   step("cancelled a slow verification: Not verified — verification was cancelled");
+
+  await twoPhase(page, project, step, shot);
 
   await page.getByTestId("history").click();
   await page.getByTestId("history-drawer").filter({ hasText: "undone" }).waitFor();
