@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -90,5 +91,59 @@ func TestSchemaIsStrictModeLegal(t *testing.T) {
 func TestSchemaCompiles(t *testing.T) {
 	if _, err := compiled(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The schema check reports what a repair request quotes back to the model.
+func TestSchemaCheckIssues(t *testing.T) {
+	s := `{"type":"object","additionalProperties":false,"required":["n","kind","list","opt"],"properties":{
+		"n":{"type":["integer","null"]},"kind":{"type":"string","enum":["a","b"]},
+		"list":{"type":"array","items":{"type":"string"}},
+		"opt":{"anyOf":[{"type":"object","additionalProperties":false,"required":["x"],"properties":{"x":{"type":"string"}}},{"type":"null"}]}}}`
+	var raw any
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil {
+		t.Fatal(err)
+	}
+	n, err := compileNode(raw, "#")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"valid", `{"n":3,"kind":"a","list":["x"],"opt":null}`, nil},
+		{"integer written as 3.0 is an integer", `{"n":3.0,"kind":"a","list":[],"opt":{"x":"y"}}`, nil},
+		{"wrong types and a value outside the enum", `{"n":1.5,"kind":"c","list":["x",2],"opt":"s"}`,
+			[]string{"/kind: value must be one of \"a\", \"b\"", "/list/1: expected string, but got number", "/n: expected integer or null, but got number", "/opt: expected object or null, but got string"}},
+		{"missing and extra properties", `{"kind":"a","list":[],"zeta":1,"alpha":2}`,
+			[]string{"/: missing properties: 'n', 'opt'", "/: additionalProperties 'alpha', 'zeta' not allowed"}},
+		{"a branch's deeper issue wins over its type", `{"n":null,"kind":"b","list":[],"opt":{"x":1}}`,
+			[]string{"/opt/x: expected string, but got number"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dec := json.NewDecoder(strings.NewReader(tc.doc))
+			dec.UseNumber()
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				t.Fatal(err)
+			}
+			var leaves []leaf
+			if err := n.check(v, "", &leaves); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			if len(leaves) > 0 {
+				got = schemaIssues(leaves)
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("issues:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+	if _, err := compileNode(map[string]any{"type": "string", "pattern": "^a"}, "#"); err == nil || !strings.Contains(err.Error(), `"pattern"`) {
+		t.Errorf("an unsupported keyword compiled: %v", err)
 	}
 }
