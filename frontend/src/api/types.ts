@@ -40,7 +40,23 @@ export type FileChange = {
   syntax_issues?: string[];
 };
 export type MemoryEntry = { key: string; value: unknown };
-export type ContextResult = { request: ContextRequest; ok: boolean; text?: string; error?: string; redactions?: number };
+export type ContextResult = { request: ContextRequest; ok: boolean; text?: string; error?: string; redactions?: number; tokens?: number };
+
+/** Usage is what a plan cost: tokens counted with tokenizer ("estimate" when the model's is not known),
+ * the provider's tokens in/out (counted: fixplan counted them, the provider reported none), the cost at
+ * the prices set in Settings (absent without prices), and the server's window the prompt was fitted to. */
+export type Usage = {
+  tokenizer: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  counted?: boolean;
+  window?: number;
+  window_source?: string;
+  base_budget?: number;
+  compact?: boolean;
+  repeats_avoided?: number;
+  cost?: number;
+};
 
 /** VerifyState is the verdict of a verification in a scratch copy: verified (every check
  * passes, or the failing test passes and nothing new fails), partly (the failing test
@@ -98,7 +114,7 @@ export type PlanRecord = {
     memory_patch: MemoryEntry[];
   };
   changes: FileChange[];
-  base: { sections: { title: string; body: string }[]; redactions: number; seen: { path: string; whole: boolean }[]; warnings: string[] };
+  base: { sections: { title: string; body: string; tokens?: number }[]; redactions: number; seen: { path: string; whole: boolean }[]; warnings: string[] };
   rounds: { requests: ContextRequest[]; results: ContextResult[] }[];
   warnings: string[];
   memory: MemoryEntry[];
@@ -108,6 +124,8 @@ export type PlanRecord = {
   issues?: string[];
   unfulfilled?: ContextRequest[];
   calls?: { turn: number; repair?: boolean; model: string; format: string; prompt_tokens: number; completion_tokens: number; attempts: number; duration_ms: number }[];
+  /** usage: tokens and cost of the plan and the window it was fitted to (absent in older plans). */
+  usage?: Usage;
   /** verification: the plan was checked in a scratch copy of the project. */
   verification?: Verification;
   /** foreign: not sealed by this user's fixplan (e.g. shipped with the project); shown, never applied, run or verified. */
@@ -154,6 +172,7 @@ export function discardable(j: JournalInfo): boolean {
   return ["held", "quarantined", "rolled_back", "undone"].includes(j.state);
 }
 export type CommandResult = { command: string; exit_code: number; output: string; timed_out: boolean; stopped: boolean; duration_ms: number };
+export type EditFormat = "auto" | "whole" | "search_replace" | "diff";
 export type Settings = {
   provider: string;
   base_url: string;
@@ -170,6 +189,15 @@ export type Settings = {
   /** verify_attempts: how often a plan that fails verification goes back to the model (0–5). */
   verify_attempts: number;
   check_timeout_seconds: number;
+  /** context_window: the model's window in tokens for servers that do not say (0: ask the server). */
+  context_window?: number;
+  /** prices per million prompt / reply tokens (0: not set); plans then show their cost. */
+  price_input_per_mtok?: number;
+  price_output_per_mtok?: number;
+  /** edit_format: how the model is asked to change existing files (auto picks by file size and past failures). */
+  edit_format: EditFormat;
+  /** no_project_rules leaves the project's instructions for AI tools (AGENTS.md, CLAUDE.md, .cursorrules, …) out of the context sent. */
+  no_project_rules?: boolean;
   key_set: boolean;
   key_hint: string;
   key_source: "keychain" | "env" | "none";

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { appVersion } from "../api/backend";
-import type { Preset, Settings } from "../api/types";
+import type { EditFormat, Preset, Settings } from "../api/types";
 
 type Props = {
   settings: Settings;
@@ -74,9 +74,39 @@ export function SettingsDialog({ settings, presets, connection, approved, onSave
           Retries
           <input type="number" min={0} value={s.max_retries} onChange={num("max_retries")} />
         </label>
+        <label title="Only for servers that do not say; 0 asks Ollama, LM Studio, llama.cpp or vLLM what they serve">
+          Context window (tokens, 0 = ask the server)
+          <input type="number" min={0} data-testid="context-window" value={s.context_window ?? 0} onChange={num("context_window")} />
+        </label>
+        <label>
+          Price per 1M tokens in
+          <input type="number" min={0} step="any" data-testid="price-input" value={s.price_input_per_mtok ?? 0} onChange={num("price_input_per_mtok")} />
+        </label>
+        <label>
+          Price per 1M tokens out
+          <input type="number" min={0} step="any" data-testid="price-output" value={s.price_output_per_mtok ?? 0} onChange={num("price_output_per_mtok")} />
+        </label>
       </div>
       <label className="inline">
         <input type="checkbox" checked={s.stream} onChange={(e) => setS({ ...s, stream: e.target.checked })} /> Stream replies
+      </label>
+      <label className="inline">
+        <input
+          type="checkbox"
+          data-testid="project-rules"
+          checked={!s.no_project_rules}
+          onChange={(e) => setS({ ...s, no_project_rules: !e.target.checked })}
+        />{" "}
+        Send the project's rules for AI tools (AGENTS.md, CLAUDE.md, .cursorrules, …)
+      </label>
+      <label>
+        Edit format
+        <select data-testid="edit-format" value={s.edit_format || "auto"} onChange={(e) => setS({ ...s, edit_format: e.target.value as EditFormat })}>
+          <option value="auto">Auto (whole small files, search/replace in large ones; learns from failures)</option>
+          <option value="whole">Whole file</option>
+          <option value="search_replace">Search/replace pairs</option>
+          <option value="diff">Unified diff</option>
+        </select>
       </label>
       <fieldset className="verify-settings">
         <legend>Verification</legend>

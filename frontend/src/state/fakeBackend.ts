@@ -214,7 +214,7 @@ export function sampleSettings(): Settings {
   return {
     provider: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini", timeout_seconds: 120, max_tokens: 8192, max_retries: 3,
     stream: true, context_budget: 98304, result_budget: 24576, command_timeout_seconds: 600, verify_before_review: false, verify_attempts: 2,
-    check_timeout_seconds: 300, key_set: true, key_hint: "sk-…a1b2", key_source: "keychain", keychain_available: true, keychain_note: "",
+    check_timeout_seconds: 300, edit_format: "auto", key_set: true, key_hint: "sk-…a1b2", key_source: "keychain", keychain_available: true, keychain_note: "",
   };
 }
 
