@@ -32,8 +32,10 @@ Shows exactly what context the model would get.
   logs SOURCE [--last N] [--log SOURCE=FILE]...
                                           last lines of a log source
   env                                     OS, tool versions, package managers, virtualenv
-  base (--problem TEXT | --problem-file FILE|-) [--log SOURCE=FILE]... [--json]
-                                          the whole base context of a problem
+  base (--problem TEXT | --problem-file FILE|-) [--log SOURCE=FILE]... [--no-rules] [--json]
+                                          the whole base context of a problem (the project's
+                                          rules for AI tools too, unless --no-rules or
+                                          no_project_rules in the settings)
 `
 
 // runContext implements `fixplan context`.
@@ -56,6 +58,9 @@ func runContext(ctx context.Context, e *env, args []string) int {
 	co := codectx.DefaultOptions()
 	if d := configDir(e); d != "" {
 		co.EnvCachePath = session.EnvCachePath(d)
+	}
+	if st, err := loadSettings(e); err == nil {
+		co.NoProjectRules = st.NoProjectRules // show what a plan would send
 	}
 	g, err := codectx.New(e.Root, co)
 	if err != nil {
@@ -347,6 +352,7 @@ func ctxBase(ctx context.Context, e *env, g *codectx.Gatherer, args []string) in
 	problem := fs.String("problem", "", "the problem `TEXT` (error, trace, description)")
 	problemFile := fs.String("problem-file", "", "read the problem from `FILE` (- = stdin)")
 	asJSON := fs.Bool("json", false, "print the gathered context as JSON")
+	noRules := fs.Bool("no-rules", false, "leave the project's instructions for AI tools (AGENTS.md, …) out")
 	model := fs.String("model", "", "count tokens for model `NAME` (default: the model in the settings)")
 	var logs ctxMulti
 	fs.Var(&logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
@@ -361,6 +367,16 @@ func ctxBase(ctx context.Context, e *env, g *codectx.Gatherer, args []string) in
 	}
 	if len(pos) > 0 {
 		return ctxUsageErr(e, "base", "unexpected arguments; pass the problem with --problem or --problem-file")
+	}
+	if *noRules && !g.Options().NoProjectRules {
+		o := g.Options()
+		o.NoProjectRules = true
+		ng, err := codectx.New(g.Root(), o)
+		if err != nil {
+			return ctxFail(e, "base", err)
+		}
+		defer ng.Close()
+		g = ng
 	}
 	var text string
 	switch {
