@@ -72,6 +72,97 @@ async function twoPhase(page, project, step, shot) {
   await page.screenshot({ path: shot.replace(/\.png$/, "-write-changes.png"), fullPage: false });
 }
 
+/** reviewHunks: per-hunk review and an edit by hand. One hunk of two in stats.py is
+ * rejected with the keyboard, calc.py's proposal is rewritten in the editor, and what
+ * lands on disk is exactly the accepted hunk and the hand-written text; Fix again
+ * tells the model both (read from the requests the fake provider recorded). */
+async function reviewHunks(page, project, step, shot) {
+  const requests = process.env.E2E_REQUESTS;
+  assert.ok(requests, "E2E_REQUESTS (the fake provider's -record folder) is not set");
+  const line = (n, s) => s ?? (n === 1 ? "def mean(xs):\n" : n === 2 ? "    return sum(xs) / len(xs)\n" : n === 18 ? "def spread(xs):\n" : n === 19 ? "    return max(xs) - min(xs)\n" : n === 20 ? "VERSION = 1\n" : `# note ${n}\n`);
+  const stats = (l2, l19) => Array.from({ length: 20 }, (_, i) => line(i + 1, i + 1 === 2 ? l2 : i + 1 === 19 ? l19 : undefined)).join("");
+  writeFileSync(join(project, "stats.py"), stats());
+  await page.getByTestId("problem").fill(`Traceback (most recent call last):
+  File "stats.py", line 19, in spread
+    return max(xs) - min(xs)
+  File "stats.py", line 2, in mean
+    return sum(xs) / len(xs)
+  File "calc.py", line 2, in divide
+    return a / b
+ZeroDivisionError: division by zero`);
+  await page.getByTestId("fix").click();
+  await page.getByTestId("summary").filter({ hasText: "review: guard mean, spread and divide" }).waitFor();
+  const hunks = page.locator('[data-testid="hunk"][data-path="stats.py"]');
+  assert.equal(await hunks.count(), 2, "stats.py's change is shown as two hunks");
+  assert.match(await page.getByTestId("review-keys").innerText(), /j\/k next\/previous hunk · a accept · r reject/);
+
+  // Keyboard: j focuses the first hunk, r rejects it; the mouse rejects and re-accepts the second.
+  await page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined));
+  await page.keyboard.press("j");
+  await page.locator('[data-testid="hunk"][data-path="stats.py"][data-n="1"].focused').waitFor();
+  await page.keyboard.press("r");
+  await page.locator('[data-testid="hunk"][data-path="stats.py"][data-n="1"][data-state="rejected"]').waitFor();
+  const second = hunks.nth(1);
+  await second.getByTestId("hunk-reject").click();
+  await page.locator('[data-testid="hunk"][data-path="stats.py"][data-n="2"][data-state="rejected"]').waitFor();
+  await second.getByTestId("hunk-accept").click();
+  await page.locator('[data-testid="hunk"][data-path="stats.py"][data-n="2"][data-state="accepted"]').waitFor();
+  const preview = page.locator('[data-testid="selection-preview"][data-path="stats.py"]');
+  await preview.locator("summary").click();
+  await preview.getByTestId("diff").waitFor();
+  const previewText = await preview.innerText();
+  assert.match(previewText, /if xs else 0/);
+  assert.doesNotMatch(previewText, /if xs else 0\.0/, "the rejected hunk is not in the preview");
+  step("rejected one hunk of two with the keyboard; the recomputed preview holds only the accepted hunk");
+
+  // Edit calc.py's proposal by hand in the editor.
+  const mine = "def divide(a, b):\n    return a / b if b else None  # by hand\n";
+  await page.locator('[data-testid="change-row"][data-path="calc.py"] [data-testid="edit-file"]').click();
+  const editor = page.getByTestId("proposal-editor");
+  await editor.locator(".cm-merge-b .cm-content").waitFor();
+  assert.match(await editor.locator(".cm-merge-a .cm-content").innerText(), /return a \/ b/);
+  await editor.locator(".cm-merge-b .cm-content").click();
+  await page.keyboard.press("Control+a");
+  await page.keyboard.insertText(mine);
+  await page.screenshot({ path: shot.replace(/\.png$/, "-editor.png"), fullPage: false });
+  await editor.getByTestId("editor-save").click();
+  await editor.waitFor({ state: "detached" });
+  await page.locator('[data-testid="change-row"][data-path="calc.py"] [data-testid="edited-badge"]').waitFor();
+  assert.match(await page.locator('[data-testid="selection-preview"][data-path="calc.py"]').innerText(), /if b else None/);
+  step("edited calc.py's proposal in the merge view; the saved text was checked and previewed");
+  await page.screenshot({ path: shot.replace(/\.png$/, "-review.png"), fullPage: false });
+
+  await page.getByTestId("apply").click();
+  await page.getByTestId("apply-result").filter({ hasText: "stats.py" }).waitFor();
+  assert.equal(readFileSync(join(project, "stats.py"), "utf8"), stats(undefined, "    return max(xs) - min(xs) if xs else 0\n"), "exactly the accepted hunk is applied");
+  assert.equal(readFileSync(join(project, "calc.py"), "utf8"), mine, "the hand-written text is applied");
+  const plansDir = join(project, ".fixplan", "plans");
+  const records = readdirSync(plansDir).map((f) => JSON.parse(readFileSync(join(plansDir, f), "utf8")).body);
+  const applied = records.find((p) => p.plan.summary === "review: guard mean, spread and divide");
+  assert.equal(applied.state, "applied");
+  assert.deepEqual(applied.review.files.find((f) => f.path === "stats.py").rejected, [1]);
+  assert.equal(applied.review.files.find((f) => f.path === "calc.py").edited, true);
+  step("applied: stats.py got only the accepted hunk, calc.py the hand-written text; the record keeps the review");
+
+  const seen = new Set(readdirSync(requests));
+  await page.getByTestId("replan-reviewed").click();
+  await page.getByTestId("summary").filter({ hasText: "after your review" }).waitFor();
+  const sent = readdirSync(requests)
+    .filter((f) => !seen.has(f) && /^\d+\.json$/.test(f))
+    .map((f) => JSON.parse(readFileSync(join(requests, f), "utf8")).messages.map((m) => m.content).join("\n"));
+  assert.equal(sent.length, 1, "one request for the re-plan");
+  for (const want of [
+    "OPERATOR REVIEW OF THE EARLIER PLAN",
+    "stats.py: the operator rejected this hunk (1 of 2)",
+    "+    return sum(xs) / len(xs) if xs else 0.0",
+    "calc.py: the operator changed your proposed content to their own version",
+    "+    return a / b if b else None  # by hand",
+  ]) {
+    assert.ok(sent[0].includes(want), `the re-plan request lacks ${JSON.stringify(want)}`);
+  }
+  step("Fix again: the recorded request describes the rejected hunk and the hand edit");
+}
+
 const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "fixplan-e2e-")), {
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   headless: true,
@@ -271,6 +362,8 @@ try {
   step("cancelled a slow verification: Not verified — verification was cancelled");
 
   await twoPhase(page, project, step, shot);
+
+  await reviewHunks(page, project, step, shot);
 
   await page.getByTestId("history").click();
   await page.getByTestId("history-drawer").filter({ hasText: "undone" }).waitFor();

@@ -42,7 +42,7 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-"$BIN/fakeprovider" -replies frontend/e2e/replies.json > "$WORK/provider.out" 2> "$ART/fakeprovider.log" & pids+=($!)
+"$BIN/fakeprovider" -replies frontend/e2e/replies.json -record "$WORK/requests" > "$WORK/provider.out" 2> "$ART/fakeprovider.log" & pids+=($!)
 for _ in $(seq 1 50); do grep -q '^ready ' "$WORK/provider.out" 2>/dev/null && break; sleep 0.1; done
 URL=$(sed -n 's/^ready //p' "$WORK/provider.out")
 [ -n "$URL" ] || { echo "e2e: fake provider did not start"; exit 1; }
@@ -54,7 +54,7 @@ FIXPLAN_BASE_URL="$URL" FIXPLAN_MODEL=fake-model \
   > "$ART/app-dev.log" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/" >/dev/null 2>&1 && break; sleep 0.2; done
 
-(cd frontend && timeout 240 node e2e/app.e2e.mjs "http://127.0.0.1:$PORT/" "$PROJECT" "../$ART/e2e.png")
+(cd frontend && E2E_REQUESTS="$WORK/requests" timeout 240 node e2e/app.e2e.mjs "http://127.0.0.1:$PORT/" "$PROJECT" "../$ART/e2e.png")
 timeout 120 node scripts/desktop/hostile.e2e.mjs "http://127.0.0.1:$PORT/" "$PROJECT" "$HOSTILE" "$ART/e2e-hostile.png" "$TX" "$TX2"
 kill "${pids[0]}"; wait "${pids[0]}" || { echo "e2e: the fake provider reports unused or unexpected requests"; cat "$ART/fakeprovider.log"; exit 1; }
 echo "e2e: screenshots in $ART/e2e.png and $ART/e2e-hostile.png"

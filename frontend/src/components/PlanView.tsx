@@ -265,6 +265,15 @@ export function PlanView(p: Props) {
               </li>
             ))}
           </ul>
+          {p.result.kind === "applied" && p.review && (Object.keys(p.review.rejected).length > 0 || Object.keys(p.review.edits).length > 0) && (
+            <div className="row">
+              <span className="muted small">Fix again tells the model which hunks you rejected and what you changed by hand, so it does not propose them again.</span>
+              <span className="spacer" />
+              <button data-testid="replan-reviewed" onClick={p.onFixAgain} disabled={p.planning}>
+                Fix again
+              </button>
+            </div>
+          )}
         </div>
       )}
       {commands.length > 0 && (

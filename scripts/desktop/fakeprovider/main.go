@@ -5,13 +5,16 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"fixplan/llm/llmtest"
 )
@@ -31,9 +34,16 @@ func (t *tb) Logf(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\
 
 func main() {
 	replies := flag.String("replies", "", "JSON file of scripted replies")
+	record := flag.String("record", "", "write each request's messages to `DIR`/NNNN.json as it arrives (for the e2e to inspect)")
 	flag.Parse()
 	t := &tb{}
 	srv := llmtest.NewServer(t, llmtest.LoadReplies(t, *replies)...)
+	if *record != "" {
+		if err := os.MkdirAll(*record, 0o700); err != nil {
+			t.Fatalf("fakeprovider: %v", err)
+		}
+		go recordRequests(srv, *record)
+	}
 	fmt.Printf("ready %s\n", srv.URL())
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
@@ -45,5 +55,21 @@ func main() {
 	if len(t.errs) > 0 {
 		fmt.Fprintln(os.Stderr, "fakeprovider: "+strings.Join(t.errs, "; "))
 		os.Exit(1)
+	}
+}
+
+// recordRequests writes every request the server received, in order, as
+// dir/0001.json ({"messages": [...]}), checking for new ones every 50 ms.
+func recordRequests(srv *llmtest.Server, dir string) {
+	done := 0
+	for range time.Tick(50 * time.Millisecond) {
+		reqs := srv.Requests()
+		for ; done < len(reqs); done++ {
+			b, _ := json.Marshal(map[string]any{"messages": reqs[done].Messages})
+			tmp := filepath.Join(dir, fmt.Sprintf(".%04d.json", done+1))
+			if os.WriteFile(tmp, b, 0o600) == nil {
+				_ = os.Rename(tmp, filepath.Join(dir, fmt.Sprintf("%04d.json", done+1)))
+			}
+		}
 	}
 }
