@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { ApplyResult, ContextRequest, PlanRecord } from "../api/types";
+import type { ApplyResult, ContextRequest, PlanRecord, Usage } from "../api/types";
 import type { ChecksState, CommandState } from "../state/store";
 import type { ReviewActions, ReviewState } from "../state/review";
 import { ChangeList } from "./ChangeList";
@@ -319,11 +319,15 @@ export function PlanView(p: Props) {
       <details className="context" data-testid="context-sent">
         <summary>
           Context sent ({plan.base.sections.length} sections, {plan.rounds.length} round{plan.rounds.length === 1 ? "" : "s"}, {plan.base.redactions} redaction
-          {plan.base.redactions === 1 ? "" : "s"})
+          {plan.base.redactions === 1 ? "" : "s"}
+          {plan.usage && `, ${tokenText(plan.base.sections.reduce((n, s) => n + (s.tokens ?? 0), 0), plan.usage)}`})
         </summary>
         {plan.base.sections.map((s, i) => (
           <details key={i}>
-            <summary>{s.title}</summary>
+            <summary>
+              {s.title}
+              {s.tokens ? <span className="muted small" data-testid="section-tokens"> — {tokenText(s.tokens, plan.usage)}</span> : null}
+            </summary>
             <pre>{s.body}</pre>
           </details>
         ))}
@@ -334,6 +338,7 @@ export function PlanView(p: Props) {
               <details key={j}>
                 <summary>
                   {describeRequest(res.request)} — {res.ok ? "sent" : `not fulfilled: ${res.error}`}
+                  {res.tokens ? <span className="muted small"> ({tokenText(res.tokens, plan.usage)})</span> : null}
                 </summary>
                 {res.ok && <pre>{res.text}</pre>}
               </details>
@@ -346,10 +351,29 @@ export function PlanView(p: Props) {
             {(plan.calls ?? []).map((c) => c.format).filter((f, i, a) => a.indexOf(f) === i).join(", ")}):{" "}
             {(plan.calls ?? []).reduce((n, c) => n + c.prompt_tokens, 0).toLocaleString("en")} tokens in,{" "}
             {(plan.calls ?? []).reduce((n, c) => n + c.completion_tokens, 0).toLocaleString("en")} out
+            {plan.usage?.counted && " (counted by fixplan: the provider reported none)"}
+            {plan.usage?.cost !== undefined && <span data-testid="plan-cost">, cost {formatCost(plan.usage.cost)}</span>}
           </p>
         )}
+        {plan.usage && (plan.usage.window || plan.usage.repeats_avoided) ? (
+          <p className="muted small" data-testid="window">
+            {plan.usage.window ? `Fitted to a ${plan.usage.window.toLocaleString("en")}-token window (${plan.usage.window_source})${plan.usage.compact ? ", compact prompt" : ""}. ` : ""}
+            {plan.usage.repeats_avoided ? `${plan.usage.repeats_avoided.toLocaleString("en")} tokens the model already had were not sent again.` : ""}
+          </p>
+        ) : null}
         {(plan.unfulfilled ?? []).length > 0 && <p className="muted">Not fulfilled (round limit): {(plan.unfulfilled ?? []).map(describeRequest).join(", ")}</p>}
       </details>
     </section>
   );
+}
+
+/** tokenText words a token count, saying when it is an estimate (no tokenizer for the model). */
+export function tokenText(n: number, u?: Usage): string {
+  const est = !u || u.tokenizer === "estimate";
+  return `${est ? "~" : ""}${n.toLocaleString("en")} token${n === 1 ? "" : "s"}${est ? " (estimated)" : ""}`;
+}
+
+/** formatCost shows a cost at the prices set in Settings (no currency is assumed). */
+export function formatCost(c: number): string {
+  return c >= 0.01 ? c.toFixed(2) : c.toPrecision(2);
 }
