@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Redacted replaces every secret-looking value in text sent to the model.
@@ -188,7 +189,7 @@ func secretValue(text string, i int) (int, int) {
 		end++
 	}
 	v := text[i:end]
-	if len(v) < 4 || isDigits(v) || strings.ContainsAny(v, "([{<>") || looksLikePlaceholder(v) || dottedNameRe.MatchString(v) {
+	if len(v) < 4 || isDigits(v) || strings.ContainsAny(v, "([{<>") || looksLikePlaceholder(v) || dottedNameRe().MatchString(v) {
 		return i, i
 	}
 	return i, end
@@ -208,7 +209,9 @@ func concatenation(v string) bool {
 	return false
 }
 
-var dottedNameRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
+var dottedNameRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
+})
 
 func looksLikePlaceholder(v string) bool {
 	switch strings.ToLower(v) {

@@ -3,6 +3,7 @@ package codectx
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Passwords on command lines and in .netrc, which the assignment detector
@@ -16,21 +17,33 @@ import (
 var (
 	// mysqlPassRe: a MySQL/MariaDB client with the password glued to -p
 	// (`mysqldump -u root -pS3cret db`); `-p` alone prompts, `-P` is the port.
-	mysqlPassRe = regexp.MustCompile(`\b(?:mysql[a-z]*|mariadb[a-z\-]*)(?:[ \t][^\n|;&]*?)?[ \t]-p(` + cliValue + `)`)
+	mysqlPassRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:mysql[a-z]*|mariadb[a-z\-]*)(?:[ \t][^\n|;&]*?)?[ \t]-p(` + cliValue + `)`)
+	})
 	// sshpassRe: `sshpass -p S3cret ssh host` (also glued, -pS3cret).
-	sshpassRe = regexp.MustCompile(`\bsshpass[ \t](?:[^\n|;&]*?[ \t])?-p[ \t]*(` + cliValue + `)`)
+	sshpassRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bsshpass[ \t](?:[^\n|;&]*?[ \t])?-p[ \t]*(` + cliValue + `)`)
+	})
 	// redisAuthRe: `redis-cli -a S3cret`.
-	redisAuthRe = regexp.MustCompile(`\bredis-cli[ \t](?:[^\n|;&]*?[ \t])?-a[ \t]+(` + cliValue + `)`)
+	redisAuthRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bredis-cli[ \t](?:[^\n|;&]*?[ \t])?-a[ \t]+(` + cliValue + `)`)
+	})
 	// passFlagRe: a long flag naming a password, `--password=S3cret`,
 	// `--password S3cret`, `--db-password S3cret` (not --password-stdin).
-	passFlagRe = regexp.MustCompile(`(?:^|[\s'"(=])--(?:[A-Za-z0-9]+[-_])*pass(?:word|wd)(=|[ \t]+)(` + cliValue + `)`)
+	passFlagRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|[\s'"(=])--(?:[A-Za-z0-9]+[-_])*pass(?:word|wd)(=|[ \t]+)(` + cliValue + `)`)
+	})
 	// envPassRe: a shell variable that holds a password, set in front of a
 	// command or exported: `PGPASSWORD=x psql`, `export SSHPASS=...`,
 	// `MYSQL_PWD=... mysql`; an upper-case name glued to `=` and its value.
-	envPassRe = regexp.MustCompile(`(?:^|[\s;&|(` + "`" + `'"])([A-Z][A-Z0-9_]*)=(` + cliValue + `)`)
+	envPassRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|[\s;&|(` + "`" + `'"])([A-Z][A-Z0-9_]*)=(` + cliValue + `)`)
+	})
 	// netrcRe: a .netrc entry, its tokens on one line or several:
 	// `machine example.com login bob password S3cret`. The value is group 1.
-	netrcRe = regexp.MustCompile(`(?:^|["'\s])(?:machine[ \t]+[^\s"']+|default)((?:\s+(?:login|account|port)\s+[^\s"']+)*)\s+password[ \t]+(` + cliValue + `)`)
+	netrcRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|["'\s])(?:machine[ \t]+[^\s"']+|default)((?:\s+(?:login|account|port)\s+[^\s"']+)*)\s+password[ \t]+(` + cliValue + `)`)
+	})
 )
 
 // cliValue is a command-line argument: quoted, or a run of characters up to a
@@ -39,12 +52,12 @@ const cliValue = `'[^'\n]*'|"[^"\n]*"|[^\s'"` + "`" + `;|&()]+`
 
 func cliDetectors() []handDetector {
 	return []handDetector{
-		{detector{id: "command-password", re: mysqlPassRe, accept: acceptCLI(1)}, []string{"mysql", "mariadb"}},
-		{detector{id: "command-password", re: sshpassRe, accept: acceptCLI(1)}, []string{"sshpass"}},
-		{detector{id: "command-password", re: redisAuthRe, accept: acceptCLI(1)}, []string{"redis-cli"}},
-		{detector{id: "command-password", re: passFlagRe, accept: acceptPassFlag, pre: passFlagPre}, []string{"password", "passwd"}},
-		{detector{id: "command-password", re: envPassRe, accept: acceptEnvPassword, pre: envPassPre}, []string{"password", "passwd", "pwd", "pass", "rediscli_auth"}},
-		{detector{id: "netrc", re: netrcRe, reach: 8, accept: acceptNetrc, pre: netrcPre}, []string{"machine", "default"}},
+		{detector{id: "command-password", re: mysqlPassRe(), accept: acceptCLI(1)}, []string{"mysql", "mariadb"}},
+		{detector{id: "command-password", re: sshpassRe(), accept: acceptCLI(1)}, []string{"sshpass"}},
+		{detector{id: "command-password", re: redisAuthRe(), accept: acceptCLI(1)}, []string{"redis-cli"}},
+		{detector{id: "command-password", re: passFlagRe(), accept: acceptPassFlag, pre: passFlagPre}, []string{"password", "passwd"}},
+		{detector{id: "command-password", re: envPassRe(), accept: acceptEnvPassword, pre: envPassPre}, []string{"password", "passwd", "pwd", "pass", "rediscli_auth"}},
+		{detector{id: "netrc", re: netrcRe(), reach: 8, accept: acceptNetrc, pre: netrcPre}, []string{"machine", "default"}},
 	}
 }
 
@@ -122,10 +135,10 @@ func acceptPassFlag(sc *scan, off int, loc []int) {
 	}
 	v := sc.text[s:e]
 	quoted := s > off+loc[4]
-	if !quoted && (v[0] == '-' || metavarRe.MatchString(v) || codeWords[strings.ToLower(v)]) {
+	if !quoted && (v[0] == '-' || metavarRe().MatchString(v) || codeWords[strings.ToLower(v)]) {
 		return
 	}
-	if glued := sc.text[off+loc[2]:off+loc[3]] == "="; !glued && !quoted && lowerWordRe.MatchString(v) {
+	if glued := sc.text[off+loc[2]:off+loc[3]] == "="; !glued && !quoted && lowerWordRe().MatchString(v) {
 		return
 	}
 	sc.add(s, e, "command-password")
@@ -133,9 +146,9 @@ func acceptPassFlag(sc *scan, off int, loc []int) {
 
 var (
 	// metavarRe: an upper-case placeholder of help text (PASSWORD, PASS_FILE).
-	metavarRe = regexp.MustCompile(`^[A-Z][A-Z_]*$`)
+	metavarRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z_]*$`) })
 	// lowerWordRe: a word of prose.
-	lowerWordRe = regexp.MustCompile(`^[a-z]+[.,:;!?]?$`)
+	lowerWordRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]+[.,:;!?]?$`) })
 )
 
 // envPassNames are variables that hold a password but whose names the
@@ -172,7 +185,7 @@ func acceptEnvPassword(sc *scan, off int, loc []int) {
 	v := text[s:e]
 	quoted := s > vs0
 	if !quoted {
-		if strings.ContainsAny(v, "([{") || dottedNameRe.MatchString(v) || strings.EqualFold(v, name) || codeWords[strings.ToLower(v)] {
+		if strings.ContainsAny(v, "([{") || dottedNameRe().MatchString(v) || strings.EqualFold(v, name) || codeWords[strings.ToLower(v)] {
 			return
 		}
 		if sc.code && !insideString(text, off+loc[2]) {

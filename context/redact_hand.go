@@ -3,6 +3,7 @@ package codectx
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Hand-written detectors, for what gitleaks' default rules do not catch or catch
@@ -19,19 +20,29 @@ var (
 	// tokenRe: AWS access key ids (also the documentation's EXAMPLE keys, which
 	// gitleaks allows), GitHub/GitLab/Slack/Google tokens of any length, Stripe
 	// keys followed by anything; `sk-` keys are judged by skKey.
-	tokenRe = regexp.MustCompile(`\b(?:(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|xox[abposr]-[A-Za-z0-9\-]{10,}|glpat-[A-Za-z0-9_\-]{20,}|AIza[0-9A-Za-z_\-]{35}|[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,}|sk-[A-Za-z0-9_\-]{10,})`)
+	tokenRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|xox[abposr]-[A-Za-z0-9\-]{10,}|glpat-[A-Za-z0-9_\-]{20,}|AIza[0-9A-Za-z_\-]{35}|[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,}|sk-[A-Za-z0-9_\-]{10,})`)
+	})
 	// urlCredRe finds scheme://user:password@ (the password is group 1).
-	urlCredRe = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/@?#"'<>` + "`" + `]*:([^\s@/?#"'<>` + "`" + `]+)@`)
+	urlCredRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/@?#"'<>` + "`" + `]*:([^\s@/?#"'<>` + "`" + `]+)@`)
+	})
 	// bearerRe finds `Bearer <token>` (group 1).
-	bearerRe = regexp.MustCompile(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/\-]{16,}=*)`)
+	bearerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/\-]{16,}=*)`) })
 	// basicRe finds `Authorization: Basic <base64>` (group 1).
-	basicRe = regexp.MustCompile(`(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})`)
+	basicRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})`)
+	})
 	// jwtRe finds a JWT: base64url JSON header and payload ("eyJ" is `{"`), signature.
-	jwtRe = regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*`)
+	jwtRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*`)
+	})
 	// assignRe finds `key = `, `key: `, `"key": ` where key names a secret; the value
 	// that follows is judged by secretValue.
 	// The operator is on the key's line and so is the value.
-	assignRe = regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:password|passwd|pwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)[A-Za-z0-9_.\-]*)(["']?)([ \t]*(?::=|=|:)[ \t]*)`)
+	assignRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:password|passwd|pwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)[A-Za-z0-9_.\-]*)(["']?)([ \t]*(?::=|=|:)[ \t]*)`)
+	})
 )
 
 type handDetector struct {
@@ -41,18 +52,18 @@ type handDetector struct {
 
 func handWritten() []handDetector {
 	out := []handDetector{
-		{detector{id: "token", re: tokenRe, accept: acceptToken},
+		{detector{id: "token", re: tokenRe(), accept: acceptToken},
 			[]string{"akia", "asia", "agpa", "aida", "aroa", "anpa", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
 				"xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "glpat-", "aiza", "k_live_", "k_test_", "k_prod_", "sk-"}},
-		{detector{id: "url-password", re: urlCredRe, accept: acceptGroups("url-password", urlPassword)}, []string{"://"}},
-		{detector{id: "authorization", re: bearerRe, accept: acceptGroups("authorization", hasDigit), pre: bearerPre}, []string{"bearer"}},
-		{detector{id: "authorization", re: basicRe, accept: acceptGroups("authorization", hasDigit)}, []string{"authorization"}},
-		{detector{id: "jwt", re: jwtRe, accept: acceptGroups("jwt", nil), pre: minRun(40)}, []string{"eyj"}},
-		{detector{id: "assignment", re: assignRe, accept: acceptAssignment, pre: assignmentPre},
+		{detector{id: "url-password", re: urlCredRe(), accept: acceptGroups("url-password", urlPassword)}, []string{"://"}},
+		{detector{id: "authorization", re: bearerRe(), accept: acceptGroups("authorization", hasDigit), pre: bearerPre}, []string{"bearer"}},
+		{detector{id: "authorization", re: basicRe(), accept: acceptGroups("authorization", hasDigit)}, []string{"authorization"}},
+		{detector{id: "jwt", re: jwtRe(), accept: acceptGroups("jwt", nil), pre: minRun(40)}, []string{"eyj"}},
+		{detector{id: "assignment", re: assignRe(), accept: acceptAssignment, pre: assignmentPre},
 			[]string{"pass", "pwd", "secret", "token", "api", "access", "private", "auth", "credential"}},
-		{detector{id: "aws-secret-key", re: awsSecretRe, reach: 2, accept: acceptAWSSecret, pre: awsContextPre},
+		{detector{id: "aws-secret-key", re: awsSecretRe(), reach: 2, accept: acceptAWSSecret, pre: awsContextPre},
 			[]string{"akia", "asia", "secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret"}},
-		{detector{id: "private-key", re: b64BeginRe, accept: acceptB64Key}, b64BeginKeywords},
+		{detector{id: "private-key", re: b64BeginRe(), accept: acceptB64Key}, b64BeginKeywords},
 	}
 	return append(out, cliDetectors()...)
 }
@@ -125,7 +136,7 @@ const skMinRun = 10
 
 // awsSecretRe: a bare AWS secret access key, 40 characters of base64 (the
 // boundaries are checked by acceptAWSSecret, as RE2 has no look-around).
-var awsSecretRe = regexp.MustCompile(`[A-Za-z0-9/+]{40}`)
+var awsSecretRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9/+]{40}`) })
 
 // awsContextPre: the keyword is an access key id (AKIA/ASIA and 16 upper-case
 // letters or digits) or a name of the secret key (aws_secret_access_key,
@@ -284,7 +295,7 @@ func assignedSecret(text, key, kind, op string, vs, ve int, quoted bool) bool {
 	if quoted {
 		return len(v) >= 4 && (kind == "password" || !strings.ContainsAny(v, " \t"))
 	}
-	if strings.TrimSpace(op) == ":=" || numberRe.MatchString(v) || codeWords[lv] {
+	if strings.TrimSpace(op) == ":=" || numberRe().MatchString(v) || codeWords[lv] {
 		return false
 	}
 	word := true // letters and underscores only
@@ -333,7 +344,9 @@ func assignedSecret(text, key, kind, op string, vs, ve int, quoted bool) bool {
 	return false
 }
 
-var numberRe = regexp.MustCompile(`^[-+]?(?:0[xXbBoO][0-9a-fA-F_]+|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?)[uUlLfF]*$`)
+var numberRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]?(?:0[xXbBoO][0-9a-fA-F_]+|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?)[uUlLfF]*$`)
+})
 
 // assignmentPre: after the keyword, the rest of the name, an optional closing
 // quote, spaces, `=` (not `==`), `:=` or `:`, spaces, and a value on the line.

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Private key blocks, line by line: the block keeps its number of lines (each
@@ -23,10 +24,12 @@ import (
 // range tracks the markers from the start of the file (redact_stream.go).
 
 var (
-	pemBeginRe = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
-	pemEndRe   = regexp.MustCompile(`-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
+	pemBeginRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`) })
+	pemEndRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`) })
 	// pemHeaderRe are the headers a PEM or PGP armored block may carry.
-	pemHeaderRe = regexp.MustCompile(`^(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset): \S`)
+	pemHeaderRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset): \S`)
+	})
 )
 
 // pemMarker is a BEGIN or END marker at [start,end).
@@ -41,10 +44,10 @@ func pemSpans(text string) []secretSpan {
 		return nil
 	}
 	var ms []pemMarker
-	for _, l := range pemBeginRe.FindAllStringIndex(text, -1) {
+	for _, l := range pemBeginRe().FindAllStringIndex(text, -1) {
 		ms = append(ms, pemMarker{l[0], l[1], true})
 	}
-	for _, l := range pemEndRe.FindAllStringIndex(text, -1) {
+	for _, l := range pemEndRe().FindAllStringIndex(text, -1) {
 		ms = append(ms, pemMarker{l[0], l[1], false})
 	}
 	sortMarkers(ms)
@@ -106,7 +109,7 @@ func pemLine(line string) (core string, ok bool) {
 	if s == "" {
 		return "", true
 	}
-	if pemHeaderRe.MatchString(s) {
+	if pemHeaderRe().MatchString(s) {
 		return "", true
 	}
 	for i := 0; i < len(s); i++ {
@@ -139,7 +142,7 @@ func pemRunBelow(text string, i int) int {
 		if !ok || (core != "" && !keyish(core)) {
 			break
 		}
-		if core != "" || pemHeaderRe.MatchString(strings.TrimSpace(line)) {
+		if core != "" || pemHeaderRe().MatchString(strings.TrimSpace(line)) {
 			end = pos + len(strings.TrimRight(line, "\r"))
 		}
 		pos = next
@@ -169,7 +172,7 @@ func pemRunAbove(text string, i int) int {
 		if !ok || (core != "" && !keyish(core)) {
 			break
 		}
-		if core != "" || pemHeaderRe.MatchString(strings.TrimSpace(line)) {
+		if core != "" || pemHeaderRe().MatchString(strings.TrimSpace(line)) {
 			start = prev + firstNonSpace(line)
 		}
 		pos = prev
@@ -206,7 +209,7 @@ func firstNonSpace(s string) int {
 var b64Begin = []string{"LS0tLS1CRUdJT", "0tLS0tQkVHSU", "tLS0tLUJFR0lO"}
 
 var (
-	b64BeginRe       = regexp.MustCompile(strings.Join(b64Begin, "|"))
+	b64BeginRe       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(strings.Join(b64Begin, "|")) })
 	b64BeginKeywords = []string{strings.ToLower(b64Begin[0]), strings.ToLower(b64Begin[1]), strings.ToLower(b64Begin[2])}
 )
 
@@ -245,7 +248,7 @@ func b64PrivateKeyAt(t string, at int) bool {
 		src = src[:len(src)-len(src)%4]
 		dst := make([]byte, len(src)/4*3)
 		n, _ := base64.StdEncoding.Decode(dst, src)
-		if pemBeginRe.Match(dst[:n]) {
+		if pemBeginRe().Match(dst[:n]) {
 			return true
 		}
 	}

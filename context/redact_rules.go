@@ -316,7 +316,7 @@ func (rs *ruleSet) acceptGitleaks(sc *scan, off int, loc []int, d *detector) {
 	if findingAllowed(rs.global, secret, match, line) || findingAllowed(d.allow, secret, match, line) {
 		return
 	}
-	if d.id == "generic-api-key" && identifierRe.MatchString(secret) {
+	if d.id == "generic-api-key" && identifierRe().MatchString(secret) {
 		return
 	}
 	sc.add(ss, se, d.id)
@@ -325,7 +325,9 @@ func (rs *ruleSet) acceptGitleaks(sc *scan, off int, loc []int, d *detector) {
 // identifierRe extends gitleaks' allowlist of the generic rule (names without
 // digits) to names in code: a dotted name (ed25519.PrivateKey) and a name with a
 // number at its end (NewEncapsulationKey1024).
-var identifierRe = regexp.MustCompile(`^(?:[A-Za-z_.\-]+[0-9]{1,5}|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)$`)
+var identifierRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[A-Za-z_.\-]+[0-9]{1,5}|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+)$`)
+})
 
 // findingAllowed applies gitleaks' finding allowlists (regexes against the secret,
 // the match or the line; stop words in the secret; AND conditions, where a path

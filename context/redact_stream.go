@@ -202,7 +202,7 @@ func countLines(br *bufio.Reader) (int, error) {
 // on after it, confirms whether line shows that the BEGIN line just above opened
 // a real block (key material follows it, not code).
 func keyState(on bool, line []byte) (in, next, confirms bool) {
-	if !bytes.Contains(line, []byte("PRIVATE KEY")) || !(pemBeginRe.Match(line) || pemEndRe.Match(line)) {
+	if !bytes.Contains(line, []byte("PRIVATE KEY")) || !(pemBeginRe().Match(line) || pemEndRe().Match(line)) {
 		if !on {
 			return false, false, false
 		}
@@ -212,14 +212,14 @@ func keyState(on bool, line []byte) (in, next, confirms bool) {
 		}
 		return true, true, core != ""
 	}
-	if on && pemEndRe.Match(line) {
+	if on && pemEndRe().Match(line) {
 		return true, false, true
 	}
-	b := pemBeginRe.FindIndex(line)
+	b := pemBeginRe().FindIndex(line)
 	if b == nil {
 		return on, on, false // a stray END outside a block
 	}
-	if pemEndRe.Match(line[b[1]:]) {
+	if pemEndRe().Match(line[b[1]:]) {
 		return false, false, false // a whole block on one line: the window's redaction finds it
 	}
 	return false, true, false
