@@ -1,0 +1,40 @@
+//go:build unix
+
+package codectx
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGitDiffRunsNoDiffProgram: even a diff driver the user's own global config
+// names (an external diff, a textconv that the project's .gitattributes selects)
+// is not run for the recent-changes section; the plain diff is sent.
+func TestGitDiffRunsNoDiffProgram(t *testing.T) {
+	outside := t.TempDir()
+	marker := filepath.Join(outside, "ran")
+	writeScripts(t, outside, map[string]string{"differ.sh": "touch '" + marker + "'\necho CONVERTED\n"})
+	global := filepath.Join(outside, "gitconfig")
+	script := filepath.Join(outside, "differ.sh")
+	if err := os.WriteFile(global, []byte("[diff]\n\texternal = "+script+"\n[diff \"conv\"]\n\ttextconv = "+script+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	commitTree(t, repo, map[string]string{".gitattributes": "*.py diff=conv\n", "calc.py": "def add(a, b):\n    return a + b\n"})
+	writeTree(t, repo, map[string]string{"calc.py": "def add(a, b):\n    return a - b\n"})
+	t.Setenv("GIT_CONFIG_GLOBAL", global)
+
+	c, ok := diffGatherer(t, repo, Options{}).gitDiffSection(context.Background(), nil)
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a diff program ran")
+	}
+	if !ok {
+		t.Fatal("no section")
+	}
+	if strings.Contains(c.sec.Body, "CONVERTED") || !strings.Contains(c.sec.Body, "+    return a - b") {
+		t.Errorf("want the plain diff:\n%s", c.sec.Body)
+	}
+}
