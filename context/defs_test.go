@@ -344,3 +344,50 @@ def test_leak():
 		}
 	}
 }
+
+// TestDefinitionsFollowCalls: the broken function is three calls away from the
+// failing line (test → helper → API → internal function); a test file's table
+// of cases is not shown as a definition.
+func TestDefinitionsFollowCalls(t *testing.T) {
+	root := t.TempDir()
+	var table strings.Builder
+	table.WriteString("var cases = []string{\n")
+	for i := range 30 {
+		fmt.Fprintf(&table, "\t\"case-%d\",\n", i)
+	}
+	table.WriteString("}\n")
+	writeTree(t, root, map[string]string{
+		"go.mod":   "module example.com/p\n\ngo 1.22\n",
+		"parse.go": "package p\n\n// Parse parses s.\nfunc Parse(s string) int {\n\treturn scan(s) + 1\n}\n",
+		"scan.go":  "package p\n\nfunc scan(s string) int {\n\treturn len(s) * 0 // the bug\n}\n",
+		"helpers_test.go": `package p
+
+import "testing"
+
+func check(t *testing.T, s string) {
+	if Parse(s) != len(s)+1 {
+		t.Errorf("Parse(%q) is wrong", s)
+	}
+}
+`,
+		"p_test.go": "package p\n\nimport \"testing\"\n\n" + table.String() + `
+func TestParse(t *testing.T) {
+	for _, c := range cases {
+		check(t, c)
+	}
+}
+`,
+	})
+	problem := "--- FAIL: TestParse (0.00s)\n    helpers_test.go:7: Parse(\"case-1\") is wrong\nFAIL\nFAIL\texample.com/p\t0.01s\n"
+	got := gatherBase(t, root, problem, Options{})
+	s, ok := section(got, "File scan.go", "definition of scan", "used by Parse in parse.go")
+	if !ok || !strings.Contains(s.Body, "return len(s) * 0 // the bug") {
+		t.Fatalf("the broken function scan is not in the base context; sections:\n%s", titles(got))
+	}
+	if _, ok := section(got, "definition of cases"); ok {
+		t.Errorf("the test's table of cases was shown as a definition:\n%s", titles(got))
+	}
+	if !(sectionIndex(got, "definition of Parse") < sectionIndex(got, "definition of scan")) {
+		t.Errorf("scan (two calls away) ranked before Parse (one call away):\n%s", titles(got))
+	}
+}
