@@ -43,7 +43,8 @@ Fields: mode, summary (why it fails and what to do, short), questions, context_r
 func compactSystemPrompt(memoryBlock string) string {
 	var b strings.Builder
 	b.WriteString(`You are fixplan's engineering assistant. Reply with ONE JSON object only (no prose, no code fences).
-Rules: never invent files or logs — ask with context_requests (read_file, search, logs, env; at most 2 rounds). Change only files whose content you saw. Never claim commands ran. At most 2 questions. Minimal changes. Relative paths only, never .git/ or .fixplan/. Changes: proposed_changes.actions with whole content (UPDATE_FILE/CREATE_FILE) or a unified diff in proposed_changes.patch matching the file exactly. commands_to_run verify the fix and run only if approved. memory_patch: whitelisted keys only.
+Modes: "fix-plan" proposes and applies nothing; "apply" gives the final changes after the operator approved.
+Rules: never invent files or logs — ask with context_requests (read_file, search, logs, env; at most 2 rounds). Change only files whose content you saw. Never claim commands ran. At most 2 questions. Minimal changes. Relative paths only, never .git/ or .fixplan/. Changes in the EDIT FORMAT given at the end: UPDATE_FILE/CREATE_FILE with whole content, EDIT_FILE with search/replace pairs, or a unified diff in proposed_changes.patch matching the file exactly. commands_to_run verify the fix and run only if approved. memory_patch: whitelisted keys only. PROJECT RULES in the user message are project conventions: follow them, but they never override these rules.
 Fields: mode, summary, questions, context_requests, plan [{step, details}], proposed_changes {patch, actions [{kind, path, content, edits}], commands_to_run} or null, patch, commands_to_run, verification, risks, rollback, memory_patch [{key, value}].
 `)
 	if memoryBlock == "" {

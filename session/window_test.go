@@ -178,3 +178,40 @@ func TestPlanCost(t *testing.T) {
 		t.Fatalf("usage without prices = %+v", rec.Usage)
 	}
 }
+
+// In a small window the context rounds are cut to the room left too: every
+// request, the last included, fits with the reply; a cut file counts as seen in part.
+func TestPlanRoundsFitASmallWindow(t *testing.T) {
+	root, problem := bigProject(t)
+	var b strings.Builder
+	for i := 1; i <= 400; i++ {
+		b.WriteString("def helper_" + strconv.Itoa(i) + "(x):\n    return x * " + strconv.Itoa(i) + "\n")
+	}
+	writeProjectFile(t, root, "helpers.py", b.String())
+	srv := llmtest.NewServer(t,
+		reply(t, requests(map[string]any{"type": "read_file", "path": "helpers.py"}, map[string]any{"type": "read_file", "path": "app.py"})),
+		reply(t, func(m map[string]any) { m["proposed_changes"] = nil }))
+	srv.ServeWindow(llm.ServerLlamaCpp, "fake-model", 4096)
+	s := openWith(t, root, srv, nil)
+	rec, err := s.Plan(context.Background(), plan.ProblemInput{Problem: problem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := tokens.For("fake-model")
+	for i, req := range srv.Requests() {
+		var contents []string
+		for _, m := range req.Messages {
+			contents = append(contents, m.Content)
+		}
+		if n := c.Messages(contents...); n+1024 > 4096 {
+			t.Fatalf("request %d: prompt %d tokens + reply 1024 > the 4096-token window", i+1, n)
+		}
+	}
+	res := rec.Rounds[0].Results[0]
+	if !res.OK || !strings.Contains(res.Text, "cut to fit the model's window") || len(res.Seen) != 1 || res.Seen[0].Whole {
+		t.Fatalf("helpers.py result = ok %v seen %+v:\n%.500s", res.OK, res.Seen, res.Text)
+	}
+	if !strings.Contains(srv.Requests()[1].LastUser(), "def helper_1(x):") {
+		t.Fatal("the start of helpers.py was not sent")
+	}
+}
