@@ -61,12 +61,13 @@ func (r *run) fitContext(w llm.Window, base plan.Gathered, prev *plan.Record) pl
 	return base
 }
 
-// system is the system message: the compact one for small windows.
+// system is the system message: the compact one for small windows; both end
+// with the EDIT FORMAT line (editformat.go).
 func (r *run) system(memoryBlock string) string {
 	if r.fit.compact {
-		return compactSystemPrompt(memoryBlock)
+		return compactSystemPrompt(memoryBlock) + r.p.cfg.EditFormatNote
 	}
-	return systemPrompt(memoryBlock)
+	return systemPrompt(memoryBlock) + r.p.cfg.EditFormatNote
 }
 
 // prepareResults makes a round's results what the model will read: lines it

@@ -199,7 +199,7 @@ func (r *run) plan(ctx context.Context) (*plan.Record, error) {
 	r.rec.Warnings = append(r.rec.Warnings, base.Warnings...)
 	r.see(base.Seen)
 	r.msgs = []llm.Message{
-		{Role: llm.RoleSystem, Content: r.system(pl.cfg.Memory.Block()) + pl.cfg.EditFormatNote},
+		{Role: llm.RoleSystem, Content: r.system(pl.cfg.Memory.Block())},
 		{Role: llm.RoleUser, Content: userMessage(r.rec.Input, prev, base) + planOnlyNote(r.rec.Input)},
 	}
 	return r.converse(ctx)

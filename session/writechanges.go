@@ -83,7 +83,7 @@ func (pl *Planner) WriteChanges(ctx context.Context, approved *plan.Record) (*pl
 	}
 	pl.emit(Event{Stage: StageGather, Message: "using the context of plan " + approved.ID})
 	r.msgs = []llm.Message{
-		{Role: llm.RoleSystem, Content: systemPrompt(pl.cfg.Memory.Block())},
+		{Role: llm.RoleSystem, Content: systemPrompt(pl.cfg.Memory.Block()) + pl.cfg.EditFormatNote},
 		{Role: llm.RoleUser, Content: applyMessage(approved)},
 	}
 	rec, err := r.converse(ctx)
