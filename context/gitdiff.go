@@ -60,13 +60,16 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 	if !ok || len(repo.programs) > 0 || repo.unreadable != "" {
 		return candidate{}, false
 	}
-	safe := []string{"--no-ext-diff", "--no-textconv", "--no-color", "--relative", "--ignore-submodules=all", "-U3"}
+	// the user's own diff.noprefix, diff.mnemonicPrefix or color.ui must not change
+	// what is parsed below
+	safe := []string{"--no-ext-diff", "--no-textconv", "--no-color", "--relative", "--ignore-submodules=all", "-U3",
+		"--src-prefix=a/", "--dst-prefix=b/"}
 	out, cut, err := g.runGit(ctx, git, repo, append(append([]string{"diff"}, safe...), "HEAD", "--", ".")...)
 	if err != nil {
 		return candidate{}, false
 	}
 	title := ChangesTitle + " (git diff HEAD"
-	intro := "Changes not committed yet (staged and unstaged, tracked files), relative to the project root:\n"
+	intro := "Changes not committed yet (staged and unstaged, tracked files; new files are in Recent files), relative to the project root:\n"
 	if strings.TrimSpace(out) == "" && !cut {
 		out, cut, err = g.runGit(ctx, git, repo, append(append([]string{"log", "-1", "-p", "--no-notes", "--no-show-signature",
 			"--format=commit %h%nDate: %cs%nSubject: %s%n"}, safe...), "HEAD", "--", ".")...)

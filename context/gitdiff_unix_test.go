@@ -12,14 +12,15 @@ import (
 
 // TestGitDiffRunsNoDiffProgram: even a diff driver the user's own global config
 // names (an external diff, a textconv that the project's .gitattributes selects)
-// is not run for the recent-changes section; the plain diff is sent.
+// is not run for the recent-changes section; the plain diff is sent, and the
+// user's diff.noprefix, mnemonicPrefix and color.ui do not break it.
 func TestGitDiffRunsNoDiffProgram(t *testing.T) {
 	outside := t.TempDir()
 	marker := filepath.Join(outside, "ran")
 	writeScripts(t, outside, map[string]string{"differ.sh": "touch '" + marker + "'\necho CONVERTED\n"})
 	global := filepath.Join(outside, "gitconfig")
 	script := filepath.Join(outside, "differ.sh")
-	if err := os.WriteFile(global, []byte("[diff]\n\texternal = "+script+"\n[diff \"conv\"]\n\ttextconv = "+script+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(global, []byte("[diff]\n\tnoprefix = true\n\tmnemonicPrefix = true\n\texternal = "+script+"\n[color]\n\tui = always\n[diff \"conv\"]\n\ttextconv = "+script+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	repo := t.TempDir()
@@ -34,7 +35,7 @@ func TestGitDiffRunsNoDiffProgram(t *testing.T) {
 	if !ok {
 		t.Fatal("no section")
 	}
-	if strings.Contains(c.sec.Body, "CONVERTED") || !strings.Contains(c.sec.Body, "+    return a - b") {
+	if strings.Contains(c.sec.Body, "CONVERTED") || !strings.Contains(c.sec.Body, "diff --git a/calc.py b/calc.py\n") || !strings.Contains(c.sec.Body, "+    return a - b") {
 		t.Errorf("want the plain diff:\n%s", c.sec.Body)
 	}
 }
