@@ -195,7 +195,8 @@ type FileChange struct {
 	// Flags are risk notes for this file (lock file, large change).
 	Flags []string `json:"flags,omitempty"`
 	// SyntaxIssues are syntax errors the change introduces in a language fixplan
-	// checks (Go, JSON, YAML, TOML), as "line L, column C: message"; the model was
+	// checks (Go, JSON, YAML, TOML, JavaScript, TypeScript), as "line L, column C:
+	// message"; the model was
 	// asked once to correct them (docs/CONTRACT.md §4.3).
 	SyntaxIssues []string `json:"syntax_issues,omitempty"`
 }

@@ -1,13 +1,13 @@
 // Package syntax checks that a proposed edit does not break the syntax of a file
 // in a language fixplan knows: Go (go/parser), JSON (encoding/json), YAML
-// (go.yaml.in/yaml/v3) and TOML (pelletier/go-toml/v2). It reports only errors
-// the edit introduced — present in the new content, absent from the original —
-// so a file that was already broken does not blame the model
-// (docs/CONTRACT.md §7.1). It does no I/O and imports no other fixplan package.
+// (go.yaml.in/yaml/v3), TOML (pelletier/go-toml/v2), and JavaScript and
+// TypeScript with JSX (esbuild's parser, pure Go). It reports only errors the
+// edit introduced — present in the new content, absent from the original — so a
+// file that was already broken does not blame the model (docs/CONTRACT.md §7.1).
+// It does no I/O and imports no other fixplan package.
 //
-// Other languages (Python, JavaScript, TypeScript, …) are not checked: the
-// maintained parsers for them (tree-sitter) need cgo, which the Windows
-// cross-build does not have.
+// Other languages (Python, Rust, Java, …) are not checked: the maintained parsers
+// for them (tree-sitter) need cgo, which the Windows cross-build does not have.
 package syntax
 
 import (
@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/evanw/esbuild/pkg/api"
 	toml "github.com/pelletier/go-toml/v2"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -67,8 +68,25 @@ func Language(p string) string {
 		return "YAML"
 	case ".toml":
 		return "TOML"
+	case ".js", ".jsx", ".mjs", ".cjs":
+		return "JavaScript"
+	case ".ts", ".tsx", ".mts", ".cts":
+		return "TypeScript"
 	}
 	return ""
+}
+
+// jsLoader is how esbuild reads a file: JSX is allowed in .js files too (React
+// projects write it there), and only in .tsx among TypeScript files (in .ts,
+// <T>x is a type assertion).
+func jsLoader(p string) api.Loader {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".ts", ".mts", ".cts":
+		return api.LoaderTS
+	case ".tsx":
+		return api.LoaderTSX
+	}
+	return api.LoaderJSX
 }
 
 func jsonWithComments(p, base string) bool {
@@ -89,7 +107,7 @@ func jsonWithComments(p, base string) bool {
 // MaxIssues. It returns nil for languages it does not know, for content it
 // cannot judge (YAML with template markers), and when after parses.
 //
-// Parsers that stop at the first error (JSON, YAML, TOML) cannot tell a new
+// Parsers that stop at the first error (JSON, YAML, TOML, esbuild) cannot tell a new
 // error from an old one in a file that was already broken, so such a file is
 // not judged; Go's parser goes on after an error (the first one of each line, up
 // to ten) and the errors are compared by message.
@@ -108,6 +126,9 @@ func Check(p string, before, after []byte) []Issue {
 		parse = parseYAML
 	case "TOML":
 		parse = parseTOML
+	case "JavaScript", "TypeScript":
+		loader := jsLoader(p)
+		parse = func(b []byte) []Issue { return parseJS(p, loader, b) }
 	default:
 		return nil
 	}
@@ -212,6 +233,24 @@ func parseYAML(b []byte) []Issue {
 		}
 		return []Issue{{Msg: strings.TrimPrefix(msg, "yaml: ")}}
 	}
+}
+
+// parseJS parses with esbuild (a transform, the cheapest full parse it offers).
+// Its column is 0-based, in bytes.
+func parseJS(name string, loader api.Loader, b []byte) []Issue {
+	r := api.Transform(string(b), api.TransformOptions{Loader: loader, Sourcefile: name, LogLevel: api.LogLevelSilent})
+	if len(r.Errors) == 0 {
+		return nil
+	}
+	out := make([]Issue, 0, len(r.Errors))
+	for _, e := range r.Errors {
+		is := Issue{Msg: e.Text}
+		if e.Location != nil {
+			is.Line, is.Col = e.Location.Line, e.Location.Column+1
+		}
+		out = append(out, is)
+	}
+	return out
 }
 
 func parseTOML(b []byte) []Issue {

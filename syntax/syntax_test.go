@@ -36,6 +36,16 @@ func TestCheck(t *testing.T) {
 			want: []string{"line 2, column "}},
 		{name: "toml duplicate key", path: "cfg.toml", newFile: true, after: "a = 1\na = 2\n", want: []string{"key a is already defined"}},
 		{name: "unknown language", path: "calc.py", before: "x = 1\n", after: "def (:\n"},
+		{name: "typescript that parses", path: "src/calc.ts", before: "export const f = (x: number) => x;\n",
+			after: "export const f = (x: number): number => x + 1;\nenum E { A }\nconst y = <number>f(1);\n"},
+		{name: "typescript edit breaks an expression", path: "src/calc.ts", before: "export const f = (x: number) => x;\n",
+			after: "export const f = (x: number) => { return x + ;\n", want: []string{`line 1, column 46: Unexpected ";"`}},
+		{name: "jsx in a .js file", path: "src/App.js", newFile: true, after: "export function App() {\n  return <div className=\"a\">{1 < 2}</div>;\n}\n"},
+		{name: "tsx unclosed element", path: "src/App.tsx", before: "export const A = () => <div />;\n", after: "export const A = () => <div>;\n",
+			want: []string{"line "}},
+		{name: "javascript redeclared let", path: "lib/x.mjs", newFile: true, after: "let a = 1;\nlet a = 2;\n", want: []string{`line 2, column 5: The symbol "a" has already been declared`}},
+		{name: "commonjs top-level return is fine", path: "bin/run.cjs", newFile: true, after: "#!/usr/bin/env node\nif (process.argv.length < 3) return;\nmodule.exports = 1;\n"},
+		{name: "flow-typed file already broken is not judged", path: "src/flow.js", before: "// @flow\nfunction f(x: number) {}\n", after: "// @flow\nfunction f(x: string) {}\n"},
 		{name: "Go upper-case extension", path: "Main.GO", newFile: true, after: "package", want: []string{"line 1, column 8: expected "}},
 	}
 	for _, tc := range tests {
@@ -73,6 +83,7 @@ func TestLanguage(t *testing.T) {
 	for p, want := range map[string]string{
 		"main.go": "Go", "a/b/c.json": "JSON", "x.yml": "YAML", "x.YAML": "YAML", "Cargo.toml": "TOML",
 		"tsconfig.base.json": "", "x.jsonc": "", "README.md": "", "go.mod": "", ".devcontainer/devcontainer.json": "",
+		"a.tsx": "TypeScript", "b.mjs": "JavaScript", "c.d.ts": "TypeScript", "style.css": "", "main.py": "",
 	} {
 		if got := Language(p); got != want {
 			t.Errorf("Language(%q) = %q, want %q", p, got, want)

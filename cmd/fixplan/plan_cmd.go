@@ -177,7 +177,7 @@ Asks the model for one fix plan and saves it as .fixplan/plans/<id>.json for 'fi
 Two phases: --plan-only asks for the approach without file changes; once you approve it,
 --write-changes ID asks the model (mode "apply") for the changes that carry out plan ID,
 with the context that plan gathered, and saves them as a new plan to review and apply.
-Changed Go, JSON, YAML and TOML files are syntax-checked; an error the edit introduces
+Changed Go, JSON, YAML, TOML, JavaScript and TypeScript files are syntax-checked; an error the edit introduces
 goes back to the model once, and any that remains is shown with the file.
 Provider: FIXPLAN_BASE_URL, FIXPLAN_MODEL, FIXPLAN_API_KEY (or OPENAI_API_KEY), FIXPLAN_TIMEOUT,
 FIXPLAN_MAX_TOKENS, or the settings file (FIXPLAN_SETTINGS). Nothing in the project changes.

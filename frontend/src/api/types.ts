@@ -36,7 +36,7 @@ export type FileChange = {
   base_sha256: string;
   placement?: string[];
   flags?: string[];
-  /** syntax_issues: syntax errors this change introduces (Go, JSON, YAML, TOML), "line L, column C: message". */
+  /** syntax_issues: syntax errors this change introduces (Go, JSON, YAML, TOML, JavaScript, TypeScript), "line L, column C: message". */
   syntax_issues?: string[];
 };
 export type MemoryEntry = { key: string; value: unknown };
