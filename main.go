@@ -74,12 +74,25 @@ func main() {
 		OnDomReady:  func(context.Context) { trace.Mark("dom-ready") },
 		OnShutdown:  func(context.Context) { app.Stop(a) },
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
-		Linux:       &linux.Options{Icon: icon, ProgramName: "fixplan"},
+		Linux:       &linux.Options{Icon: icon, ProgramName: "fixplan", WebviewGpuPolicy: gpuPolicy()},
 		Bind:        []any{a},
 	})
 	if err != nil {
 		log.Fatalf("fixplan: %v", err)
 	}
+}
+
+// gpuPolicy is WebKitGTK's hardware acceleration: off unless FIXPLAN_GPU=1. The window
+// is text and diffs, which WebKit's CPU renderer draws well; with acceleration on, its
+// web process keeps a GL context and compositing buffers, 80-90 MB more when idle
+// (bench/overhead/app.sh), and it is what Wails itself turns off on Linux by default
+// because some drivers show a blank window. FIXPLAN_GPU=1 asks for the zero policy,
+// which Wails passes to WebKit as "always" (fixplan's behaviour before).
+func gpuPolicy() linux.WebviewGpuPolicy {
+	if os.Getenv("FIXPLAN_GPU") == "1" {
+		return linux.WebviewGpuPolicyOnDemand
+	}
+	return linux.WebviewGpuPolicyNever
 }
 
 // newModel builds the provider client from settings and the key.
