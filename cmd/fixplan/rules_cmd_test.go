@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fixplan/llm/llmtest"
 )
 
 // TestContextBaseRules: `fixplan context base` shows the project's rules
@@ -63,5 +65,28 @@ func TestContextBaseRules(t *testing.T) {
 				t.Errorf("rules shown = %v, want %v:\n%s", has, tt.rules, got)
 			}
 		})
+	}
+}
+
+// TestPlanNoRules: fixplan plan sends the project's AGENTS.md as PROJECT RULES,
+// and --no-rules leaves it out of what reaches the model.
+func TestPlanNoRules(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		root := cliProject(t)
+		if err := os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte("Use pytest -q for tests.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		srv := llmtest.NewServer(t, llmtest.Reply{Content: goodPlan})
+		args := []string{"--root", root, "plan", "--problem", traceback, "--json"}
+		if off {
+			args = append(args, "--no-rules")
+		}
+		if code, _, errOut := runEnv(t, providerEnv(srv), "", args...); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		user := srv.Requests()[0].LastUser()
+		if sent := strings.Contains(user, "PROJECT RULES — Project rules (AGENTS.md)") && strings.Contains(user, "Use pytest -q"); sent == off {
+			t.Errorf("--no-rules=%v: rules sent = %v:\n%s", off, sent, user)
+		}
 	}
 }
