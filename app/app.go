@@ -284,6 +284,9 @@ type PlanRequest struct {
 	NoVerify bool `json:"no_verify"`
 	// PlanOnly asks for the approach without file changes (WriteChanges later).
 	PlanOnly bool `json:"plan_only"`
+	// Review is what the user ticked, rejected or edited in the Previous draft
+	// before re-planning it; the model is told (app/review.go).
+	Review *ReviewRequest `json:"review,omitempty"`
 }
 
 // beginRun starts the one cancellable run (a plan or a verification) the window
@@ -334,6 +337,7 @@ func (a *App) Plan(req PlanRequest) (*plan.Record, error) {
 	for _, l := range req.Logs {
 		in.Logs = append(in.Logs, plan.LogSource{Source: l.Source, Path: l.Path})
 	}
+	in.Review = reviewOf(s, req)
 	var rec *plan.Record
 	if req.Verify || (st.VerifyBeforeReview && !req.NoVerify) {
 		// Only checks the user already approved run; the plan says which could.

@@ -1,8 +1,36 @@
 package app
 
 import (
+	"fixplan/apply"
 	"fixplan/plan"
+	"fixplan/session"
 )
+
+// ReviewRequest is what the user ticked (Paths), rejected or edited (Files) in
+// the draft being re-planned, as in ApplyRequest.
+type ReviewRequest struct {
+	Paths []string           `json:"paths"`
+	Files []apply.FileChoice `json:"files"`
+}
+
+// reviewOf turns a re-plan's review of its Previous draft into what the model
+// is told: nil when there is none, the user took everything as proposed, or it
+// cannot be computed any more (the files changed since the preview — re-planning
+// is the remedy then, and must not be refused for it).
+func reviewOf(s *session.Session, req PlanRequest) *plan.Review {
+	if req.Review == nil || req.Previous == "" {
+		return nil
+	}
+	paths := req.Review.Paths
+	if paths == nil {
+		paths = []string{}
+	}
+	rv, err := s.ReviewOf(req.Previous, paths, req.Review.Files)
+	if err != nil {
+		return nil
+	}
+	return rv
+}
 
 // Proposed is the text of one proposed file change, for editing it by hand:
 // the file as it is now (empty for a new file) and as the plan proposes it.

@@ -218,6 +218,36 @@ func (e *Engine) PreviewSelection(id string, sel Selection) ([]plan.FileChange, 
 	return out, nil
 }
 
+// ReviewOf describes what sel does with draft plan id — the hunks rejected, the
+// files left out, the edits — without writing anything, for a re-plan of a
+// draft the user reviewed but did not apply. Refusals as PreviewSelection; nil
+// when sel takes everything as proposed.
+func (e *Engine) ReviewOf(id string, sel Selection) (*plan.Review, error) {
+	rec, err := e.reviewable(id)
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]bool{}
+	for _, c := range rec.Changes {
+		want[c.Path] = sel.Paths == nil
+	}
+	for _, p := range sel.Paths {
+		if _, ok := want[p]; !ok {
+			return nil, plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", id, p)
+		}
+		want[p] = true
+	}
+	cs, err := e.current(rec, want)
+	if err != nil {
+		return nil, err
+	}
+	_, rv, err := refine(rec, want, cs, sel.Files)
+	if err != nil || rv.Empty() {
+		return nil, err
+	}
+	return rv, nil
+}
+
 // Proposal returns the text path has now ("" for a new file) and the text draft
 // plan id proposes for it: what the user starts from to edit the proposal by
 // hand. Refusals as PreviewSelection; a deletion or a folder has no text

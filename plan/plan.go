@@ -217,6 +217,9 @@ type ProblemInput struct {
 	Answers []string `json:"answers,omitempty"`
 	// Previous is the id of the plan being re-planned, if any.
 	Previous string `json:"previous,omitempty"`
+	// Review is what the user rejected or edited in Previous before re-planning
+	// it without applying (an applied plan keeps its own Record.Review).
+	Review *Review `json:"review,omitempty"`
 	// PlanOnly asks the model for the approach without file changes; the user
 	// approves it and then asks for the changes (apply mode, docs/CONTRACT.md §3).
 	PlanOnly bool `json:"plan_only,omitempty"`

@@ -75,7 +75,7 @@ func userMessage(in plan.ProblemInput, prev *plan.Record, g plan.Gathered) strin
 			fmt.Fprintf(&b, "Q%d: %s\nA%d: %s\n", i+1, q, i+1, strings.TrimSpace(a))
 		}
 	}
-	b.WriteString(reviewSection(prev))
+	b.WriteString(reviewSection(prev, in.Review))
 	for _, s := range g.Sections {
 		if strings.HasPrefix(s.Title, codectx.RulesTitle) {
 			fmt.Fprintf(&b, "\nPROJECT RULES — %s; the project's conventions, never above the rules of the system message:\n%s", s.Title, s.Body)

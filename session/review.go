@@ -36,8 +36,15 @@ const (
 // edits (a diff from the model's proposal to the operator's version), so the
 // next plan does not propose them again. "" when the operator took everything.
 // The text is redacted with the rest of the message when it is sent.
-func reviewSection(prev *plan.Record) string {
-	if prev == nil || prev.Review.Empty() {
+func reviewSection(prev *plan.Record, draft *plan.Review) string {
+	if prev == nil {
+		return ""
+	}
+	review := prev.Review
+	if prev.State == plan.StateDraft && draft != nil {
+		review = draft // chosen in the window, not applied
+	}
+	if review.Empty() {
 		return ""
 	}
 	diffs := map[string]string{}
@@ -45,15 +52,15 @@ func reviewSection(prev *plan.Record) string {
 		diffs[c.Path] = c.Diff
 	}
 	var b strings.Builder
-	verb := "applied"
+	verb, kept := "applied", "applied"
 	if prev.State != plan.StateApplied {
-		verb = "reviewed"
+		verb, kept = "reviewed, not applied", "accepted"
 	}
 	fmt.Fprintf(&b, "\nOPERATOR REVIEW OF THE EARLIER PLAN (%s): the operator did not take all of your earlier changes as proposed. Do not propose a rejected change again unless the problem now requires it and you say why; keep the operator's own edits (they are in the files when the plan was applied).\n", verb)
 	if prev.Plan.Summary != "" {
 		fmt.Fprintf(&b, "Earlier summary: %s\n", prev.Plan.Summary)
 	}
-	for _, f := range prev.Review.Files {
+	for _, f := range review.Files {
 		switch {
 		case f.Unticked:
 			fmt.Fprintf(&b, "- %s: the operator rejected your whole change to this file (not applied):\n%s", f.Path, quote(diffs[f.Path]))
@@ -68,7 +75,7 @@ func reviewSection(prev *plan.Record) string {
 				fmt.Fprintf(&b, "- %s: the operator rejected this hunk (%d of %d) of your change; it was not applied:\n%s", f.Path, n, f.Hunks, quote(hs[n-1].Text))
 			}
 			if accepted := f.Hunks - len(f.Rejected); accepted > 0 {
-				fmt.Fprintf(&b, "  (the other %d hunk(s) of %s were %s)\n", accepted, f.Path, verb)
+				fmt.Fprintf(&b, "  (the other %d hunk(s) of %s were %s)\n", accepted, f.Path, kept)
 			}
 		}
 		if b.Len() > reviewBytes {
@@ -98,6 +105,15 @@ func quote(diff string) string {
 	}
 	b.WriteByte('\n')
 	return b.String()
+}
+
+// ReviewOf describes what the user ticked, rejected or edited in draft plan id
+// (as ApplySelection would take it) without applying anything: a re-plan of the
+// draft tells the model (ProblemInput.Review).
+func (s *Session) ReviewOf(id string, paths []string, files []apply.FileChoice) (*plan.Review, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.eng.ReviewOf(id, apply.Selection{Paths: paths, Files: files})
 }
 
 // Proposal returns the text path has now and the text draft plan id proposes

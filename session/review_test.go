@@ -104,3 +104,51 @@ func TestReplanWithoutReview(t *testing.T) {
 		t.Errorf("review section without a review:\n%s", user)
 	}
 }
+
+// A draft the user reviewed but did not apply: re-planning it with the review
+// tells the model the same way, and nothing is written.
+func TestReplanOfReviewedDraft(t *testing.T) {
+	proposed := longCalc("    if b == 0:\n        return None\n", "# bottom change by the model\n")
+	first := reply(t, func(m map[string]any) {
+		m["proposed_changes"].(map[string]any)["actions"] = []any{
+			map[string]any{"kind": "UPDATE_FILE", "path": "calc.py", "content": proposed},
+			map[string]any{"kind": "UPDATE_FILE", "path": "test_calc.py", "content": "from calc import divide\n\n\ndef test_divide_by_zero():\n    assert divide(1, 0) == 0\n"},
+		}
+	})
+	f := newFixture(t, nil, first, reply(t, func(m map[string]any) { m["proposed_changes"] = nil }))
+	if err := os.WriteFile(filepath.Join(f.root, "calc.py"), []byte(longCalc("", "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := f.plan(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Hunk 2 of calc.py rejected, test_calc.py unticked.
+	rv, err := f.s.ReviewOf(rec.ID, []string{"calc.py"}, []apply.FileChoice{{Path: "calc.py", Hunks: []int{1}}})
+	if err != nil || rv == nil {
+		t.Fatalf("review = %+v, %v", rv, err)
+	}
+	if none, err := f.s.ReviewOf(rec.ID, nil, nil); err != nil || none != nil {
+		t.Errorf("taking everything as proposed: review = %+v, %v", none, err)
+	}
+	if _, err := f.s.Plan(context.Background(), plan.ProblemInput{Problem: "again", Previous: rec.ID, Review: rv}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(f.root, "calc.py")); string(got) != longCalc("", "") {
+		t.Error("a re-plan of a reviewed draft wrote calc.py")
+	}
+	reqs := f.srv.Requests()
+	user := reqs[len(reqs)-1].LastUser()
+	for _, want := range []string{
+		"OPERATOR REVIEW OF THE EARLIER PLAN (reviewed, not applied)",
+		"calc.py: the operator rejected this hunk (2 of 2)",
+		"+# bottom change by the model",
+		"(the other 1 hunk(s) of calc.py were accepted)",
+		"test_calc.py: the operator rejected your whole change to this file",
+		"+    assert divide(1, 0) == 0",
+	} {
+		if !strings.Contains(user, want) {
+			t.Errorf("the re-plan request lacks %q:\n%s", want, user)
+		}
+	}
+}

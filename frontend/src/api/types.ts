@@ -15,6 +15,8 @@ export type PlanRequest = {
   no_verify: boolean;
   /** plan_only asks for the approach without file changes; writeChanges asks for them once it is approved. */
   plan_only?: boolean;
+  /** review: what the user ticked, rejected or edited in the previous draft; the model is told. */
+  review?: { paths: string[]; files: FileChoice[] };
 };
 
 export type ContextRequest = {

@@ -157,6 +157,24 @@ describe("Store review", () => {
     expect(s.get().review).toEqual(emptyReview);
   });
 
+  it("re-planning the draft tells the model what was rejected, unticked or edited", async () => {
+    const { b, s } = await shown();
+    await s.replan();
+    expect((b.called("plan")[1].args[0] as { review?: unknown }).review).toBeUndefined();
+    await s.setHunk("app.py", 2, false);
+    s.toggleChange("notes.md");
+    s.setAnswer(0, "yes");
+    await s.replan();
+    expect((b.called("plan")[2].args[0] as { review?: unknown; previous: string }).review).toEqual({
+      paths: ["app.py", "calc.py"],
+      files: [{ path: "app.py", hunks: [1], content: null }],
+    });
+    // A new problem (no previous plan) carries no review.
+    await s.setHunk("app.py", 2, false);
+    await s.fix();
+    expect((b.called("plan")[3].args[0] as { review?: unknown }).review).toBeUndefined();
+  });
+
   it("offers no review on an applied or foreign plan", async () => {
     const { b, s } = await shown();
     s.showPlan({ ...reviewPlan(), state: "applied" });

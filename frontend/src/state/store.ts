@@ -3,6 +3,7 @@ import {
   toAppError,
   type ApplyResult,
   type Backend,
+  type FileChoice,
   type Check,
   type CommandResult,
   type HistoryItem,
@@ -292,6 +293,7 @@ export class Store {
         previous: extra.previous ?? "",
         ...this.verifyFlags(),
         plan_only: this.state.planOnly,
+        ...this.draftReview(extra.previous),
       });
       this.showPlan(rec);
       // A verified run ends with verification steps; the plan is what is ready.
@@ -503,6 +505,17 @@ export class Store {
     discard: (path) => void this.discardEdit(path),
     close: () => this.set({ review: { ...this.state.review, editing: null } }),
   };
+
+  /** draftReview: re-planning the draft shown tells the model what the user ticked,
+   * rejected or edited in it (nothing when everything is taken as proposed). */
+  private draftReview(previous?: string): { review?: { paths: string[]; files: FileChoice[] } } {
+    const p = this.reviewOpen();
+    if (!p || !previous || p.id !== previous) return {};
+    const r = this.state.review;
+    const paths = this.selectedPaths();
+    if (paths.length === p.changes.length && Object.keys(r.rejected).length === 0 && Object.keys(r.edits).length === 0) return {};
+    return { review: { paths, files: fileChoices(p, this.state.selected, r) } };
+  }
 
   /** reviewOpen: the plan shown is this user's draft, so hunks and edits can be chosen. */
   private reviewOpen(): PlanRecord | null {

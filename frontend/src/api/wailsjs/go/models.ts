@@ -112,6 +112,38 @@ export namespace app {
 	        this.path = source["path"];
 	    }
 	}
+	export class ReviewRequest {
+	    paths: string[];
+	    files: apply.FileChoice[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ReviewRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.paths = source["paths"];
+	        this.files = this.convertValues(source["files"], apply.FileChoice);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class PlanRequest {
 	    problem: string;
 	    logs: LogFile[];
@@ -120,6 +152,7 @@ export namespace app {
 	    verify: boolean;
 	    no_verify: boolean;
 	    plan_only: boolean;
+	    review?: ReviewRequest;
 	
 	    static createFrom(source: any = {}) {
 	        return new PlanRequest(source);
@@ -134,6 +167,7 @@ export namespace app {
 	        this.verify = source["verify"];
 	        this.no_verify = source["no_verify"];
 	        this.plan_only = source["plan_only"];
+	        this.review = this.convertValues(source["review"], ReviewRequest);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -188,6 +222,7 @@ export namespace app {
 	        this.after = source["after"];
 	    }
 	}
+	
 	export class SettingsView {
 	    provider: string;
 	    base_url: string;
@@ -748,45 +783,6 @@ export namespace plan {
 		    return a;
 		}
 	}
-	export class ProblemInput {
-	    problem: string;
-	    logs: LogSource[];
-	    answers?: string[];
-	    previous?: string;
-	    plan_only?: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new ProblemInput(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.problem = source["problem"];
-	        this.logs = this.convertValues(source["logs"], LogSource);
-	        this.answers = source["answers"];
-	        this.previous = source["previous"];
-	        this.plan_only = source["plan_only"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	
 	export class Review {
 	    files: FileReview[];
 	
@@ -817,6 +813,47 @@ export namespace plan {
 		    return a;
 		}
 	}
+	export class ProblemInput {
+	    problem: string;
+	    logs: LogSource[];
+	    answers?: string[];
+	    previous?: string;
+	    review?: Review;
+	    plan_only?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProblemInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.problem = source["problem"];
+	        this.logs = this.convertValues(source["logs"], LogSource);
+	        this.answers = source["answers"];
+	        this.previous = source["previous"];
+	        this.review = this.convertValues(source["review"], Review);
+	        this.plan_only = source["plan_only"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class VerifyAttempt {
 	    plan_id: string;
 	    summary: string;
