@@ -245,7 +245,7 @@ func searchReplace(rel string, before []byte, edits []plan.Edit) ([]byte, []stri
 
 func srRefusal(rel string, problems []string) error {
 	return (&plan.Error{Code: plan.ErrPatchApplyFailed,
-		Msg:   fmt.Sprintf("the edits of %s do not apply (none was applied):\n%s", rel, strings.Join(problems, "\n")),
+		Msg:   fmt.Sprintf("the edits of %s do not apply, so none was applied\n%s", rel, strings.Join(problems, "\n")),
 		Paths: []string{rel}}).
 		WithHint("re-plan so the model sees the file as it is now, or edit by hand")
 }
@@ -478,7 +478,11 @@ func srProblem(i int, search, lines []string, why string) string {
 	for _, s := range limit(search, 12) {
 		fmt.Fprintf(&b, "  %s\n", s)
 	}
-	if at, score := closest(lines, search); score > 0 {
+	at, score := closest(lines, search)
+	if score == 0 {
+		at, score = resembling(lines, search)
+	}
+	if score > 0 {
 		fmt.Fprintf(&b, "closest lines in the file (from line %d):\n", at+1)
 		end := min(at+len(search), len(lines))
 		for _, l := range limit(lines[at:end], 12) {
@@ -486,6 +490,41 @@ func srProblem(i int, search, lines []string, why string) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// resembling finds the window of lines most like search when no line is equal:
+// each line scores the share of its characters in a common prefix and suffix
+// (whitespace-trimmed), counted from half similar.
+func resembling(lines, search []string) (int, int) {
+	if len(lines)*len(search) > 4<<20 {
+		return 0, 0
+	}
+	best, bestScore := 0, 0
+	for i := range lines {
+		score := 0
+		for j := 0; j < len(search) && i+j < len(lines); j++ {
+			a, b := strings.TrimSpace(lines[i+j]), strings.TrimSpace(search[j])
+			n := max(len(a), len(b))
+			if n == 0 {
+				continue
+			}
+			p := 0
+			for p < len(a) && p < len(b) && a[p] == b[p] {
+				p++
+			}
+			q := 0
+			for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
+				q++
+			}
+			if 2*(p+q) >= n {
+				score += 100 * (p + q) / n
+			}
+		}
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	return best, bestScore
 }
 
 func joinInts(ns []int) string {

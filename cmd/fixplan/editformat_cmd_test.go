@@ -42,3 +42,26 @@ func TestPlanEditFormatFlag(t *testing.T) {
 		t.Errorf("unknown format: exit %d %s", code, errOut)
 	}
 }
+
+// TestPatchCommandBeginPatch: `fixplan patch` takes the *** Begin Patch envelope
+// Codex-trained models write, and refuses a chunk that is not in the file with
+// the closest lines.
+func TestPatchCommandBeginPatch(t *testing.T) {
+	root := cliProject(t)
+	env := "*** Begin Patch\n*** Update File: calc.py\n@@ def divide(a, b):\n-    return a / b\n+    if b == 0:\n+        return None\n+    return a / b\n*** Add File: README.md\n+# calc\n*** End Patch\n"
+	code, out, errOut := runEnv(t, nil, env, "--root", root, "patch", "--json")
+	if code != 0 || !strings.Contains(out, `"transaction"`) {
+		t.Fatalf("patch: exit %d %s %s", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "calc.py")); string(b) != "def divide(a, b):\n    if b == 0:\n        return None\n    return a / b\n" {
+		t.Fatalf("calc.py = %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "README.md")); string(b) != "# calc\n" {
+		t.Fatalf("README.md = %q", b)
+	}
+	bad := "*** Begin Patch\n*** Update File: calc.py\n@@\n-    return a // b\n+    return 0\n*** End Patch\n"
+	code, _, errOut = runEnv(t, nil, bad, "--root", root, "patch")
+	if code != 1 || !strings.Contains(errOut, "ERR_PATCH_APPLY_FAILED") || !strings.Contains(errOut, "closest lines in the file") {
+		t.Errorf("bad envelope: exit %d\n%s", code, errOut)
+	}
+}
