@@ -69,7 +69,7 @@ func (pl *Planner) WriteChanges(ctx context.Context, approved *plan.Record) (*pl
 	}
 	in := approved.Input
 	in.PlanOnly = false
-	r := &run{p: pl, seen: map[string]bool{}, applyMode: true, rec: &plan.Record{
+	r := &run{p: pl, seen: map[string]bool{}, sent: newSentLedger(), applyMode: true, rec: &plan.Record{
 		ID: pl.cfg.NewID(), CreatedAt: pl.cfg.Now().UTC(), State: plan.StateDraft, FixplanVersion: pl.cfg.Version, Input: in,
 		ApprovedPlan: approved.ID, Base: approved.Base, Changes: []plan.FileChange{},
 		Rounds:   append([]plan.Round{}, approved.Rounds...),
@@ -82,8 +82,9 @@ func (pl *Planner) WriteChanges(ctx context.Context, approved *plan.Record) (*pl
 		}
 	}
 	pl.emit(Event{Stage: StageGather, Message: "using the context of plan " + approved.ID})
+	r.fitApproved(r.startWindow(ctx)(), approved.Base)
 	r.msgs = []llm.Message{
-		{Role: llm.RoleSystem, Content: systemPrompt(pl.cfg.Memory.Block()) + pl.cfg.EditFormatNote},
+		{Role: llm.RoleSystem, Content: r.system(pl.cfg.Memory.Block())},
 		{Role: llm.RoleUser, Content: applyMessage(approved)},
 	}
 	rec, err := r.converse(ctx)
@@ -93,6 +94,24 @@ func (pl *Planner) WriteChanges(ctx context.Context, approved *plan.Record) (*pl
 	}
 	pl.emit(Event{Stage: StageDone, Message: rec.ID})
 	return rec, nil
+}
+
+// fitApproved sets the run's window fitting (fit.go) for a conversation whose base
+// context was already fitted when the approved plan was made: the reply cap and
+// the room for context results follow the server's window (or the user's own
+// figure), the compact prompt is used for small windows, and the ledger of lines
+// sent starts with the approved plan's sections, so a result repeating them is
+// replaced by a reference.
+func (r *run) fitApproved(w llm.Window, base plan.Gathered) {
+	pl := r.p
+	if pl.cfg.ContextWindow > 0 {
+		w = llm.Window{Tokens: pl.cfg.ContextWindow, Server: w.Server, Max: w.Max, Source: "the context window set in Settings"}
+	}
+	r.fit = newFitting(pl.cfg.Counter, w, pl.cfg.MaxTokens)
+	for _, s := range base.Sections {
+		r.sent.addSection(s)
+	}
+	r.usage = plan.Usage{Tokenizer: r.fit.count.Tokenizer(), Window: r.fit.window.Tokens, WindowSource: r.fit.window.Source, Compact: r.fit.compact}
 }
 
 // approvable refuses plans whose changes must not be written from them.

@@ -217,3 +217,24 @@ func TestSyntaxErrorGoesBackToTheModelOnce(t *testing.T) {
 		}
 	})
 }
+
+func TestWriteChangesMayAskForMoreContext(t *testing.T) {
+	read := requests(map[string]any{"type": "read_file", "path": "util.py"})
+	asks := reply(t, func(m map[string]any) { read(m); m["mode"] = "apply" })
+	f := newFixture(t, nil, planOnlyReply(t), asks, applyReply(t))
+	approved, err := f.s.Plan(context.Background(), plan.ProblemInput{Problem: "test_divide_by_zero fails:\n" + pytestFailure, PlanOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := f.s.WriteChanges(context.Background(), approved.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	third := f.srv.Requests()[2].LastUser()
+	if !strings.Contains(third, "CONTEXT RESULTS (round 1)") || !strings.Contains(third, "return 42") {
+		t.Errorf("the context the apply-mode reply asked for was not sent:\n%s", third)
+	}
+	if len(rec.Rounds) != len(approved.Rounds)+1 || len(rec.Changes) != 1 || rec.ApprovedPlan != approved.ID {
+		t.Fatalf("record: %d rounds, %d changes, approved %q", len(rec.Rounds), len(rec.Changes), rec.ApprovedPlan)
+	}
+}
