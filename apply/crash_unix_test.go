@@ -39,6 +39,16 @@ func (p *pauseFS) Link(r *os.Root, oldname, newname string) error {
 	p.step()
 	return OSFS{}.Link(r, oldname, newname)
 }
+func (p *pauseFS) CanStage() bool { return true }
+func (p *pauseFS) WriteTemp(r *os.Root, name string, d []byte, m fs.FileMode) error {
+	p.step()
+	return OSFS{}.WriteTemp(r, name, d, m)
+}
+func (p *pauseFS) SyncFile(r *os.Root, name string) error { p.step(); return OSFS{}.SyncFile(r, name) }
+func (p *pauseFS) Rename(r *os.Root, oldname, newname string) error {
+	p.step()
+	return OSFS{}.Rename(r, oldname, newname)
+}
 func (p *pauseFS) SyncDir(r *os.Root, path string) error { p.step(); return OSFS{}.SyncDir(r, path) }
 func (p *pauseFS) Mkdir(r *os.Root, path string, m fs.FileMode) error {
 	p.step()

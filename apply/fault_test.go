@@ -62,6 +62,29 @@ func (f *faultFS) Link(r *os.Root, oldname, newname string) error {
 	return OSFS{}.Link(r, oldname, newname)
 }
 
+func (f *faultFS) CanStage() bool { return true }
+
+func (f *faultFS) WriteTemp(r *os.Root, p string, data []byte, mode fs.FileMode) error {
+	if err := f.step("stage " + filepath.Base(p)); err != nil {
+		return err
+	}
+	return OSFS{}.WriteTemp(r, p, data, mode)
+}
+
+func (f *faultFS) SyncFile(r *os.Root, p string) error {
+	if err := f.step("fsync " + filepath.Base(p)); err != nil {
+		return err
+	}
+	return OSFS{}.SyncFile(r, p)
+}
+
+func (f *faultFS) Rename(r *os.Root, oldname, newname string) error {
+	if err := f.step("rename " + filepath.Base(newname)); err != nil {
+		return err
+	}
+	return OSFS{}.Rename(r, oldname, newname)
+}
+
 func (f *faultFS) Mkdir(r *os.Root, p string, mode fs.FileMode) error {
 	if err := f.step("mkdir " + filepath.Base(p)); err != nil {
 		return err
@@ -134,8 +157,10 @@ func TestFaultAtEveryOperation(t *testing.T) {
 	}
 }
 
-// tempName matches renameio's temp files: "." + the target's name + random digits.
-var tempName = regexp.MustCompile(`^\..+[0-9]{6,}$`)
+// tempName matches the temp files of a replacement: renameio's ("." + the
+// target's name + random digits), fsutil's (".name.fixplan-<hex>.tmp") and a
+// staged transaction's (".fixplan-<tx id>-NNNN.tmp").
+var tempName = regexp.MustCompile(`^\..+[0-9]{6,}$|^\..*fixplan-.*\.tmp$`)
 
 func strayTemps(t *testing.T, root string) string {
 	var out []string

@@ -32,10 +32,69 @@ type Linker interface {
 	Link(r *os.Root, oldname, newname string) error
 }
 
+// Stager is an FS that can also replace files in three steps, so that a
+// transaction writes every new file first, then syncs them all (on a journaling
+// filesystem the first sync commits them together and the others find nothing
+// left to do), and only then renames each over its target. A transaction whose
+// FS is not a Stager, or says it cannot stage, replaces files one by one.
+type Stager interface {
+	// CanStage reports whether the three steps are available.
+	CanStage() bool
+	// WriteTemp creates tmp (it must not exist) with data and mode; not synced.
+	WriteTemp(r *os.Root, tmp string, data []byte, mode fs.FileMode) error
+	// SyncFile fsyncs the content of the file name.
+	SyncFile(r *os.Root, name string) error
+	// Rename renames oldname over newname.
+	Rename(r *os.Root, oldname, newname string) error
+}
+
 // OSFS is the real filesystem, confined to the root.
 type OSFS struct{}
 
-var _ Linker = OSFS{}
+var (
+	_ Linker = OSFS{}
+	_ Stager = OSFS{}
+)
+
+// CanStage is false on Windows, where files are replaced one by one
+// (fsutil's atomic replacement).
+func (OSFS) CanStage() bool { return runtime.GOOS != "windows" }
+
+// WriteTemp creates tmp exclusively (never through an existing name or link),
+// writes data and sets mode exactly (ignoring the umask).
+func (OSFS) WriteTemp(r *os.Root, tmp string, data []byte, mode fs.FileMode) error {
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(mode.Perm())
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = r.Remove(tmp)
+	}
+	return err
+}
+
+// SyncFile fsyncs the file name.
+func (OSFS) SyncFile(r *os.Root, name string) error {
+	f, err := r.Open(name)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Rename renames oldname over newname.
+func (OSFS) Rename(r *os.Root, oldname, newname string) error { return r.Rename(oldname, newname) }
 
 // Link makes newname a hard link to oldname. It is refused on Windows, where
 // originals are always copied.
