@@ -42,6 +42,15 @@ func TestParseEditFile(t *testing.T) {
 				}
 			},
 		},
+		{
+			name:  "pairs named as other tools name them",
+			reply: `{"summary":"s","actions":[{"kind":"EDIT_FILE","path":"a.go","edits":[{"old_str":"a","new_str":"b"},{"find":"c","replacement":"d"}]}]}`,
+			check: func(t *testing.T, a Action) {
+				if len(a.Edits) != 2 || a.Edits[0] != (Edit{Search: "a", Replace: "b"}) || a.Edits[1] != (Edit{Search: "c", Replace: "d"}) {
+					t.Errorf("edits = %+v", a.Edits)
+				}
+			},
+		},
 		{name: "edit without pairs", reply: `{"summary":"s","actions":[{"kind":"EDIT_FILE","path":"a.go","edits":[]}]}`, issue: "/proposed_changes/actions/0/edits: EDIT_FILE needs at least one"},
 		{name: "edit with null pairs", reply: `{"summary":"s","actions":[{"kind":"EDIT_FILE","path":"a.go"}]}`, issue: "/proposed_changes/actions/0/edits: EDIT_FILE needs at least one"},
 		{name: "blank search", reply: `{"summary":"s","actions":[{"kind":"EDIT_FILE","path":"a.go","edits":[{"search":"  \n","replace":"x"}]}]}`, issue: "/proposed_changes/actions/0/edits/0/search: needs the exact current lines"},

@@ -183,6 +183,7 @@ func normalise(v any, out *Parsed) (map[string]any, error) {
 					if k, ok := am["kind"].(string); ok {
 						am["kind"] = strings.ToUpper(strings.TrimSpace(k))
 					}
+					normaliseEdits(am["edits"])
 					// An UPDATE_FILE carrying only edits is the targeted form.
 					if es, ok := am["edits"].([]any); ok && len(es) > 0 && am["kind"] == string(UpdateFile) && am["content"] == nil {
 						am["kind"] = string(EditFile)
@@ -201,6 +202,37 @@ func normalise(v any, out *Parsed) (map[string]any, error) {
 	}
 	obj["memory_patch"] = normaliseMemory(obj["memory_patch"], out)
 	return obj, nil
+}
+
+// editAliases are the names other tools give the two halves of a pair
+// (str_replace tools, Aider's SEARCH/REPLACE blocks, find/replace).
+var editAliases = map[string][]string{
+	"search":  {"old_str", "old_string", "old", "find", "original", "SEARCH"},
+	"replace": {"new_str", "new_string", "new", "replacement", "updated", "REPLACE"},
+}
+
+// normaliseEdits renames the aliases of search and replace in each pair, when
+// the pair does not already use the schema's names.
+func normaliseEdits(v any) {
+	es, _ := v.([]any)
+	for _, e := range es {
+		m, ok := e.(map[string]any)
+		if !ok {
+			continue
+		}
+		for name, aliases := range editAliases {
+			if _, has := m[name]; has {
+				continue
+			}
+			for _, a := range aliases {
+				if x, ok := m[a]; ok {
+					m[name] = x
+					delete(m, a)
+					break
+				}
+			}
+		}
+	}
 }
 
 func null() any { return nil }
