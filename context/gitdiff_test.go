@@ -238,3 +238,52 @@ func TestSplitDiff(t *testing.T) {
 		t.Errorf("a cut diff must drop its last (partial) file, got %d files", len(files))
 	}
 }
+
+// BenchmarkRulesAndDiff measures what the two sections add to a base context:
+// a repository of 500 files with 20 changed, a root and a nested AGENTS.md, a
+// .cursorrules and a .clinerules folder of 3 files.
+func BenchmarkRulesAndDiff(b *testing.B) {
+	repo := b.TempDir()
+	files := map[string]string{
+		"AGENTS.md": strings.Repeat("Run make test; keep functions short.\n", 40), "svc/AGENTS.md": "svc: errors wrap with %w\n",
+		".cursorrules": "prefer table tests\n", ".clinerules/1.md": "a\n", ".clinerules/2.md": "b\n", ".clinerules/3.md": "c\n",
+	}
+	for i := range 500 {
+		files[fmt.Sprintf("svc/pkg%02d/f%03d.go", i%25, i)] = strings.Repeat(fmt.Sprintf("// line of file %d\n", i), 60)
+	}
+	tb := &testing.T{}
+	writeTree(tb, repo, files)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-qm", "init"}} {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-C", repo}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	for i := 0; i < 500; i += 25 {
+		p := fmt.Sprintf("svc/pkg%02d/f%03d.go", i%25, i)
+		files[p] = strings.Replace(files[p], "line of file", "changed line of file", 3)
+		writeTree(tb, repo, map[string]string{p: files[p]})
+	}
+	g, err := New(repo, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	g.lookPath = func(name string) (string, error) { return exec.LookPath(name) }
+	inPlay := []string{"svc/pkg00/f000.go"}
+	Redact("") // gitleaks' rules are built once per process, not per plan
+	b.Run("rules", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok := g.rulesSection(inPlay); !ok {
+				b.Fatal("no rules")
+			}
+		}
+	})
+	b.Run("diff", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok := g.gitDiffSection(context.Background(), inPlay); !ok {
+				b.Fatal("no diff")
+			}
+		}
+	})
+}
