@@ -107,7 +107,7 @@ export type PlanRecord = {
     questions: string[];
     context_requests: ContextRequest[];
     plan: { step: string; details: string }[];
-    proposed_changes: null | { patch: string | null; actions: { kind: string; path: string; content: string | null }[]; commands_to_run: string[] };
+    proposed_changes: null | { patch: string | null; actions: { kind: string; path: string; content: string | null; edits?: { search: string; replace: string }[] | null }[]; commands_to_run: string[] };
     patch: string | null;
     commands_to_run: string[];
     verification: string[];
