@@ -18,7 +18,9 @@ func BenchmarkCheck(b *testing.B) {
 		return sb.String()
 	}
 	goSrc := "package big\n\n" + gen(func(i int) string { return fmt.Sprintf("func F%d(a, b int) int { return a*%d + b }\n", i, i) })
-	tsSrc := gen(func(i int) string { return fmt.Sprintf("export const f%d = (a: number, b: number): number => a * %d + b;\n", i, i) })
+	tsSrc := gen(func(i int) string {
+		return fmt.Sprintf("export const f%d = (a: number, b: number): number => a * %d + b;\n", i, i)
+	})
 	jsonSrc := "[" + gen(func(i int) string { return fmt.Sprintf("{\"id\": %d, \"name\": \"item %d\"},\n", i, i) }) + "{}]"
 	yamlSrc := gen(func(i int) string { return fmt.Sprintf("key%d:\n  id: %d\n  tags: [a, b]\n", i, i) })
 	for _, tc := range []struct{ name, path, src, broken string }{
