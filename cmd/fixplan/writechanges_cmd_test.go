@@ -107,3 +107,30 @@ func TestSyntaxErrorShownInPlanOutput(t *testing.T) {
 		t.Errorf("the correction request does not quote the error:\n%s", second)
 	}
 }
+
+func TestWriteChangesVerified(t *testing.T) {
+	root := cliProject(t)
+	srv := llmtest.NewServer(t, llmtest.Reply{Content: approachOnly}, llmtest.Reply{Content: applyModeReply})
+	code, out, errOut := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--plan-only", "--problem", traceback, "--json")
+	if code != 0 {
+		t.Fatalf("plan --plan-only: exit %d: %s", code, errOut)
+	}
+	var approved map[string]any
+	json.Unmarshal([]byte(out), &approved)
+	check := `python3 -c "import calc; assert calc.divide(1, 0) is None"`
+	code, out, errOut = runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--write-changes", approved["id"].(string), "--verify", "--check", check, "--json")
+	if code != 0 {
+		t.Fatalf("plan --write-changes --verify: exit %d: %s", code, errOut)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+	}
+	v, _ := got["verification"].(map[string]any)
+	if got["approved_plan"] != approved["id"] || v == nil || v["state"] != "verified" {
+		t.Fatalf("written and verified plan = approved %v, verification %v", got["approved_plan"], v)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "calc.py")); strings.Contains(string(b), "None") {
+		t.Error("verification changed the project")
+	}
+}
