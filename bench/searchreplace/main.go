@@ -39,7 +39,7 @@ type pair struct {
 }
 
 type fileCase struct {
-	lang     string // "Go" or "JS/TS"
+	lang     string // "Go", "JS/TS" or "Python"
 	name     string
 	rel      string
 	old, new []byte
@@ -111,9 +111,9 @@ func commonIndent(ls []string) string {
 var damages = []damage{
 	{"clean (3 context lines)", func(c fileCase) ([]byte, []pair, []byte) { return c.old, c.pairs, c.new }},
 	{"minimal context (1 line)", func(c fileCase) ([]byte, []pair, []byte) { return c.old, c.minimal, c.new }},
-	{"indentation drift (block dedented or indented)", func(c fileCase) ([]byte, []pair, []byte) {
+	{"indentation drift (pair dedented by its common indentation, or indented 4)", func(c fileCase) ([]byte, []pair, []byte) {
 		return c.old, mapPairs(c.pairs, func(p pair) pair {
-			ind := commonIndent(p.search)
+			ind := commonIndent(append(append([]string{}, p.search...), p.repl...))
 			for _, ls := range [][]string{p.search, p.repl} {
 				for i, l := range ls {
 					switch {
@@ -247,16 +247,28 @@ func gitDiff(oldB, newB []byte, rel string, context int) string {
 	return string(out)
 }
 
-func collect(lang, label, oldDir, newDir string, exts []string, out *[]fileCase) {
+// langOf names the language of a source file ("" for other files).
+func langOf(p string) string {
+	switch filepath.Ext(p) {
+	case ".go":
+		return "Go"
+	case ".js", ".mjs", ".cjs", ".ts":
+		return "JS/TS"
+	case ".py":
+		return "Python"
+	}
+	return ""
+}
+
+var langs = []string{"Go", "JS/TS", "Python"}
+
+func collect(label, oldDir, newDir string, out *[]fileCase) {
 	err := filepath.WalkDir(oldDir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		ok := false
-		for _, e := range exts {
-			ok = ok || strings.HasSuffix(p, e)
-		}
-		if !ok {
+		lang := langOf(p)
+		if lang == "" {
 			return nil
 		}
 		rel, _ := filepath.Rel(oldDir, p)
@@ -293,14 +305,14 @@ func cases() []fileCase {
 		must(err)
 		n, err := releases.Dir(m[1])
 		must(err)
-		collect("Go", m[1], o, n, []string{".go"}, &out)
+		collect(m[1], o, n, &out)
 	}
 	for _, m := range releases.NpmPairs {
 		o, err := releases.NpmDir(m[0])
 		must(err)
 		n, err := releases.NpmDir(m[1])
 		must(err)
-		collect("JS/TS", m[1], o, n, []string{".js", ".mjs", ".cjs", ".ts"}, &out)
+		collect(m[1], o, n, &out)
 	}
 	return out
 }
@@ -364,7 +376,6 @@ func main() {
 	flag.Parse()
 	key := bytes.Repeat([]byte{7}, 32)
 	cs := cases()
-	langs := []string{"Go", "JS/TS"}
 	files := map[string]int{}
 	pairsN := map[string]int{}
 	for _, c := range cs {
@@ -383,8 +394,11 @@ func main() {
 	}
 	cell := func(s *score) string { return fmt.Sprintf("%d / %d / %d", s.ok, s.refused, s.wrong) }
 	if *md {
-		fmt.Printf("| damage | Go (%d files, %d pairs) | JS/TS (%d files, %d pairs) | all: applied correctly | refused | wrongly applied |\n|---|---:|---:|---:|---:|---:|\n",
-			files["Go"], pairsN["Go"], files["JS/TS"], pairsN["JS/TS"])
+		fmt.Print("| damage |")
+		for _, l := range langs {
+			fmt.Printf(" %s (%d files, %d pairs) |", l, files[l], pairsN[l])
+		}
+		fmt.Printf(" all: applied correctly | refused | wrongly applied |\n|---|%s---:|---:|---:|\n", strings.Repeat("---:|", len(langs)))
 	}
 	var tot, totRefuse score
 	for _, d := range damages {
@@ -398,16 +412,21 @@ func main() {
 			t = &totRefuse
 		}
 		t.ok, t.refused, t.wrong, t.total = t.ok+all.ok, t.refused+all.refused, t.wrong+all.wrong, t.total+all.total
+		var cells []string
+		for _, l := range langs {
+			cells = append(cells, cell(res[d.name][l]))
+		}
 		if *md {
-			fmt.Printf("| %s | %s | %s | %d/%d | %d | %d |\n", d.name, cell(res[d.name]["Go"]), cell(res[d.name]["JS/TS"]), all.ok, all.total, all.refused, all.wrong)
+			fmt.Printf("| %s | %s | %d/%d | %d | %d |\n", d.name, strings.Join(cells, " | "), all.ok, all.total, all.refused, all.wrong)
 		} else {
-			fmt.Printf("%-48s Go %-12s JS/TS %-12s\n", d.name, cell(res[d.name]["Go"]), cell(res[d.name]["JS/TS"]))
+			fmt.Printf("%-48s %s\n", d.name, strings.Join(cells, "   "))
 		}
 	}
 	pct := func(a, b int) float64 { return 100 * float64(a) / float64(max(b, 1)) }
 	if *md {
-		fmt.Printf("| **all edits** | | | %d/%d (%.0f%%) | %d | %d |\n", tot.ok, tot.total, pct(tot.ok, tot.total), tot.refused, tot.wrong)
-		fmt.Printf("| **ambiguous searches** | | | — | %d/%d | %d |\n", totRefuse.refused, totRefuse.total, totRefuse.wrong)
+		blank := strings.Repeat(" |", len(langs))
+		fmt.Printf("| **all edits** |%s %d/%d (%.0f%%) | %d | %d |\n", blank, tot.ok, tot.total, pct(tot.ok, tot.total), tot.refused, tot.wrong)
+		fmt.Printf("| **ambiguous searches** |%s — | %d/%d | %d |\n", blank, totRefuse.refused, totRefuse.total, totRefuse.wrong)
 	} else {
 		fmt.Printf("all edits: %d/%d applied correctly (%.0f%%), %d refused, %d wrongly applied; ambiguous: %d/%d refused, %d wrongly applied\n",
 			tot.ok, tot.total, pct(tot.ok, tot.total), tot.refused, tot.wrong, totRefuse.refused, totRefuse.total, totRefuse.wrong)

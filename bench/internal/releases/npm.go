@@ -11,11 +11,13 @@ import (
 	"strings"
 )
 
-// NpmPairs are npm package releases (older, newer) for benchmarks that need a
-// language other than Go: real JavaScript/TypeScript release diffs.
+// NpmPairs are npm package releases (older, newer) for benchmarks that need
+// languages other than Go: real JavaScript/TypeScript release diffs, and Python
+// ones (node-gyp ships gyp, which is written in Python).
 var NpmPairs = [][2]string{
 	{"semver@7.5.4", "semver@7.6.0"},
 	{"commander@11.0.0", "commander@11.1.0"},
+	{"node-gyp@10.0.1", "node-gyp@10.1.0"},
 }
 
 // NpmDir fetches the npm package spec ("name@version") with `npm pack` into a
