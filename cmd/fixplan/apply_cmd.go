@@ -245,6 +245,11 @@ func runApply(ctx context.Context, e *env, args []string) int {
 	if err == nil && rec.Foreign {
 		err = foreignErr(rec.ID)
 	}
+	if err == nil && rec.State == plan.StateDraft && len(rec.Changes) == 0 && len(rec.Memory) == 0 {
+		// A plan made with --plan-only (or whose changes were dropped): its steps wait for approval.
+		err = plan.Errorf(plan.ErrNoPlan, "plan %s has no changes to apply", rec.ID).
+			WithHint("if you approve its steps, have the model write them: fixplan plan --write-changes " + rec.ID)
+	}
 	if err != nil {
 		return fail(e, "apply", err, *asJSON)
 	}

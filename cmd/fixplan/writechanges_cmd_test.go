@@ -134,3 +134,18 @@ func TestWriteChangesVerified(t *testing.T) {
 		t.Error("verification changed the project")
 	}
 }
+
+func TestApplyOfAPlanOnlyPlanPointsToWriteChanges(t *testing.T) {
+	root := cliProject(t)
+	srv := llmtest.NewServer(t, llmtest.Reply{Content: approachOnly})
+	code, out, errOut := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--plan-only", "--problem", traceback, "--json")
+	if code != 0 {
+		t.Fatalf("plan --plan-only: exit %d: %s", code, errOut)
+	}
+	var approved map[string]any
+	json.Unmarshal([]byte(out), &approved)
+	code, _, errOut = runEnv(t, nil, "", "--root", root, "apply", "--yes")
+	if code != 1 || !strings.Contains(errOut, "ERR_NO_PLAN") || !strings.Contains(errOut, "fixplan plan --write-changes "+approved["id"].(string)) {
+		t.Errorf("apply of a plan-only plan: exit %d %s", code, errOut)
+	}
+}
