@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"fixplan/plan"
 )
 
@@ -116,7 +114,7 @@ func hunkOldStart(header string) (int, error) {
 
 // HunksOf returns the hunks of the preview diff from before to after.
 func HunksOf(before, after []byte) []Hunk {
-	d := udiff.Unified("a", "b", string(before), string(after))
+	d := unifiedDiff("a", "b", before, after)
 	hs, err := ParseHunks(d)
 	if err != nil {
 		return nil // udiff's own output always parses

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"sort"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"fixplan/plan"
 )
 
@@ -165,7 +163,7 @@ func editChange(c *Change, content string, fr *plan.FileReview) (bool, error) {
 	}
 	proposed := c.After
 	fr.Edited = true
-	fr.EditDiff = udiff.Unified("proposed/"+c.Path, "operator/"+c.Path, string(proposed), string(b))
+	fr.EditDiff = unifiedDiff("proposed/"+c.Path, "operator/"+c.Path, proposed, b)
 	if c.Op == plan.OpUpdate && string(b) == string(c.Before) {
 		return false, nil
 	}

@@ -148,3 +148,43 @@ func TestSelectHunksProperty(t *testing.T) {
 		}
 	}
 }
+
+// Several separate edits that change more lines in all than udiff's own search
+// handles (about 50) stay separate hunks in the preview, so each can be accepted
+// or rejected on its own (udiff alone merges some of them into one block).
+func TestManySeparateEditsStaySeparateHunks(t *testing.T) {
+	repl := map[int]string{}
+	for block := 0; block < 6; block++ {
+		for k := 0; k < 12; k++ {
+			n := 10 + block*60 + k
+			repl[n] = fmt.Sprintf("rewritten %d\n", n)
+		}
+	}
+	before, after := lines(400, nil), lines(400, repl)
+	root := tree(t, map[string]string{"big.txt": before})
+	e := open(t, root, nil)
+	rec := draft(t, e, planOf(act("UPDATE_FILE", "big.txt", str(after))))
+	hs, _ := ParseHunks(rec.Changes[0].Diff)
+	if len(hs) != 6 {
+		t.Fatalf("preview shows %d hunks, want 6:\n%s", len(hs), rec.Changes[0].Diff)
+	}
+	for _, h := range hs {
+		if len(h.Old) != 18 || len(h.New) != 18 { // 12 changed lines and 3 lines of context each side
+			t.Errorf("hunk %d: %d old, %d new lines", h.N, len(h.Old), len(h.New))
+		}
+	}
+	// Rejecting the third block keeps exactly its original lines.
+	got, err := SelectHunks([]byte(before), []byte(after), []int{1, 2, 4, 5, 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]string{}
+	for n, l := range repl {
+		if n < 130 || n >= 142 {
+			want[n] = l
+		}
+	}
+	if string(got) != lines(400, want) {
+		t.Errorf("rejecting hunk 3 gave:\n%s", udiff.Unified("want", "got", lines(400, want), string(got)))
+	}
+}

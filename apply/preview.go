@@ -6,8 +6,6 @@ import (
 	"io/fs"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"fixplan/plan"
 )
 
@@ -55,7 +53,7 @@ func (c Change) preview() plan.FileChange {
 			header += fmt.Sprintf("old mode 100%o\nnew mode 100%o\n", c.BeforeMode.Perm(), c.Mode.Perm())
 		}
 	}
-	d := udiff.Unified(oldLabel, newLabel, string(c.Before), string(c.After))
+	d := unifiedDiff(oldLabel, newLabel, c.Before, c.After)
 	if d == "" {
 		fc.Diff = header
 		return fc
