@@ -2,6 +2,7 @@ package apply
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"fixplan/plan"
@@ -338,4 +339,36 @@ func appendLines(b []byte, add []string) []byte {
 		s += eol
 	}
 	return []byte(s)
+}
+
+// DropEnvelopeFiles returns a *** Begin Patch envelope without the sections of
+// the files drop names (slash-separated, cleaned paths), and false when patch is
+// not such an envelope. With no section left it returns "".
+func DropEnvelopeFiles(patch string, drop map[string]bool) (string, bool) {
+	if !isCodexPatch(patch) {
+		return patch, false
+	}
+	var out []string
+	skipping, kept := false, 0
+	for _, l := range strings.SplitAfter(patch, "\n") {
+		t := strings.TrimRight(l, " \t\r\n")
+		for _, h := range []string{codexUpdate, codexAdd, codexDelete} {
+			if strings.HasPrefix(t, h) {
+				skipping = drop[path.Clean(strings.ReplaceAll(strings.TrimSpace(t[len(h):]), `\`, "/"))]
+				if !skipping {
+					kept++
+				}
+			}
+		}
+		if t == codexEnd {
+			skipping = false
+		}
+		if !skipping {
+			out = append(out, l)
+		}
+	}
+	if kept == 0 {
+		return "", true
+	}
+	return strings.Join(out, ""), true
 }

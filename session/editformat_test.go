@@ -186,3 +186,17 @@ func anyHasPrefix(ss []string, p string) bool {
 	}
 	return false
 }
+
+// TestDropPatchFilesFromTheEnvelope: when changes to files the model never saw
+// are dropped (no blind rewrites), a *** Begin Patch envelope loses exactly
+// those sections.
+func TestDropPatchFilesFromTheEnvelope(t *testing.T) {
+	env := "*** Begin Patch\n*** Update File: other.py\n@@\n-VALUE = 1\n+VALUE = 2\n*** Add File: new.py\n+NEW = 1\n*** Update File: ./pkg/a.py\n@@\n-a\n+b\n*** End Patch\n"
+	got := dropPatchFiles(env, map[string]bool{"other.py": true, "pkg/a.py": true})
+	if got != "*** Begin Patch\n*** Add File: new.py\n+NEW = 1\n*** End Patch\n" {
+		t.Fatalf("got %q", got)
+	}
+	if got := dropPatchFiles(env, map[string]bool{"other.py": true, "pkg/a.py": true, "new.py": true}); got != "" {
+		t.Fatalf("with every section dropped: %q", got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"fixplan/apply"
 	"fixplan/plan"
 )
 
@@ -82,8 +83,12 @@ func dropPaths(p *plan.Plan, paths []string) {
 	}
 }
 
-// dropPatchFiles removes the file sections of a unified diff whose target is in drop.
+// dropPatchFiles removes the file sections of a unified diff (or of a
+// *** Begin Patch envelope) whose target is in drop.
 func dropPatchFiles(patch string, drop map[string]bool) string {
+	if s, ok := apply.DropEnvelopeFiles(patch, drop); ok {
+		return s
+	}
 	lines := strings.SplitAfter(patch, "\n")
 	var out strings.Builder
 	var section []string
