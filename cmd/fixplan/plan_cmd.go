@@ -485,7 +485,7 @@ func printPlan(w io.Writer, r *plan.Record) {
 	printUsage(w, r)
 	if len(r.Changes) == 0 {
 		fmt.Fprintln(w, "\nNo file changes.")
-		if r.State == plan.StateDraft && !r.Foreign && r.ApprovedPlan == "" && (len(p.Plan) > 0 || p.Summary != "") {
+		if r.State == plan.StateDraft && !r.Foreign && r.ApprovedPlan == "" && len(p.Plan) > 0 {
 			fmt.Fprintf(w, "Approve the steps, then have the model write the changes with: fixplan plan --write-changes %s\n", r.ID)
 		}
 	} else {

@@ -191,7 +191,7 @@ export function PlanView(p: Props) {
             ))}
         </ul>
       )}
-      {plan.changes.length === 0 && plan.state === "draft" && !foreign && !plan.approved_plan && p.onWriteChanges && (
+      {plan.changes.length === 0 && plan.plan.plan.length > 0 && plan.state === "draft" && !foreign && !plan.approved_plan && p.onWriteChanges && (
         <div className="write-changes row" data-testid="write-changes-offer">
           <span className="muted small">
             {plan.input.plan_only ? "You asked for the plan only." : "This plan has no file changes."} If you approve the steps, the model writes the changes for

@@ -110,10 +110,11 @@ describe("Plan only and Write the changes", () => {
     expect(onWrite).toHaveBeenCalledTimes(1);
   });
 
-  it("does not offer it for a plan with changes, a foreign plan or written changes", () => {
+  it("does not offer it for a plan with changes, a foreign plan, written changes or a plan without steps", () => {
     renderPlan(samplePlan());
     renderPlan({ ...approachOnly(), foreign: true });
     renderPlan({ ...approachOnly(), approved_plan: "p0" });
+    renderPlan({ ...approachOnly(), plan: { ...approachOnly().plan, plan: [], questions: ["Which Python version?"] } });
     expect(screen.queryByTestId("write-changes")).toBeNull();
     expect(screen.getByTestId("approved-plan").textContent).toContain("p0");
   });
