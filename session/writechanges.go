@@ -126,8 +126,8 @@ func approvable(r *plan.Record) error {
 	case len(r.Changes) > 0:
 		return plan.Errorf(plan.ErrInvalidInput, "plan %s already has %d file change(s) to review", r.ID, len(r.Changes)).
 			WithHint("apply or untick its changes, or re-plan")
-	case len(r.Plan.Plan) == 0 && strings.TrimSpace(r.Plan.Summary) == "":
-		return plan.Errorf(plan.ErrNoPlan, "plan %s has no steps to carry out", r.ID).WithHint("re-plan")
+	case len(r.Plan.Plan) == 0:
+		return plan.Errorf(plan.ErrNoPlan, "plan %s has no steps to carry out", r.ID).WithHint("answer its questions or re-plan")
 	}
 	return nil
 }

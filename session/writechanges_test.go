@@ -138,6 +138,19 @@ func TestWriteChangesRefuses(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
+	t.Run("a plan that only asks questions", func(t *testing.T) {
+		f := newFixture(t, nil, reply(t, func(m map[string]any) {
+			m["proposed_changes"], m["plan"], m["questions"] = nil, []any{}, []any{"Which Python version must stay supported?"}
+		}))
+		rec, err := f.plan(t)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.s.WriteChanges(context.Background(), rec.ID)
+		if plan.CodeOf(err) != plan.ErrNoPlan || !strings.Contains(err.Error(), "no steps") {
+			t.Fatalf("err = %v", err)
+		}
+	})
 	t.Run("a plan that came with the project", func(t *testing.T) {
 		f := newFixture(t, nil)
 		id := "20260101-000000.000000-abcdef"
