@@ -330,8 +330,58 @@ func toEdits(ps []pair) []plan.Edit {
 
 type score struct{ ok, refused, wrong, total int }
 
+// toEnvelope writes the pairs as the *** Begin Patch envelope Codex-trained
+// models emit: one chunk per pair, its lines marked kept, removed or added by a
+// line diff of search and replacement.
+func toEnvelope(rel string, ps []pair) string {
+	var b strings.Builder
+	b.WriteString("*** Begin Patch\n*** Update File: " + rel + "\n")
+	for _, p := range ps {
+		b.WriteString("@@\n")
+		for _, op := range lcsOps(p.search, p.repl) {
+			b.WriteString(op)
+			b.WriteByte('\n')
+		}
+	}
+	b.WriteString("*** End Patch\n")
+	return b.String()
+}
+
+// lcsOps is a longest-common-subsequence line diff as " kept", "-removed", "+added".
+func lcsOps(a, b []string) []string {
+	t := make([][]int, len(a)+1)
+	for i := range t {
+		t[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				t[i][j] = t[i+1][j+1] + 1
+			} else {
+				t[i][j] = max(t[i+1][j], t[i][j+1])
+			}
+		}
+	}
+	var out []string
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			out = append(out, " "+a[i])
+			i, j = i+1, j+1
+		case i < len(a) && (j == len(b) || t[i+1][j] >= t[i][j+1]):
+			out = append(out, "-"+a[i])
+			i++
+		default:
+			out = append(out, "+"+b[j])
+			j++
+		}
+	}
+	return out
+}
+
 // run applies one case in a fresh project and scores it.
-func run(c fileCase, d damage, key []byte, s *score, verbose bool) {
+func run(c fileCase, d damage, key []byte, s *score, verbose, envelope bool) {
 	before, ps, want := d.fn(c)
 	dir, err := os.MkdirTemp("", "srbench-case-")
 	must(err)
@@ -342,6 +392,10 @@ func run(c fileCase, d damage, key []byte, s *score, verbose bool) {
 	e, err := apply.Open(dir, apply.Options{Key: key})
 	must(err)
 	p := plan.Plan{ProposedChanges: &plan.ProposedChanges{Actions: []plan.Action{{Kind: plan.EditFile, Path: c.rel, Edits: toEdits(ps)}}}}
+	if envelope {
+		env := toEnvelope(c.rel, ps)
+		p = plan.Plan{Patch: &env}
+	}
 	cs, err := e.Changes(&p)
 	s.total++
 	var got []byte
@@ -373,6 +427,7 @@ func run(c fileCase, d damage, key []byte, s *score, verbose bool) {
 func main() {
 	md := flag.Bool("md", false, "print Markdown tables")
 	verbose := flag.Bool("v", false, "list refused cases on stderr")
+	envelope := flag.Bool("envelope", false, "send each case as a *** Begin Patch envelope in the patch field instead of an EDIT_FILE action")
 	flag.Parse()
 	key := bytes.Repeat([]byte{7}, 32)
 	cs := cases()
@@ -389,7 +444,7 @@ func main() {
 			res[d.name][l] = &score{}
 		}
 		for _, c := range cs {
-			run(c, d, key, res[d.name][c.lang], *verbose)
+			run(c, d, key, res[d.name][c.lang], *verbose, *envelope)
 		}
 	}
 	cell := func(s *score) string { return fmt.Sprintf("%d / %d / %d", s.ok, s.refused, s.wrong) }

@@ -10,12 +10,15 @@ cd "$(dirname "$0")/../.."
 command -v npm >/dev/null || { echo "search/replace bench: npm is needed to fetch the JavaScript releases (apt-get install npm)" >&2; exit 1; }
 command -v git >/dev/null || { echo "search/replace bench: git is needed for the release diffs (apt-get install git)" >&2; exit 1; }
 table=$(go run ./bench/searchreplace -md)
+envtable=$(go run ./bench/searchreplace -md -envelope)
 # The fixplan column of the unified-diff benchmark, row by row.
 udiff=$(awk -F'|' '/^\| damage/ {next} /^\|---/ {next} /^\|/ {gsub(/^ +| +$/, "", $2); gsub(/^ +| +$/, "", $3); print "| " $2 " | " $3 " |"}' bench/patch/RESULTS.md)
 side="| unified diff damage (bench/patch, fixplan patch, Go) | applied correctly |
 |---|---:|
 $udiff"
 echo "$table"
+echo
+echo "$envtable"
 echo
 echo "$side"
 if [ "${1:-}" = "--write" ]; then
@@ -37,6 +40,13 @@ if [ "${1:-}" = "--write" ]; then
     echo "first search at the top of the file, so it matches twice: every such edit must be refused."
     echo
     echo "$table"
+    echo
+    echo "## The same cases as a \`*** Begin Patch\` envelope (the patch field)"
+    echo
+    echo "Each action written as the envelope Codex-trained models emit (\`*** Update File:\`, one \`@@\` chunk per pair,"
+    echo "kept/removed/added lines from a line diff of search and replacement), through the patch path:"
+    echo
+    echo "$envtable"
     echo
     echo "## Side by side: unified diffs (bench/patch/RESULTS.md, fixplan patch, 29 Go file diffs)"
     echo
