@@ -92,9 +92,9 @@ type defImport struct {
 type defLang interface {
 	// uses returns the span of the function around line and the names used in
 	// it, with their distance from line.
-	uses(src []byte, lines []string, line int) (lineRange, []defUse)
+	uses(f *defFile, line int) (lineRange, []defUse)
 	// defs returns the definitions of a file.
-	defs(src []byte, lines []string) []defSpan
+	defs(f *defFile) []defSpan
 	// imports returns what file imports from the project's files.
 	imports(g *Gatherer, file string, src []byte) []defImport
 	// folder returns the files of file's package or folder (file excluded).
@@ -128,6 +128,9 @@ type defFile struct {
 	lines []string
 	defs  []defSpan
 	ok    bool
+	// parsed is what the language keeps of the file between calls (Go: the
+	// syntax tree; TS/JS: the blanked lines).
+	parsed any
 }
 
 // defHit is a definition found for a use, with its rank.
@@ -194,7 +197,7 @@ func (d *defFinder) file(rel string, lang defLang) *defFile {
 		return f
 	}
 	f.src, f.lines, f.ok = src, splitLines(src), true
-	f.defs = lang.defs(src, f.lines)
+	f.defs = lang.defs(f)
 	return f
 }
 
@@ -269,7 +272,7 @@ func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, res
 		if !f.ok {
 			continue
 		}
-		span, uses := lang.uses(f.src, f.lines, p.line)
+		span, uses := lang.uses(f, p.line)
 		imps, folder := d.context(lang, p.file, f.src)
 		for _, u := range uses {
 			u.point = pi
@@ -314,7 +317,7 @@ func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, res
 				continue
 			}
 			p := defPoint{h.file, h.span.to}
-			span, uses := lang.uses(f.src, f.lines, p.line)
+			span, uses := lang.uses(f, p.line)
 			imps, folder := d.context(lang, h.file, f.src)
 			var found []defHit
 			for _, u := range uses {

@@ -23,8 +23,23 @@ func (goLang) parse(src []byte, mode parser.Mode) (*token.FileSet, *ast.File) {
 	return fset, f
 }
 
-func (l goLang) uses(src []byte, lines []string, line int) (lineRange, []defUse) {
-	fset, f := l.parse(src, 0)
+type goParsed struct {
+	fset *token.FileSet
+	file *ast.File
+}
+
+// parsed parses a file once (with comments, for the doc comments of spans).
+func (l goLang) parsed(df *defFile) (*token.FileSet, *ast.File) {
+	if p, ok := df.parsed.(goParsed); ok {
+		return p.fset, p.file
+	}
+	fset, f := l.parse(df.src, parser.ParseComments)
+	df.parsed = goParsed{fset, f}
+	return fset, f
+}
+
+func (l goLang) uses(df *defFile, line int) (lineRange, []defUse) {
+	fset, f := l.parsed(df)
 	if f == nil {
 		return lineRange{line, line}, nil
 	}
@@ -94,8 +109,8 @@ func (l goLang) uses(src []byte, lines []string, line int) (lineRange, []defUse)
 	return span, out
 }
 
-func (l goLang) defs(src []byte, _ []string) []defSpan {
-	fset, f := l.parse(src, parser.ParseComments)
+func (l goLang) defs(df *defFile) []defSpan {
+	fset, f := l.parsed(df)
 	if f == nil {
 		return nil
 	}

@@ -59,7 +59,8 @@ func pyBlockEnd(lines []string, from, ind int) int {
 	return end
 }
 
-func (pyLang) defs(_ []byte, lines []string) []defSpan {
+func (pyLang) defs(f *defFile) []defSpan {
+	lines := f.lines
 	var out []defSpan
 	for i, l := range lines {
 		if m := pyDefRe.FindStringSubmatch(l); m != nil {
@@ -78,7 +79,8 @@ func (pyLang) defs(_ []byte, lines []string) []defSpan {
 	return out
 }
 
-func (l pyLang) uses(_ []byte, lines []string, line int) (lineRange, []defUse) {
+func (l pyLang) uses(f *defFile, line int) (lineRange, []defUse) {
+	lines := f.lines
 	line = min(max(line, 1), len(lines))
 	span := lineRange{max(1, line-20), min(len(lines), line+20)}
 	// the nearest enclosing def: a def line at or above line, indented less

@@ -146,8 +146,18 @@ func tsStmtEnd(blank []string, from int) int {
 	return len(blank)
 }
 
-func (tsLang) defs(_ []byte, lines []string) []defSpan {
-	blank := tsBlank(lines)
+// blanked returns the file's lines with strings and comments blanked, once.
+func (tsLang) blanked(f *defFile) []string {
+	if b, ok := f.parsed.([]string); ok {
+		return b
+	}
+	b := tsBlank(f.lines)
+	f.parsed = b
+	return b
+}
+
+func (l tsLang) defs(f *defFile) []defSpan {
+	blank := l.blanked(f)
 	var out []defSpan
 	dflt := ""
 	for i, l := range blank {
@@ -175,9 +185,10 @@ func (tsLang) defs(_ []byte, lines []string) []defSpan {
 	return out
 }
 
-func (tsLang) uses(_ []byte, lines []string, line int) (lineRange, []defUse) {
+func (l tsLang) uses(f *defFile, line int) (lineRange, []defUse) {
+	lines := f.lines
 	line = min(max(line, 1), len(lines))
-	blank := tsBlank(lines)
+	blank := l.blanked(f)
 	depthAt := make([]int, len(blank)+1) // depth at the start of line i+1
 	for i, l := range blank {
 		d, _ := bracketDelta(l)

@@ -60,6 +60,7 @@ func main() {
 	md := flag.Bool("md", false, "print Markdown")
 	verbose := flag.Bool("v", false, "print each failure")
 	envCache := flag.String("env-cache", "", "env-cache file for the environment section (default: none)")
+	save := flag.String("save", "", "folder to save each failure's output and its base context's section titles in")
 	flag.Parse()
 	var all []outcome
 	tried := map[string][2]int{}
@@ -69,7 +70,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "contextbench: %q: want NAME=DIR\n", arg)
 			os.Exit(2)
 		}
-		outs, nTried, nPass := runProject(name, dir, *k, *envCache, *verbose)
+		outs, nTried, nPass := runProject(name, dir, *k, *envCache, *save, *verbose)
 		tried[name] = [2]int{nTried, nPass}
 		all = append(all, outs...)
 	}
@@ -159,7 +160,8 @@ func breakFunc(src []byte, t target) []byte {
 	return append(out, src[t.brace:]...)
 }
 
-func runProject(name, root string, k int, envCache string, verbose bool) (outs []outcome, nTried, nPass int) {
+func runProject(name, root string, k int, envCache, save string, verbose bool) (outs []outcome, nTried, nPass int) {
+	gather(root, "warm-up", envCache, true) // the environment facts, cached for every later gather
 	ts := targets(root)
 	rng := rand.New(rand.NewPCG(1, uint64(len(ts))))
 	rng.Shuffle(len(ts), func(i, j int) { ts[i], ts[j] = ts[j], ts[i] })
@@ -203,6 +205,16 @@ func runProject(name, root string, k int, envCache string, verbose bool) (outs [
 				}
 			}
 			outs = append(outs, o)
+			if save != "" {
+				var b strings.Builder
+				for _, s := range after.Sections {
+					b.WriteString(s.Title + "\n")
+				}
+				b.WriteString(strings.Join(after.Warnings, "\n"))
+				base := filepath.Join(save, fmt.Sprintf("%s-%02d", name, len(outs)))
+				_ = os.WriteFile(base+".out", []byte(fmt.Sprintf("%s %s lines %d-%d\n%s", t.file, t.name, t.from, t.to, problem)), 0o644)
+				_ = os.WriteFile(base+".titles", []byte(b.String()), 0o644)
+			}
 			if verbose {
 				fmt.Fprintf(os.Stderr, "%s %s %s: before %v after %v (%d → %d bytes)\n", name, t.file, t.name, o.before, o.after, o.bytesBefore, o.bytesAfter)
 			}

@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 K=${K:-12}
-MODULES=${MODULES:-"github.com/google/uuid@v1.6.0 github.com/spf13/cobra@v1.8.0 github.com/bmatcuk/doublestar/v4@v4.6.1 github.com/google/go-cmp@v0.6.0 github.com/spf13/pflag@v1.0.5"}
+MODULES=${MODULES:-"github.com/google/uuid@v1.6.0 github.com/spf13/cobra@v1.8.0 github.com/bmatcuk/doublestar/v4@v4.6.1 github.com/google/go-cmp@v0.6.0 github.com/hashicorp/golang-lru/v2@v2.0.7"}
 if [ -z "${WORK:-}" ]; then
   WORK=$(mktemp -d)
   trap 'chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
@@ -36,7 +36,8 @@ for m in $MODULES; do
   args+=("$name=$WORK/$name")
 done
 go build -o "$WORK/contextbench" ./bench/context
-table=$("$WORK/contextbench" -k "$K" -md -v -env-cache "$WORK/env-cache.json" "${args[@]}")
+mkdir -p "$WORK/failures"
+table=$("$WORK/contextbench" -k "$K" -md -v -env-cache "$WORK/env-cache.json" -save "$WORK/failures" "${args[@]}")
 echo "$table"
 if [ "${1:-}" = "--write" ]; then
   {
