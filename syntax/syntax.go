@@ -32,6 +32,10 @@ import (
 // MaxIssues is how many issues Check reports for one file at most.
 const MaxIssues = 5
 
+// MaxBytes is the largest content Check parses: a bigger file (generated code,
+// a bundle, a data dump) is not judged, so one plan's check stays fast.
+const MaxBytes = 2 << 20
+
 // Issue is one syntax error: where it is (1-based; 0 when the parser did not
 // say) and what the parser reported.
 type Issue struct {
@@ -105,13 +109,17 @@ func jsonWithComments(p, base string) bool {
 // Check returns the syntax errors of after (the new content of the file at p)
 // that before (its current content; nil for a new file) does not have, at most
 // MaxIssues. It returns nil for languages it does not know, for content it
-// cannot judge (YAML with template markers), and when after parses.
+// cannot judge (YAML with template markers, files over MaxBytes), and when after
+// parses.
 //
 // Parsers that stop at the first error (JSON, YAML, TOML, esbuild) cannot tell a new
 // error from an old one in a file that was already broken, so such a file is
 // not judged; Go's parser goes on after an error (the first one of each line, up
 // to ten) and the errors are compared by message.
 func Check(p string, before, after []byte) []Issue {
+	if len(after) > MaxBytes || len(before) > MaxBytes {
+		return nil
+	}
 	var parse func([]byte) []Issue
 	all := false
 	switch Language(p) {

@@ -90,3 +90,13 @@ func TestLanguage(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckLeavesHugeFilesAlone(t *testing.T) {
+	huge := []byte("[" + strings.Repeat(`{"a": 1},`, MaxBytes/9+1) + "]")
+	if got := Check("dump.json", nil, huge); got != nil {
+		t.Fatalf("a file over MaxBytes was judged: %v", got)
+	}
+	if got := Check("dump.json", nil, huge[:MaxBytes-1]); got == nil {
+		t.Fatal("a broken file under MaxBytes was not judged")
+	}
+}
