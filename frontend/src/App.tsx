@@ -10,8 +10,9 @@ import { RecoveryNotice } from "./components/RecoveryNotice";
 import { SettingsDialog } from "./components/SettingsDialog";
 
 // The plan view and its diff viewer (diff2html, highlight.js) are a chunk of their own,
-// fetched when a plan is on its way (planning, verifying, history) or shown, so the
-// first paint does not wait for them.
+// so the first paint does not wait for them. It is fetched when a plan is on its way —
+// a problem is being typed, or planning, verifying, history — so it is usually there
+// before the plan (a busy machine needs a second or more to load it).
 const loadPlanView = () => import("./lazyPlan");
 const PlanView = lazy(() => loadPlanView().then((m) => ({ default: m.PlanView })));
 
@@ -22,7 +23,7 @@ export function App({ store }: { store: Store }) {
     store.start();
     return () => store.stop();
   }, [store]);
-  const planComing = s.planning || s.verifying || !!s.history;
+  const planComing = s.problem !== "" || s.planning || s.verifying || !!s.history;
   useEffect(() => {
     if (planComing) void loadPlanView();
   }, [planComing]);
