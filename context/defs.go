@@ -208,6 +208,8 @@ func (g *Gatherer) listFolder(dir string, exts []string) []string {
 	name := dir
 	if name == "" {
 		name = "."
+	} else if c, err := CleanRel(dir); err != nil || c != dir {
+		return nil // an import path that climbs out (example.com/m/../../x)
 	}
 	if isProtected(dir) {
 		return nil

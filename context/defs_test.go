@@ -391,3 +391,37 @@ func TestParse(t *testing.T) {
 		t.Errorf("scan (two calls away) ranked before Parse (one call away):\n%s", titles(got))
 	}
 }
+
+// TestDefinitionsGoImportsStayInside: a Go import of a linked folder that leads
+// out of the project, or an import path that climbs out, is never read.
+func TestDefinitionsGoImportsStayInside(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{
+		"leak.go": "package linked\n\n// Leak is outside.\nfunc Leak() string { return \"OUTSIDE-MARKER-GO\" }\n",
+	})
+	writeTree(t, root, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"linked": "->" + outside,
+		"m_test.go": `package m
+
+import (
+	"testing"
+
+	"example.com/m/linked"
+	up "example.com/m/../` + filepath.Base(outside) + `"
+)
+
+func TestLeak(t *testing.T) {
+	if linked.Leak() != up.Leak() {
+		t.Fatal("different")
+	}
+}
+`,
+	})
+	problem := "--- FAIL: TestLeak (0.00s)\n    m_test.go:12: different\nFAIL\nFAIL\texample.com/m\t0.01s\n"
+	got := gatherBase(t, root, problem, Options{})
+	if text := allText(got); strings.Contains(text, "OUTSIDE-MARKER-GO") {
+		t.Fatalf("a file outside the project was shown:\n%s", text)
+	}
+}
