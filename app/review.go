@@ -61,13 +61,20 @@ func (a *App) PreviewSelection(req ApplyRequest) ([]plan.FileChange, error) {
 }
 
 // ProposedText returns a proposed change's text to edit by hand (the user's
-// click on Edit); the edited text goes back in ApplyRequest.Files.
-func (a *App) ProposedText(planID, path string) (Proposed, error) {
+// click on Edit): with accept, only those hunks of the proposal (what the user
+// accepted so far; nil: all). The edited text goes back in ApplyRequest.Files.
+func (a *App) ProposedText(planID, path string, accept []int) (Proposed, error) {
 	s, err := a.session()
 	if err != nil {
 		return Proposed{}, err
 	}
 	before, after, err := s.Proposal(planID, path)
+	if err == nil && accept != nil {
+		var b []byte
+		if b, err = apply.SelectHunks([]byte(before), []byte(after), accept); err == nil {
+			after = string(b)
+		}
+	}
 	if err != nil {
 		return Proposed{}, fail(err)
 	}

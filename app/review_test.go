@@ -22,11 +22,17 @@ func TestReviewThroughTheBindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, err := a.ProposedText(rec.ID, "calc.py")
+	pr, err := a.ProposedText(rec.ID, "calc.py", nil)
 	if err != nil || pr.Before != "def divide(a, b):\n    return a / b\n" || !strings.Contains(pr.After, "if b else None") {
 		t.Fatalf("proposed = %+v, %v", pr, err)
 	}
-	if _, err := a.ProposedText(rec.ID, "nope.py"); err == nil || !strings.Contains(err.Error(), "ERR_INVALID_INPUT") {
+	if none, err := a.ProposedText(rec.ID, "calc.py", []int{}); err != nil || none.After != pr.Before {
+		t.Errorf("with no hunk accepted the text to edit is the file as it is: %+v, %v", none, err)
+	}
+	if _, err := a.ProposedText(rec.ID, "calc.py", []int{2}); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("unknown hunk: %v", err)
+	}
+	if _, err := a.ProposedText(rec.ID, "nope.py", nil); err == nil || !strings.Contains(err.Error(), "ERR_INVALID_INPUT") {
 		t.Errorf("unknown path: %v", err)
 	}
 	mine := "def divide(a, b):\n    return 0 if not b else a / b\n"

@@ -148,7 +148,18 @@ export type Proposed = { path: string; before: string; after: string };
 export type Review = { files: { path: string; hunks: number; rejected?: number[]; unticked?: boolean; edited?: boolean; edit_diff?: string }[] };
 export type ApplyResult = { transaction: string; plan_id: string; applied: FileChange[]; memory: string[]; recovered: boolean };
 /** HistoryItem is one stored plan; foreign ones were not made by this user's fixplan and are never applied or run. */
-export type HistoryItem = { id: string; created_at: string; state: string; summary: string; problem: string; files: number; foreign: boolean };
+export type HistoryItem = {
+  id: string;
+  created_at: string;
+  state: string;
+  summary: string;
+  problem: string;
+  files: number;
+  foreign: boolean;
+  /** plan_only: the approach alone was asked for; approved_plan: changes written for that plan. */
+  plan_only?: boolean;
+  approved_plan?: string;
+};
 
 /** JournalState: committed (the undo history), rolled_back, undone, held (a recovery could
  * not finish; set aside, blocks nothing) or quarantined (a folder under .fixplan/tx not
@@ -249,8 +260,9 @@ export interface Backend {
   apply(req: ApplyRequest): Promise<ApplyResult>;
   /** previewSelection shows what apply(req) would write (accepted hunks, the user's edits), writing nothing. */
   previewSelection(req: ApplyRequest): Promise<FileChange[]>;
-  /** proposedText is a proposed change's text, to edit it by hand. */
-  proposedText(planId: string, path: string): Promise<Proposed>;
+  /** proposedText is a proposed change's text, to edit it by hand: with accept, only
+   * those hunks of it (null: all). */
+  proposedText(planId: string, path: string, accept: number[] | null): Promise<Proposed>;
   undo(): Promise<ApplyResult>;
   history(): Promise<HistoryItem[]>;
   journals(): Promise<JournalInfo[]>;

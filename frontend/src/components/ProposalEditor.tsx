@@ -68,8 +68,8 @@ export default function ProposalEditor({ proposed, onSave, onCancel }: Props) {
         <div className="row">
           <span className="muted small">Your text is checked like the model's and previewed again before anything is written. Ctrl+S saves, Esc cancels.</span>
           <span className="spacer" />
-          <button onClick={reset} data-testid="editor-reset">
-            Reset to the proposal
+          <button onClick={reset} data-testid="editor-reset" title="Start again from the proposal (with the hunks you accepted)">
+            Reset
           </button>
           <button onClick={onCancel} data-testid="editor-cancel">
             Cancel

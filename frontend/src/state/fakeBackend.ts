@@ -108,8 +108,8 @@ export class FakeBackend implements Backend {
     this.rec("previewSelection", req);
     return this.previewResult(req);
   }
-  async proposedText(planId: string, path: string) {
-    this.rec("proposedText", planId, path);
+  async proposedText(planId: string, path: string, accept: number[] | null) {
+    this.rec("proposedText", planId, path, accept);
     return { path, before: "def divide(a, b):\n    return a / b\n", after: "def divide(a, b):\n    if b == 0:\n        return None\n    return a / b\n" };
   }
   async undo() {

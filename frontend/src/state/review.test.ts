@@ -117,7 +117,7 @@ describe("Store review", () => {
     const { b, s } = await shown();
     await s.setHunk("calc.py", 1, false);
     await s.openEditor("calc.py");
-    expect(b.called("proposedText")[0].args).toEqual(["p1", "calc.py"]);
+    expect(b.called("proposedText")[0].args).toEqual(["p1", "calc.py", []]);
     expect(s.get().review.editing?.text).toContain("if b == 0");
     await s.saveEdit("def divide(a, b):\n    return a / b if b else 0\n");
     expect(s.get().review.editing).toBeNull();
@@ -146,8 +146,13 @@ describe("Store review", () => {
   });
 
   it("discarding an edit, or a new plan, goes back to the proposal", async () => {
-    const { s } = await shown();
+    const { b, s } = await shown();
+    await s.setHunk("app.py", 1, false);
+    await s.openEditor("app.py");
+    expect(b.called("proposedText")[0].args).toEqual(["p1", "app.py", [2]]);
+    s.reviewActions.close();
     await s.openEditor("notes.md");
+    expect(b.called("proposedText")[1].args).toEqual(["p1", "notes.md", null]);
     await s.saveEdit("my notes\n");
     expect(Object.keys(s.get().review.edits)).toEqual(["notes.md"]);
     await s.discardEdit("notes.md");

@@ -568,7 +568,9 @@ export class Store {
     const c = p?.changes.find((x) => x.path === path);
     if (!p || !c || !editable(c)) return;
     try {
-      const pr = await this.backend.proposedText(p.id, path);
+      // The editor starts from what would be written now: the accepted hunks.
+      const fc = fileChoice(c, { ...this.state.review, edits: {} });
+      const pr = await this.backend.proposedText(p.id, path, fc?.hunks ?? null);
       if (this.state.plan?.id !== p.id) return;
       this.set({ review: { ...this.state.review, editing: { ...pr, text: this.state.review.edits[path] ?? pr.after } } });
     } catch (e) {

@@ -37,7 +37,7 @@ export function PreviewSelection(arg1:app.ApplyRequest):Promise<Array<plan.FileC
 
 export function Project():Promise<app.ProjectInfo>;
 
-export function ProposedText(arg1:string,arg2:string):Promise<app.Proposed>;
+export function ProposedText(arg1:string,arg2:string,arg3:Array<number>):Promise<app.Proposed>;
 
 export function RevokeCheck(arg1:string):Promise<void>;
 

@@ -66,8 +66,8 @@ export function Project() {
   return window['go']['app']['App']['Project']();
 }
 
-export function ProposedText(arg1, arg2) {
-  return window['go']['app']['App']['ProposedText'](arg1, arg2);
+export function ProposedText(arg1, arg2, arg3) {
+  return window['go']['app']['App']['ProposedText'](arg1, arg2, arg3);
 }
 
 export function RevokeCheck(arg1) {
