@@ -73,3 +73,31 @@ func BenchmarkApplyPlan47(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkRecoverFinished measures the start-up recovery check of a project
+// whose undo history is full: 20 finished transactions of 47 files each.
+func BenchmarkRecoverFinished(b *testing.B) {
+	files := map[string]string{}
+	for i := 0; i < 47; i++ {
+		files[fmt.Sprintf("pkg%d/file%d.go", i%6, i)] = strings.Repeat(fmt.Sprintf("func f%d() {}\n", i), 200)
+	}
+	root := tree(b, files)
+	e := open(b, root, nil)
+	for n := 0; n < 20; n++ {
+		var acts []plan.Action
+		for i := 0; i < 47; i++ {
+			acts = append(acts, act(plan.UpdateFile, fmt.Sprintf("pkg%d/file%d.go", i%6, i), str(strings.Repeat(fmt.Sprintf("func f%d() { _ = %d }\n", i, n), 200))))
+		}
+		rec := draft(b, e, planOf(acts...))
+		if _, err := e.ApplyPlan(bg, rec.ID, Selection{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if ns, err := e.Recover(); err != nil || len(ns) != 0 {
+			b.Fatal(ns, err)
+		}
+	}
+}

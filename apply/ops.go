@@ -427,7 +427,9 @@ func (e *Engine) Recover() ([]Notice, error) {
 				continue
 			}
 			seenCommitted = true
-			if j.PlanID != "" {
+			// A plan whose file already says it is past draft needs no loading (plan
+			// files are large: their whole base context).
+			if st := e.peekPlanState(j.PlanID); j.PlanID != "" && (st == "" || st == plan.StateDraft) {
 				if rec, err := e.LoadPlan(j.PlanID); err == nil && rec.State == plan.StateDraft && !rec.Foreign {
 					now := time.Now().UTC()
 					rec.State, rec.Transaction, rec.AppliedAt = plan.StateApplied, j.ID, &now

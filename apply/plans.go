@@ -1,9 +1,11 @@
 package apply
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"sort"
 	"strings"
@@ -45,6 +47,37 @@ func (e *Engine) SavePlan(r *plan.Record) error {
 		return err
 	}
 	return fsutil.WriteFileAtomicIn(e.r, planName(r.ID), e.seal("plan", r.ID, b), 0o644)
+}
+
+// peekPlanState returns the state a stored plan's file names near its start
+// (read unverified from its first bytes), or "" when it cannot tell. It may only
+// be used to skip work: a plan is loaded and checked whole before it is obeyed.
+func (e *Engine) peekPlanState(id string) plan.State {
+	if !validID(id) || !e.stateReal(stateName("plans")) {
+		return ""
+	}
+	if fi, err := e.r.Lstat(planName(id)); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	f, err := e.r.Open(planName(id))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var buf [1024]byte
+	n, _ := io.ReadFull(f, buf[:])
+	_, body, ok := bytes.Cut(buf[:n], []byte(`"body":`))
+	if !ok {
+		return ""
+	}
+	for _, key := range []string{`"state": "`, `"state":"`} {
+		if _, rest, ok := bytes.Cut(body, []byte(key)); ok {
+			if v, _, ok := bytes.Cut(rest, []byte(`"`)); ok {
+				return plan.State(v)
+			}
+		}
+	}
+	return ""
 }
 
 // maxPlanFile bounds a plan file fixplan will read.
