@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -169,6 +170,68 @@ func choices(rec *plan.Record, hunks, edits []string) ([]apply.FileChoice, error
 		}
 	}
 	return out, nil
+}
+
+// rejectReview turns `plan --replan ID --reject PATH[:N,N]` values into the
+// review of draft rec the model is told about: the rejected hunks, or the whole
+// change of PATH. Errors: not a draft, an unknown path or hunk.
+func rejectReview(rec *plan.Record, rejects []string) (*plan.Review, error) {
+	if rec.State != plan.StateDraft {
+		return nil, plan.Errorf(plan.ErrInvalidInput, "plan %s is %s: --reject describes a draft you did not apply", rec.ID, rec.State).
+			WithHint("an applied plan's rejected hunks were recorded when it was applied (apply --hunks) and are told to the model without --reject")
+	}
+	hunks := map[string]int{}
+	for _, c := range rec.Changes {
+		hs, err := apply.ParseHunks(c.Diff)
+		if err != nil {
+			return nil, err
+		}
+		hunks[c.Path] = len(hs)
+	}
+	whole := map[string]bool{}
+	rejected := map[string][]int{}
+	for _, v := range rejects {
+		p, list, hasList := v, "", false
+		if i := strings.LastIndexByte(v, ':'); i > 0 {
+			if _, known := hunks[v]; !known {
+				p, list, hasList = v[:i], v[i+1:], true
+			}
+		}
+		n, known := hunks[p]
+		if !known {
+			return nil, plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", rec.ID, p).WithHint("pass one of the plan's paths to --reject")
+		}
+		if !hasList {
+			whole[p] = true
+			continue
+		}
+		fc, err := parseHunkSel(p + ":" + list)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range fc.Hunks {
+			if h > n {
+				return nil, plan.Errorf(plan.ErrInvalidInput, "%s has %d hunk(s); hunk %d does not exist", p, n, h).WithHint("see fixplan apply --plan " + rec.ID + " --show-hunks")
+			}
+		}
+		rejected[p] = append(rejected[p], fc.Hunks...)
+	}
+	// Built from the plan's own diffs: the disk is not needed (a re-plan is also
+	// the remedy for a draft whose files changed since).
+	rv := &plan.Review{Files: []plan.FileReview{}}
+	for _, c := range rec.Changes {
+		fr := plan.FileReview{Path: c.Path, Hunks: hunks[c.Path], Unticked: whole[c.Path]}
+		if !fr.Unticked {
+			r := slices.Clone(rejected[c.Path])
+			slices.Sort(r)
+			fr.Rejected = slices.Compact(r)
+		}
+		rv.Files = append(rv.Files, fr)
+	}
+	if rv.Empty() {
+		return nil, nil
+	}
+	return rv, nil
 }
 
 // showHunks prints every change of rec with its numbered hunks.

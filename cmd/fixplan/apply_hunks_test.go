@@ -141,3 +141,52 @@ func TestApplyHunksAndEdits(t *testing.T) {
 		t.Errorf("apply -h: exit %d\n%s", code, errOut)
 	}
 }
+
+// Re-planning a draft without applying it: --reject tells the model which hunks
+// or files the user rejects.
+func TestReplanRejectingPartsOfADraft(t *testing.T) {
+	root := cliProject(t)
+	if err := os.WriteFile(filepath.Join(root, "calc.py"), []byte(longCalc("", "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t, llmtest.Reply{Content: twoHunkPlan(t)}, llmtest.Reply{Content: noChangePlan})
+	code, out, errOut := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", traceback, "--json")
+	if code != 0 {
+		t.Fatalf("plan exit %d: %s", code, errOut)
+	}
+	var planned struct {
+		ID string `json:"id"`
+	}
+	json.Unmarshal([]byte(out), &planned)
+	for _, tc := range []struct{ arg, want string }{
+		{"nope.py", "does not change nope.py"},
+		{"calc.py:3", "hunk 3 does not exist"},
+		{"calc.py:x", "is not a hunk number"},
+	} {
+		if code, _, errOut := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--replan", planned.ID, "--reject", tc.arg); code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("--reject %s: exit %d %s", tc.arg, code, errOut)
+		}
+	}
+	code, _, errOut = runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--replan", planned.ID, "--reject", "calc.py:2", "--reject", "test_calc.py")
+	if code != 0 {
+		t.Fatalf("re-plan exit %d: %s", code, errOut)
+	}
+	reqs := srv.Requests()
+	user := reqs[len(reqs)-1].LastUser()
+	for _, want := range []string{
+		"OPERATOR REVIEW OF THE EARLIER PLAN (reviewed, not applied)",
+		"calc.py: the operator rejected this hunk (2 of 2)",
+		"+# bottom change by the model",
+		"test_calc.py: the operator rejected your whole change to this file",
+	} {
+		if !strings.Contains(user, want) {
+			t.Errorf("re-plan request lacks %q:\n%s", want, user)
+		}
+	}
+	if strings.Contains(user, "rejected this hunk (1 of 2)") {
+		t.Error("an accepted hunk is described as rejected")
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "calc.py")); string(b) != longCalc("", "") {
+		t.Error("a re-plan changed calc.py")
+	}
+}

@@ -170,7 +170,7 @@ func (p *stderrProgress) Emit(ev session.Event) {
 }
 
 const planUsage = `usage: fixplan [--root DIR] plan (--problem TEXT | --problem-file FILE|-) [--log SOURCE=FILE]... [--json] [--quiet]
-       fixplan [--root DIR] plan --replan ID --answer TEXT [--answer TEXT]
+       fixplan [--root DIR] plan --replan ID --answer TEXT [--answer TEXT] [--reject PATH[:N,N]]...
        fixplan [--root DIR] plan --write-changes ID [--verify]
 
 Asks the model for one fix plan and saves it as .fixplan/plans/<id>.json for 'fixplan apply'.
@@ -209,6 +209,8 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	fs.Var(&checks, "check", "with --verify: also run `CMD` as a check (approved and remembered for this project; repeatable)")
 	fs.Var(&logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
 	fs.Var(&answers, "answer", "answer to the plan's next question (repeatable, with --replan)")
+	var rejects ctxMulti
+	fs.Var(&rejects, "reject", "with --replan of a draft: tell the model you reject hunks N,N of `PATH:N,N` (numbered as apply --show-hunks shows them), or PATH's whole change (repeatable)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -296,6 +298,11 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 		}
 		if err != nil {
 			return fail(e, "plan", err, *asJSON)
+		}
+		if len(rejects) > 0 {
+			if in.Review, err = rejectReview(prev, rejects); err != nil {
+				return fail(e, "plan", err, *asJSON)
+			}
 		}
 		if in.Problem == "" {
 			in.Problem = prev.Input.Problem
