@@ -127,6 +127,9 @@ func (c *Client) once(ctx context.Context, creq goopenai.ChatCompletionRequest) 
 }
 
 func (c *Client) stream(ctx context.Context, creq goopenai.ChatCompletionRequest, onProgress func(llm.Progress), n int) (llm.Response, error) {
+	if reportsStreamUsage(c.cfg.BaseURL) { // the plan's tokens and cost are then the provider's own
+		creq.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
+	}
 	st, err := c.api.CreateChatCompletionStream(ctx, creq)
 	if err != nil {
 		return llm.Response{}, err

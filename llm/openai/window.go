@@ -279,3 +279,15 @@ func (p *prober) vllm(ctx context.Context) llm.Window {
 	}
 	return llm.Window{}
 }
+
+// reportsStreamUsage says whether a streamed reply is asked for its token usage
+// (stream_options.include_usage): OpenAI's API only, because some local servers
+// refuse parameters they do not know. Elsewhere fixplan counts the tokens itself.
+func reportsStreamUsage(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return false
+	}
+	h := strings.ToLower(u.Hostname())
+	return h == "openai.com" || strings.HasSuffix(h, ".openai.com")
+}

@@ -112,3 +112,30 @@ func TestWindowNeverProbesOpenAI(t *testing.T) {
 		t.Fatalf("Window() = %+v", w)
 	}
 }
+
+func TestStreamUsageAskedOfOpenAIOnly(t *testing.T) {
+	for url, want := range map[string]bool{
+		"https://api.openai.com/v1":  true,
+		"https://API.OpenAI.com/v1/": true,
+		"http://127.0.0.1:11434/v1":  false,
+		"https://openai.com.evil/v1": false,
+		"https://openrouter.ai/api":  false,
+	} {
+		if got := reportsStreamUsage(url); got != want {
+			t.Errorf("reportsStreamUsage(%q) = %v", url, got)
+		}
+	}
+}
+
+// A streamed reply to a local server does not carry stream_options (servers that
+// do not know it refuse the request).
+func TestStreamToLocalServerAsksNoUsage(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Reply{Content: `{"ok":true}`})
+	c, _ := newClient(t, srv, func(c *Config) { c.Stream = true })
+	if _, err := c.Complete(context.Background(), request()); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := srv.Requests()[0].JSON["stream_options"]; ok {
+		t.Fatalf("stream_options sent to a local server: %s", srv.Requests()[0].Body)
+	}
+}
