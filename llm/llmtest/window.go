@@ -67,3 +67,14 @@ func (s *Server) ServeWindow(server, model string, tokens int) {
 		s.t.Fatalf("llmtest: ServeWindow: unknown server %q", server)
 	}
 }
+
+// HandleFunc serves pattern with h (after recording the request in Probes), for
+// answers Handle cannot script, such as a server that never answers.
+func (s *Server) HandleFunc(pattern string, h http.HandlerFunc) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.probes = append(s.probes, recordProbe(r))
+		s.mu.Unlock()
+		h(w, r)
+	})
+}

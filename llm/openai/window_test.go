@@ -139,3 +139,29 @@ func TestStreamToLocalServerAsksNoUsage(t *testing.T) {
 		t.Fatalf("stream_options sent to a local server: %s", srv.Requests()[0].Body)
 	}
 }
+
+// A server that does not answer holds the plan only as long as the caller allows:
+// cancelling returns "unknown" at once, and that is not remembered.
+func TestWindowCancelledWhileTheServerHangs(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	hit := make(chan struct{}, 8)
+	srv.HandleFunc("GET /props", func(w http.ResponseWriter, r *http.Request) {
+		hit <- struct{}{}
+		<-r.Context().Done()
+	})
+	c, _ := newClient(t, srv, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan llm.Window)
+	go func() { done <- c.Window(ctx) }()
+	<-hit
+	cancel()
+	if w := <-done; w.Tokens != 0 {
+		t.Fatalf("Window() = %+v after cancel", w)
+	}
+	c.windows.mu.Lock()
+	n := len(c.windows.byPM)
+	c.windows.mu.Unlock()
+	if n != 0 {
+		t.Fatal("an answer cut short by cancelling was remembered")
+	}
+}
