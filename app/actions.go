@@ -86,6 +86,10 @@ type HistoryItem struct {
 	// Foreign: not made by this user's fixplan (e.g. shipped with the project);
 	// shown, never applied or run.
 	Foreign bool `json:"foreign"`
+	// PlanOnly: the approach was asked for without changes; ApprovedPlan: these
+	// changes were written for that approved plan (docs/CONTRACT.md §3).
+	PlanOnly     bool   `json:"plan_only,omitempty"`
+	ApprovedPlan string `json:"approved_plan,omitempty"`
 }
 
 // History lists the project's plans, newest first.
@@ -105,7 +109,7 @@ func (a *App) History() ([]HistoryItem, error) {
 			prob = prob[:200] + "…"
 		}
 		out = append(out, HistoryItem{ID: r.ID, CreatedAt: r.CreatedAt.Format("2006-01-02 15:04:05"), State: string(r.State),
-			Summary: r.Plan.Summary, Problem: prob, Files: len(r.Changes), Foreign: r.Foreign})
+			Summary: r.Plan.Summary, Problem: prob, Files: len(r.Changes), Foreign: r.Foreign, PlanOnly: r.Input.PlanOnly, ApprovedPlan: r.ApprovedPlan})
 	}
 	return out, nil // the user's own plans newest first, then foreign ones
 }

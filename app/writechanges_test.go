@@ -34,6 +34,10 @@ func TestPlanOnlyThenWriteChangesThroughTheApp(t *testing.T) {
 	if u := srv.Requests()[1].LastUser(); !strings.Contains(u, `mode "apply"`) || !strings.Contains(u, "1. change: return None when b is 0") {
 		t.Errorf("the second request is not the apply-mode request:\n%s", u)
 	}
+	hist, err := a.History()
+	if err != nil || len(hist) != 2 || hist[0].ApprovedPlan != approved.ID || !hist[1].PlanOnly {
+		t.Fatalf("history = %+v, %v", hist, err)
+	}
 	// The written plan has changes: writing them again is refused, in the window's error shape.
 	if _, err := a.WriteChanges(rec.ID); appErr(t, err).Code != plan.ErrInvalidInput {
 		t.Fatalf("write changes of a plan with changes: %v", err)

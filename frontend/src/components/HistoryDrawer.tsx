@@ -25,7 +25,11 @@ export function HistoryDrawer({ items, onOpen, onClose }: { items: HistoryItem[]
               )}
               {h.created_at && !h.created_at.startsWith("0001-") && <span className="muted small">{h.created_at}</span>}
               <div>{h.summary || h.problem.slice(0, 80)}</div>
-              <div className="muted small">{h.files} file change{h.files === 1 ? "" : "s"}</div>
+              <div className="muted small" data-testid="history-files">
+                {h.files} file change{h.files === 1 ? "" : "s"}
+                {h.plan_only && " · plan only"}
+                {h.approved_plan && ` · written for the approved plan ${h.approved_plan}`}
+              </div>
             </button>
           </li>
         ))}

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { PlanView } from "./PlanView";
 import { ProblemPanel } from "./ProblemPanel";
+import { HistoryDrawer } from "./HistoryDrawer";
 import type { PlanRecord } from "../api/types";
 import { Store } from "../state/store";
 import { FakeBackend, samplePlan } from "../state/fakeBackend";
@@ -127,6 +128,22 @@ describe("Plan only and Write the changes", () => {
     expect(note.textContent).toContain("calc.py");
     expect(note.textContent).toContain("line 3, column 1: expected '}', found 'EOF'");
     expect(note.textContent).not.toContain("notes.md");
+  });
+
+  it("labels plan-only plans and written changes in the history", () => {
+    const base = { created_at: "2026-11-22 10:00:00", state: "draft", problem: "x", foreign: false };
+    render(
+      <HistoryDrawer
+        items={[
+          { ...base, id: "p2", summary: "written", files: 1, approved_plan: "p1" },
+          { ...base, id: "p1", summary: "approach", files: 0, plan_only: true },
+        ]}
+        onOpen={() => {}}
+        onClose={() => {}}
+      />,
+    );
+    const rows = screen.getAllByTestId("history-files").map((r) => r.textContent);
+    expect(rows).toEqual(["1 file change · written for the approved plan p1", "0 file changes · plan only"]);
   });
 
   it("has a Plan only switch next to Fix", () => {

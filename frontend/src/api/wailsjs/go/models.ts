@@ -82,6 +82,8 @@ export namespace app {
 	    problem: string;
 	    files: number;
 	    foreign: boolean;
+	    plan_only?: boolean;
+	    approved_plan?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new HistoryItem(source);
@@ -96,6 +98,8 @@ export namespace app {
 	        this.problem = source["problem"];
 	        this.files = source["files"];
 	        this.foreign = source["foreign"];
+	        this.plan_only = source["plan_only"];
+	        this.approved_plan = source["approved_plan"];
 	    }
 	}
 	export class LogFile {
