@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"fixplan/plan"
 )
@@ -218,5 +219,34 @@ func TestLargeChangeCountAgreesWithTheDiff(t *testing.T) {
 		if (got > n) != (want > n) || got > n && got != want {
 			t.Fatalf("case %d (%s, n=%d): counted %d, the diff has %d\nbefore %q\nafter %q", i, c.Op, n, got, want, c.Before, c.After)
 		}
+	}
+}
+
+// fixplan apply without --plan takes the newest draft of this user: applied
+// plans are passed over (without loading them) and so are shipped ones.
+func TestLatestDraftIsTheNewestOwnDraft(t *testing.T) {
+	root := tree(t, map[string]string{"a.go": "package a\n"})
+	e := open(t, root, nil)
+	defer e.Close()
+	at := func(min int) time.Time { return time.Date(2026, 1, 1, 12, min, 0, 0, time.UTC) }
+	save := func(id string, min int, st plan.State) {
+		if err := e.SavePlan(&plan.Record{ID: id, CreatedAt: at(min), State: st, Plan: planOf()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("old-draft", 1, plan.StateDraft)
+	save("new-draft", 2, plan.StateDraft)
+	save("applied", 3, plan.StateApplied)
+	foreign := &Engine{opt: Options{Key: []byte("someone-else's-key-0123456789abcd")}}
+	body, _ := json.Marshal(&plan.Record{ID: "shipped", CreatedAt: at(4), State: plan.StateDraft, Plan: planOf()})
+	if err := os.WriteFile(filepath.Join(root, ".fixplan", "plans", "shipped.json"), foreign.seal("plan", "shipped", body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st := e.peekPlanState("applied"); st != plan.StateApplied {
+		t.Errorf("peeked state of an applied plan = %q", st)
+	}
+	got, err := e.LatestDraft()
+	if err != nil || got.ID != "new-draft" {
+		t.Fatalf("LatestDraft = %v, %v; want new-draft", got, err)
 	}
 }

@@ -156,17 +156,36 @@ func (e *Engine) Plans() ([]plan.Record, error) {
 
 // LatestDraft returns this user's newest plan not yet applied; ERR_NO_PLAN when
 // none. Foreign plans are never picked.
+// Plans whose file says they are past draft are not loaded.
 func (e *Engine) LatestDraft() (*plan.Record, error) {
-	all, err := e.Plans()
-	if err != nil {
-		return nil, err
-	}
-	for i := range all {
-		if all[i].State == plan.StateDraft && !all[i].Foreign {
-			return &all[i], nil
+	var best *plan.Record
+	if e.stateReal(stateName("plans")) {
+		ents, err := fs.ReadDir(e.r.FS(), ".fixplan/plans")
+		if err != nil {
+			return nil, fmt.Errorf("list plans: %w", err)
+		}
+		for _, d := range ents {
+			n := d.Name()
+			if !strings.HasSuffix(n, ".json") || !d.Type().IsRegular() {
+				continue
+			}
+			id := strings.TrimSuffix(n, ".json")
+			if st := e.peekPlanState(id); st != "" && st != plan.StateDraft {
+				continue
+			}
+			r, err := e.LoadPlan(id)
+			if err != nil || r.Foreign || r.State != plan.StateDraft {
+				continue
+			}
+			if best == nil || r.CreatedAt.After(best.CreatedAt) || r.CreatedAt.Equal(best.CreatedAt) && r.ID > best.ID {
+				best = r
+			}
 		}
 	}
-	return nil, plan.Errorf(plan.ErrNoPlan, "there is no unapplied plan of yours in this project").WithHint("make one with fixplan plan")
+	if best == nil {
+		return nil, plan.Errorf(plan.ErrNoPlan, "there is no unapplied plan of yours in this project").WithHint("make one with fixplan plan")
+	}
+	return best, nil
 }
 
 // SaveNote keeps a small piece of this user's state (e.g. the last check output)
