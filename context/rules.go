@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"fixplan/plan"
 )
@@ -174,12 +176,21 @@ func (g *Gatherer) listRuleDir(dir, suffix string) []string {
 	ents, _ := f.ReadDir(maxRuleListing)
 	var names []string
 	for _, e := range ents {
-		if e.Type()&fs.ModeType == 0 && strings.HasSuffix(e.Name(), suffix) && !strings.HasPrefix(e.Name(), ".") {
+		if e.Type()&fs.ModeType == 0 && strings.HasSuffix(e.Name(), suffix) && !strings.HasPrefix(e.Name(), ".") && plainName(e.Name()) {
 			names = append(names, e.Name())
 		}
 	}
 	slices.Sort(names)
 	return names
+}
+
+// plainName reports whether a file name can be shown in a section title as it
+// is: no control characters (a newline could fake a section header of the
+// prompt) and no bidirectional formatting characters.
+func plainName(name string) bool {
+	return !strings.ContainsFunc(name, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == utf8.RuneError
+	})
 }
 
 // ruleApplies reads the front matter of a scoped rules file (Copilot's
