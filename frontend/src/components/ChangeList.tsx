@@ -146,6 +146,11 @@ export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAl
             {edited ? (
               <div className="selection-preview" data-testid="selection-preview" data-path={c.path}>
                 <p className="muted small">Your version is what will be written:</p>
+                {(pv?.flags ?? []).map((f) => (
+                  <span className="flag" key={f}>
+                    {f}
+                  </span>
+                ))}
                 {pv ? <DiffView diff={pv.diff} layout={layout} /> : <p className="muted small">It leaves the file as it is: nothing is written.</p>}
               </div>
             ) : reviewing && reviewable(c) && review && reviewActions ? (
@@ -154,6 +159,11 @@ export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAl
                 {rejected.length > 0 && (
                   <details className="selection-preview" data-testid="selection-preview" data-path={c.path}>
                     <summary className="small">What will be written (the accepted hunks)</summary>
+                    {(pv?.flags ?? []).map((f) => (
+                      <span className="flag" key={f}>
+                        {f}
+                      </span>
+                    ))}
                     {pv ? <DiffView diff={pv.diff} layout={layout} /> : <p className="muted small">Every hunk is rejected: nothing is written to this file.</p>}
                   </details>
                 )}

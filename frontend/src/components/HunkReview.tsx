@@ -29,7 +29,7 @@ export function HunkReview({ change, layout, rejected, focused, actions }: Props
           <div
             key={h.n}
             id={hunkId(change.path, h.n)}
-            className={`hunk ${rej ? "rejected" : "accepted"}${focused === h.n ? " focused" : ""}`}
+            className={`hunk-block ${rej ? "rejected" : "accepted"}${focused === h.n ? " focused" : ""}`}
             data-testid="hunk"
             data-path={change.path}
             data-n={h.n}

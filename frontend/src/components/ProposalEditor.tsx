@@ -8,7 +8,7 @@ import { MergeView } from "@codemirror/merge";
 import type { Proposed } from "../api/types";
 
 type Props = {
-  proposed: Proposed & { text: string };
+  proposed: Proposed & { text: string; error?: string };
   onSave: (text: string) => void;
   onCancel: () => void;
 };
@@ -65,6 +65,11 @@ export default function ProposalEditor({ proposed, onSave, onCancel }: Props) {
           <span className="muted small">{proposed.before === "" ? "new file" : "left: the file now · right: what will be written (editable)"}</span>
         </div>
         <div className="editor-host" ref={host} />
+        {proposed.error && (
+          <div className="alert" role="alert" data-testid="editor-error">
+            Not saved: {proposed.error}
+          </div>
+        )}
         <div className="row">
           <span className="muted small">Your text is checked like the model's and previewed again before anything is written. Ctrl+S saves, Esc cancels.</span>
           <span className="spacer" />

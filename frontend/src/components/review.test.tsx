@@ -123,6 +123,12 @@ describe("ProposalEditor", () => {
     expect(onCancel).toHaveBeenCalled();
   });
 
+  it("says in the editor why the text was not saved", async () => {
+    const { default: ProposalEditor } = await import("./ProposalEditor");
+    render(<ProposalEditor proposed={{ path: "calc.py", before: "a\n", after: "b\n", text: "b\n", error: "ERR_BINARY_CONTENT: looks binary" }} onSave={() => {}} onCancel={() => {}} />);
+    expect(screen.getByTestId("editor-error").textContent).toBe("Not saved: ERR_BINARY_CONTENT: looks binary");
+  });
+
   it("edits a new file in a plain editor", async () => {
     const { default: ProposalEditor } = await import("./ProposalEditor");
     const { container } = render(<ProposalEditor proposed={{ path: "n.md", before: "", after: "x\n", text: "x\n" }} onSave={() => {}} onCancel={() => {}} />);

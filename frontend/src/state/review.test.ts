@@ -140,7 +140,7 @@ describe("Store review", () => {
     };
     await s.openEditor("calc.py");
     await s.saveEdit("a\u0000b");
-    expect(s.get().error?.code).toBe("ERR_BINARY_CONTENT");
+    expect(s.get().review.editing?.error).toBe("ERR_BINARY_CONTENT: the edited content of calc.py looks binary — fixplan only writes text files");
     expect(s.get().review.editing?.path).toBe("calc.py");
     expect(s.get().review.edits).toEqual({});
   });

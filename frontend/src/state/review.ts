@@ -45,8 +45,9 @@ export type ReviewState = {
   previews: Record<string, FileChange | null>;
   /** focus is the hunk the keyboard acts on. */
   focus: { path: string; n: number } | null;
-  /** editing is the proposal open in the editor, with the text it starts from. */
-  editing: (Proposed & { text: string }) | null;
+  /** editing is the proposal open in the editor, with the text it starts from and why
+   * the last text saved was refused. */
+  editing: (Proposed & { text: string; error?: string }) | null;
 };
 
 export const emptyReview: ReviewState = { rejected: {}, edits: {}, previews: {}, focus: null, editing: null };

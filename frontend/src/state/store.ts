@@ -537,7 +537,7 @@ export class Store {
   }
 
   /** previewFile asks the Go side what applying path's choices writes (nothing: null). */
-  private async previewFile(path: string, content?: string): Promise<boolean> {
+  private async previewFile(path: string, content?: string, onError: (e: unknown) => void = (e) => this.fail(e)): Promise<boolean> {
     const p = this.reviewOpen();
     const c = p?.changes.find((x) => x.path === path);
     if (!p || !c) return false;
@@ -557,7 +557,7 @@ export class Store {
       this.set({ review: { ...this.state.review, previews } });
       return true;
     } catch (e) {
-      this.fail(e);
+      onError(e);
       return false;
     }
   }
@@ -588,8 +588,14 @@ export class Store {
       this.set({ review: { ...this.state.review, editing: null } });
       return;
     }
-    this.set({ error: null });
-    if (!(await this.previewFile(ed.path, text))) return;
+    this.set({ review: { ...this.state.review, editing: { ...ed, error: undefined } } });
+    // A refusal is shown in the editor, which stays open with the text.
+    const refused = (e: unknown) => {
+      const err = toAppError(e);
+      const cur = this.state.review.editing;
+      if (cur?.path === ed.path) this.set({ review: { ...this.state.review, editing: { ...cur, error: `${err.code}: ${err.message}${err.hint ? ` — ${err.hint}` : ""}` } } });
+    };
+    if (!(await this.previewFile(ed.path, text, refused))) return;
     const r = this.state.review;
     const rejected = { ...r.rejected };
     delete rejected[ed.path];
