@@ -90,7 +90,25 @@ func place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 		for _, l := range lines[cursor:pos] {
 			out = append(out, outLine{l, true})
 		}
+		// Placed ignoring indentation: added lines move with the context, as the
+		// search/replace fitter moves them (searchreplace.go), else the file
+		// would get the model's indentation next to its own.
+		ind := indentMap{}
+		if level == levelIndent {
+			trimmed, at := make([]string, len(old)), make([]int, len(old))
+			for i, o := range old {
+				trimmed[i], at[i] = strings.TrimRight(o, "\r\n"), pos+i
+			}
+			ind = newIndentMap(lines, trimmed, at)
+		}
 		k := pos
+		for _, l := range f.Lines {
+			if l.Op == gitdiff.OpAdd {
+				if _, ok := ind.fit(strings.TrimRight(l.Line, "\r\n")); !ok {
+					return nil, nil, hunkError(rel, hi+1, f, old, lines, unevenIndent)
+				}
+			}
+		}
 		for _, l := range f.Lines {
 			switch l.Op {
 			case gitdiff.OpContext:
@@ -99,7 +117,8 @@ func place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 			case gitdiff.OpDelete:
 				k++
 			case gitdiff.OpAdd:
-				out = append(out, outLine{strings.TrimRight(l.Line, "\r\n"), strings.HasSuffix(l.Line, "\n")})
+				text, _ := ind.fit(strings.TrimRight(l.Line, "\r\n"))
+				out = append(out, outLine{text, strings.HasSuffix(l.Line, "\n")})
 			}
 		}
 		cursor = k
@@ -177,18 +196,29 @@ func find(lines, old []string, cursor, expected, maxLevel int) (int, int, error)
 			return true
 		}
 		// Search outward from the expected line: the first distance with a match
-		// wins; a match on both sides at that distance is ambiguous.
+		// wins; a match on both sides at that distance is ambiguous, and so is a
+		// match off the stated line when the lines occur elsewhere too (the
+		// nearest copy is not necessarily the one the model meant).
 		maxDist := max(expected-cursor, len(lines)-expected)
 		for d := 0; d <= maxDist; d++ {
 			below, above := matches(expected-d), d > 0 && matches(expected+d)
+			at := expected - d
 			switch {
 			case below && above:
 				return 0, 0, fmt.Errorf("its lines match at line %d and line %d equally well; fixplan does not guess", expected+1-d, expected+1+d)
-			case below:
-				return expected - d, level, nil
 			case above:
-				return expected + d, level, nil
+				at = expected + d
+			case !below:
+				continue
 			}
+			if d > 0 {
+				for i := cursor; i+len(old) <= len(lines); i++ {
+					if i != at && matches(i) {
+						return 0, 0, fmt.Errorf("its lines are not at line %d and match at line %d and line %d; fixplan does not guess", expected+1, min(i, at)+1, max(i, at)+1)
+					}
+				}
+			}
+			return at, level, nil
 		}
 	}
 	return 0, 0, fmt.Errorf("its lines are not in the file")

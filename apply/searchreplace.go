@@ -306,7 +306,10 @@ func srFit(lines, search, repl []string, m srMatch, sensitive, typo bool) (out [
 			}
 			p, prevKept, added = at+1, op.kind == '=', false
 		case '+':
-			l := ind.fit(repl[op.b])
+			l, ok := ind.fit(repl[op.b])
+			if !ok {
+				return nil, "", unevenIndent
+			}
 			if len(wrong) > 0 {
 				l = fold.Replace(l)
 			}
@@ -323,13 +326,14 @@ func srFit(lines, search, repl []string, m srMatch, sensitive, typo bool) (out [
 // moves by the delta of the first matched line.
 type indentMap struct {
 	same         map[string]string
+	uneven       map[string]bool // search indentations that stand for several file ones
 	spacesPerTab int
 	from, to     string
 	note         string
 }
 
 func newIndentMap(lines, search []string, at []int) indentMap {
-	im := indentMap{same: map[string]string{}}
+	im := indentMap{same: map[string]string{}, uneven: map[string]bool{}}
 	first, unit, unitOK, differs := true, 0, true, false
 	for i, s := range search {
 		if strings.TrimSpace(s) == "" || at[i] < 0 {
@@ -339,8 +343,10 @@ func newIndentMap(lines, search []string, at []int) indentMap {
 		if first {
 			im.from, im.to, first = sw, fw, false
 		}
-		if _, ok := im.same[sw]; !ok {
+		if f, ok := im.same[sw]; !ok {
 			im.same[sw] = fw
+		} else if f != fw {
+			im.uneven[sw] = true
 		}
 		differs = differs || sw != fw
 		// Spaces in the search where the file has tabs, k per tab throughout.
@@ -366,19 +372,28 @@ func newIndentMap(lines, search []string, at []int) indentMap {
 	return im
 }
 
-func (im indentMap) fit(l string) string {
+// fit moves an added line to the file's indentation; false when its
+// indentation stands for several in the file (the search was re-indented
+// unevenly), so where it belongs cannot be known.
+func (im indentMap) fit(l string) (string, bool) {
 	if im.note == "" || strings.TrimSpace(l) == "" {
-		return l
+		return l, true
 	}
 	ws := leadingWS(l)
+	if im.uneven[ws] {
+		return l, false
+	}
 	if f, ok := im.same[ws]; ok {
-		return f + l[len(ws):]
+		return f + l[len(ws):], true
 	}
 	if k := im.spacesPerTab; k > 0 && strings.Trim(ws, " ") == "" && len(ws)%k == 0 {
-		return strings.Repeat("\t", len(ws)/k) + l[len(ws):]
+		return strings.Repeat("\t", len(ws)/k) + l[len(ws):], true
 	}
-	return reindent(l, im.from, im.to)
+	return reindent(l, im.from, im.to), true
 }
+
+// unevenIndent says why an added line cannot be re-indented.
+const unevenIndent = "its lines are indented differently from the file, and unevenly (the same indentation in it stands for different indentation in the file), so fixplan cannot tell how to indent the added lines; copy the lines with their indentation"
 
 // reindent moves a replacement line from the search's indentation to the file's.
 func reindent(l, from, to string) string {
