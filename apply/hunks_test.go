@@ -188,3 +188,25 @@ func TestManySeparateEditsStaySeparateHunks(t *testing.T) {
 		t.Errorf("rejecting hunk 3 gave:\n%s", udiff.Unified("want", "got", lines(400, want), string(got)))
 	}
 }
+
+// FuzzSelectHunks: for any two texts, accepting every hunk of the preview diff
+// gives the new text and accepting none the old one, byte for byte.
+func FuzzSelectHunks(f *testing.F) {
+	f.Add("a\nb\nc\n", "a\nB\nc\n")
+	f.Add("x\r\ny\r\n", "x\r\nz")
+	f.Add("", "new\n")
+	f.Add("one\n\n\ntwo", "one\n\n\nthree\n")
+	f.Fuzz(func(t *testing.T, before, after string) {
+		hs := HunksOf([]byte(before), []byte(after))
+		all := make([]int, len(hs))
+		for i := range hs {
+			all[i] = i + 1
+		}
+		if got, err := SelectHunks([]byte(before), []byte(after), all); err != nil || string(got) != after {
+			t.Fatalf("all hunks: %v\nbefore %q\nafter  %q\ngot    %q", err, before, after, got)
+		}
+		if got, err := SelectHunks([]byte(before), []byte(after), nil); err != nil || string(got) != before {
+			t.Fatalf("no hunk: %v\nbefore %q\ngot    %q", err, before, got)
+		}
+	})
+}
