@@ -133,7 +133,7 @@ func SelectHunks(before, after []byte, accept []int) ([]byte, error) {
 	for _, n := range accept {
 		if n < 1 || n > len(hs) {
 			return nil, plan.Errorf(plan.ErrInvalidInput, "hunk %d does not exist: the change has %d hunk(s)", n, len(hs)).
-				WithHint("number hunks from 1 as the preview shows them (fixplan apply PLAN --show-hunks)")
+				WithHint("number hunks from 1 as the preview shows them (fixplan apply --plan ID --show-hunks)")
 		}
 		ok[n] = true
 	}
@@ -143,6 +143,11 @@ func SelectHunks(before, after []byte, accept []int) ([]byte, error) {
 	for _, h := range hs {
 		if h.OldStart < pos || h.OldStart+len(h.Old) > len(old) {
 			return nil, fmt.Errorf("select hunks: hunk %d does not fit the file", h.N)
+		}
+		for i, l := range h.Old {
+			if old[h.OldStart+i] != l {
+				return nil, fmt.Errorf("select hunks: hunk %d does not match the file at line %d", h.N, h.OldStart+i+1)
+			}
 		}
 		for _, l := range old[pos:h.OldStart] {
 			b.WriteString(l)

@@ -105,7 +105,7 @@ func hunkChange(c *Change, accept []int, fr *plan.FileReview) (bool, error) {
 	for _, n := range accept {
 		if n < 1 || n > len(hs) {
 			return false, (&plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("%s has %d hunk(s); hunk %d does not exist", c.Path, len(hs), n), Paths: []string{c.Path}}).
-				WithHint("number hunks from 1 as the preview shows them (fixplan apply PLAN --show-hunks)")
+				WithHint("number hunks from 1 as the preview shows them (fixplan apply --plan ID --show-hunks)")
 		}
 		ok[n] = true
 	}
