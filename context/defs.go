@@ -323,6 +323,7 @@ func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, res
 			imps, folder := d.context(lang, h.file, f.src)
 			var found []defHit
 			for _, u := range uses {
+				u.point = parents
 				d.resolveUse(lang, p, span, u, imps, folder, &found)
 			}
 			for _, x := range found {
@@ -429,11 +430,26 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 	return found
 }
 
-// sortHits orders hits nearest first: tier, distance from the failing line,
-// failure point, folders apart.
+// sortHits orders hits nearest first: tier, then how many failure points use
+// the definition, distance from the failing line, failure point, folders apart.
 func sortHits(hits []defHit) {
+	// reach: how many failure points (or parents) use a definition; one many
+	// failing lines lead to comes first within its tier
+	type key struct {
+		file string
+		from int
+	}
+	sources := map[key]map[int]bool{}
+	for _, h := range hits {
+		k := key{h.file, h.span.from}
+		if sources[k] == nil {
+			sources[k] = map[int]bool{}
+		}
+		sources[k][h.point] = true
+	}
+	reach := func(h defHit) int { return len(sources[key{h.file, h.span.from}]) }
 	slices.SortStableFunc(hits, func(a, b defHit) int {
-		for _, c := range [][2]int{{a.tier, b.tier}, {a.dist, b.dist}, {a.point, b.point}, {a.pathDist, b.pathDist}} {
+		for _, c := range [][2]int{{a.tier, b.tier}, {reach(b), reach(a)}, {a.dist, b.dist}, {a.point, b.point}, {a.pathDist, b.pathDist}} {
 			if c[0] != c[1] {
 				return c[0] - c[1]
 			}
@@ -596,6 +612,18 @@ func (g *Gatherer) shownLines(have []candidate) map[string]map[int]bool {
 	return shown
 }
 
+// defsBudget is the room of the definitions: one section's (MaxResultBytes),
+// and up to twice that when the base context leaves that much of MaxTotalBytes
+// unused after the sections before them and one more section (a log).
+func (g *Gatherer) defsBudget(have []candidate) int {
+	used := 0
+	for _, c := range have {
+		used += len(c.sec.Title) + len(capText(c.sec.Body, g.opts.MaxResultBytes))
+	}
+	room := g.opts.MaxTotalBytes - used - g.opts.MaxResultBytes
+	return max(g.opts.MaxResultBytes, min(2*g.opts.MaxResultBytes, room))
+}
+
 // defCandidates turns ranked hits into sections: those the base context shows
 // already are skipped, the rest are taken in rank order while they fit in
 // MaxResultBytes, and a warning names those left out.
@@ -610,7 +638,7 @@ func (g *Gatherer) defCandidates(have []candidate, hits []defHit, warnings *[]st
 		}
 		return true
 	}
-	left := g.opts.MaxResultBytes
+	left := g.defsBudget(have)
 	var out []candidate
 	var dropped []string
 	done := map[string]bool{}

@@ -251,7 +251,8 @@ func TestDefinitionsTypeScript(t *testing.T) {
 }
 
 // TestDefinitionsBudget: definitions that do not fit in the budget are left out
-// in rank order (the farthest from the failing line first), with a warning.
+// in rank order (the farthest from the failing line first), with a warning; the
+// budget is one section's, or up to two when the total budget has the room.
 func TestDefinitionsBudget(t *testing.T) {
 	root := t.TempDir()
 	fn := func(name string) string {
@@ -295,7 +296,12 @@ func TestSum(t *testing.T) {
 		t.Errorf("not ranked by distance from the failing line (Near, Mid, Far):\n%s", titles(full))
 	}
 	budget := size("definition of Near") + size("definition of Mid") + 10
-	got := gatherBase(t, root, problem, Options{MaxResultBytes: budget})
+	before := 0 // the sections before the definitions
+	for _, s := range full.Sections[:sectionIndex(full, "definition of ")] {
+		before += len(s.Title) + len(s.Body)
+	}
+	// a total budget that leaves no room beyond one section for the definitions
+	got := gatherBase(t, root, problem, Options{MaxResultBytes: budget, MaxTotalBytes: before + 2*budget})
 	for _, name := range []string{"Near", "Mid"} {
 		if _, ok := section(got, "definition of "+name); !ok {
 			t.Errorf("%s left out with a budget that fits it:\n%s", name, titles(got))
@@ -306,6 +312,12 @@ func TestSum(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(got.Warnings, "\n"), "1 definitions left out (budget of the definitions section reached): Far") {
 		t.Errorf("no warning naming Far: %q", got.Warnings)
+	}
+	// the same section budget with room to spare in the total: the definitions
+	// may take up to two sections' worth, and Far fits
+	roomy := gatherBase(t, root, problem, Options{MaxResultBytes: budget})
+	if _, ok := section(roomy, "definition of Far"); !ok {
+		t.Errorf("Far left out although the total budget has room:\n%s%q", titles(roomy), roomy.Warnings)
 	}
 }
 

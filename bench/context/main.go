@@ -61,6 +61,8 @@ func main() {
 	verbose := flag.Bool("v", false, "print each failure")
 	envCache := flag.String("env-cache", "", "env-cache file for the environment section (default: none)")
 	save := flag.String("save", "", "folder to save each failure's output and its base context's section titles in")
+	replay := flag.String("replay", "", "gather again the failures saved in this folder (-save) instead of breaking functions: "+
+		"the copies are restored after each failure, and the break keeps every line where it was, so the lines to find are the same")
 	flag.Parse()
 	var all []outcome
 	tried := map[string][2]int{}
@@ -69,6 +71,10 @@ func main() {
 		if !ok {
 			fmt.Fprintf(os.Stderr, "contextbench: %q: want NAME=DIR\n", arg)
 			os.Exit(2)
+		}
+		if *replay != "" {
+			all = append(all, replayProject(name, dir, *replay, *envCache)...)
+			continue
 		}
 		outs, nTried, nPass := runProject(name, dir, *k, *envCache, *save, *verbose)
 		tried[name] = [2]int{nTried, nPass}
@@ -212,7 +218,7 @@ func runProject(name, root string, k int, envCache, save string, verbose bool) (
 				}
 				b.WriteString(strings.Join(after.Warnings, "\n"))
 				base := filepath.Join(save, fmt.Sprintf("%s-%02d", name, len(outs)))
-				_ = os.WriteFile(base+".out", []byte(fmt.Sprintf("%s %s lines %d-%d\n%s", t.file, t.name, t.from, t.to, problem)), 0o644)
+				_ = os.WriteFile(base+".out", []byte(fmt.Sprintf("%s\t%s\t%d\t%d\n%s", t.file, t.name, t.from, t.to, problem)), 0o644)
 				_ = os.WriteFile(base+".titles", []byte(b.String()), 0o644)
 			}
 			if verbose {
@@ -260,6 +266,46 @@ func baseline(root, pkgDir string) string {
 		}
 	}
 	return "^(" + strings.Join(names, "|") + ")$"
+}
+
+// replayProject gathers the base context again for the failures of project
+// name saved in dir.
+func replayProject(name, root, dir, envCache string) []outcome {
+	files, _ := filepath.Glob(filepath.Join(dir, name+"-*.out"))
+	sort.Strings(files)
+	var outs []outcome
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		head, problem, _ := strings.Cut(string(data), "\n")
+		var t target
+		fields := strings.Split(head, "\t")
+		if len(fields) != 4 {
+			fmt.Fprintf(os.Stderr, "%s: the first line is not FILE\tFUNCTION\tFROM\tTO\n", f)
+			continue
+		}
+		t.file, t.name = fields[0], fields[1]
+		t.from, _ = strconv.Atoi(fields[2])
+		t.to, _ = strconv.Atoi(fields[3])
+		o := outcome{project: name, fn: t.name, file: t.file}
+		t0 := time.Now()
+		before := gather(root, problem, envCache, true)
+		t1 := time.Now()
+		after := gather(root, problem, envCache, false)
+		o.msBefore, o.msAfter = ms(t1.Sub(t0)), ms(time.Since(t1))
+		o.before, o.fileBefore = shown(before, t)
+		o.after, o.fileAfter = shown(after, t)
+		o.bytesBefore, o.bytesAfter = size(before), size(after)
+		for _, s := range after.Sections {
+			if strings.Contains(s.Title, "(definition of ") {
+				o.defSecs++
+			}
+		}
+		outs = append(outs, o)
+	}
+	return outs
 }
 
 // goTest runs the package's tests; failed is false when they pass.
