@@ -36,6 +36,7 @@ type pair struct {
 	search []string
 	repl   []string
 	kept   []bool
+	start  int // the hunk's old start line, for the unified-diff form
 }
 
 type fileCase struct {
@@ -57,7 +58,7 @@ type damage struct {
 func mapPairs(ps []pair, f func(p pair) pair) []pair {
 	out := make([]pair, len(ps))
 	for i, p := range ps {
-		out[i] = f(pair{search: append([]string{}, p.search...), repl: append([]string{}, p.repl...), kept: append([]bool{}, p.kept...)})
+		out[i] = f(pair{search: append([]string{}, p.search...), repl: append([]string{}, p.repl...), kept: append([]bool{}, p.kept...), start: p.start})
 	}
 	return out
 }
@@ -215,7 +216,9 @@ func hunkPairs(diff string) []pair {
 	for _, l := range strings.Split(diff, "\n") {
 		switch {
 		case strings.HasPrefix(l, "@@"):
-			out = append(out, pair{})
+			var start int
+			fmt.Sscanf(l, "@@ -%d", &start)
+			out = append(out, pair{start: start})
 			cur = &out[len(out)-1]
 		case cur == nil || l == "" || strings.HasPrefix(l, `\`):
 		case l[0] == ' ':
@@ -347,6 +350,21 @@ func toEnvelope(rel string, ps []pair) string {
 	return b.String()
 }
 
+// toUnifiedDiff writes the pairs as a unified diff with each hunk's old start
+// line (the new start is recomputed by fixplan's cleaner).
+func toUnifiedDiff(rel string, ps []pair) string {
+	var b strings.Builder
+	b.WriteString("--- a/" + rel + "\n+++ b/" + rel + "\n")
+	for _, p := range ps {
+		fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@\n", p.start, len(p.search), p.start, len(p.repl))
+		for _, op := range lcsOps(p.search, p.repl) {
+			b.WriteString(op)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
 // lcsOps is a longest-common-subsequence line diff as " kept", "-removed", "+added".
 func lcsOps(a, b []string) []string {
 	t := make([][]int, len(a)+1)
@@ -381,7 +399,7 @@ func lcsOps(a, b []string) []string {
 }
 
 // run applies one case in a fresh project and scores it.
-func run(c fileCase, d damage, key []byte, s *score, verbose, envelope bool) {
+func run(c fileCase, d damage, key []byte, s *score, verbose bool, format string) {
 	before, ps, want := d.fn(c)
 	dir, err := os.MkdirTemp("", "srbench-case-")
 	must(err)
@@ -392,9 +410,18 @@ func run(c fileCase, d damage, key []byte, s *score, verbose, envelope bool) {
 	e, err := apply.Open(dir, apply.Options{Key: key})
 	must(err)
 	p := plan.Plan{ProposedChanges: &plan.ProposedChanges{Actions: []plan.Action{{Kind: plan.EditFile, Path: c.rel, Edits: toEdits(ps)}}}}
-	if envelope {
+	switch format {
+	case "envelope":
 		env := toEnvelope(c.rel, ps)
 		p = plan.Plan{Patch: &env}
+	case "udiff":
+		d := toUnifiedDiff(c.rel, ps)
+		p = plan.Plan{Patch: &d}
+		if want == nil {
+			// Its hunks carry line numbers, so the copy put on top does not make
+			// them ambiguous: the right result is the copy plus the newer release.
+			want = append(before[:len(before)-len(c.old):len(before)-len(c.old)], c.new...)
+		}
 	}
 	cs, err := e.Changes(&p)
 	s.total++
@@ -427,7 +454,7 @@ func run(c fileCase, d damage, key []byte, s *score, verbose, envelope bool) {
 func main() {
 	md := flag.Bool("md", false, "print Markdown tables")
 	verbose := flag.Bool("v", false, "list refused cases on stderr")
-	envelope := flag.Bool("envelope", false, "send each case as a *** Begin Patch envelope in the patch field instead of an EDIT_FILE action")
+	format := flag.String("format", "edit", "how each case is sent: edit (an EDIT_FILE action), envelope (a *** Begin Patch envelope in the patch field) or udiff (a unified diff with the hunks' line numbers)")
 	flag.Parse()
 	key := bytes.Repeat([]byte{7}, 32)
 	cs := cases()
@@ -444,7 +471,7 @@ func main() {
 			res[d.name][l] = &score{}
 		}
 		for _, c := range cs {
-			run(c, d, key, res[d.name][c.lang], *verbose, *envelope)
+			run(c, d, key, res[d.name][c.lang], *verbose, *format)
 		}
 	}
 	cell := func(s *score) string { return fmt.Sprintf("%d / %d / %d", s.ok, s.refused, s.wrong) }
@@ -463,7 +490,7 @@ func main() {
 			all.ok, all.refused, all.wrong, all.total = all.ok+s.ok, all.refused+s.refused, all.wrong+s.wrong, all.total+s.total
 		}
 		t := &tot
-		if strings.Contains(d.name, "must be refused") {
+		if strings.Contains(d.name, "must be refused") && *format != "udiff" {
 			t = &totRefuse
 		}
 		t.ok, t.refused, t.wrong, t.total = t.ok+all.ok, t.refused+all.refused, t.wrong+all.wrong, t.total+all.total
@@ -481,10 +508,15 @@ func main() {
 	if *md {
 		blank := strings.Repeat(" |", len(langs))
 		fmt.Printf("| **all edits** |%s %d/%d (%.0f%%) | %d | %d |\n", blank, tot.ok, tot.total, pct(tot.ok, tot.total), tot.refused, tot.wrong)
-		fmt.Printf("| **ambiguous searches** |%s — | %d/%d | %d |\n", blank, totRefuse.refused, totRefuse.total, totRefuse.wrong)
+		if *format != "udiff" {
+			fmt.Printf("| **ambiguous searches** |%s — | %d/%d | %d |\n", blank, totRefuse.refused, totRefuse.total, totRefuse.wrong)
+		}
 	} else {
 		fmt.Printf("all edits: %d/%d applied correctly (%.0f%%), %d refused, %d wrongly applied; ambiguous: %d/%d refused, %d wrongly applied\n",
 			tot.ok, tot.total, pct(tot.ok, tot.total), tot.refused, tot.wrong, totRefuse.refused, totRefuse.total, totRefuse.wrong)
+	}
+	if *format == "udiff" {
+		return // a measurement of the unified-diff path, not a test of the edit path
 	}
 	if tot.wrong+totRefuse.wrong > 0 {
 		os.Exit(3)
