@@ -39,7 +39,7 @@ func refine(rec *plan.Record, want map[string]bool, cs []Change, files []FileCho
 		}
 		if !want[f.Path] {
 			return nil, nil, plan.Errorf(plan.ErrInvalidInput, "%s is not ticked, so its hunks or edits cannot be applied", f.Path).
-				WithHint("tick the file, or leave out its hunk selection")
+				WithHint("tick the file (in the CLI: list it with --only too), or leave out its hunks or edit")
 		}
 		if _, dup := choice[f.Path]; dup {
 			return nil, nil, plan.Errorf(plan.ErrInvalidInput, "%s is selected twice", f.Path).WithHint("give each file one hunk selection or one edit")
