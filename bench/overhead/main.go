@@ -45,21 +45,20 @@ func must(err error) {
 }
 
 // timeIt runs f n times and returns the durations, sorted.
-func timeIt(n int, setup func(i int), f func(i int) error) ([]time.Duration, error) {
+func timeIt(n int, f func(i int) error) ([]time.Duration, error) {
 	var ds []time.Duration
 	for i := 0; i < n; i++ {
-		if setup != nil {
-			setup(i)
-		}
 		t0 := time.Now()
 		if err := f(i); err != nil {
 			return nil, err
 		}
 		ds = append(ds, time.Since(t0))
 	}
-	sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
+	sortDs(ds)
 	return ds, nil
 }
+
+func sortDs(ds []time.Duration) { sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] }) }
 
 func median(ds []time.Duration) time.Duration { return ds[len(ds)/2] }
 
@@ -200,7 +199,8 @@ func main() {
 	fake := flag.String("fakeprovider", "", "the fake provider binary (scripts/desktop/fakeprovider)")
 	n := flag.Int("n", 7, "repetitions of each measurement (the median is reported)")
 	md := flag.Bool("md", false, "print Markdown")
-	work := flag.String("work", "", "folder for the project copies (default: a new folder under build/; keep it on the disk you care about, not tmpfs)")
+	applyOnly := flag.Bool("apply-only", false, "measure only the release diffs (e.g. a second run with -work on tmpfs)")
+	workIn := flag.String("work", "build", "the copies are made in a new folder inside `DIR` (removed at the end); keep it on the disk you care about")
 	flag.Parse()
 	abs := func(p string) string {
 		a, err := filepath.Abs(p)
@@ -208,47 +208,70 @@ func main() {
 		return a
 	}
 	fp, fh, fk := abs(*fixplan), abs(*helper), abs(*fake)
-	if *work == "" {
-		must(os.MkdirAll("build", 0o755))
-		d, err := os.MkdirTemp("build", "overhead-")
-		must(err)
-		*work = d
-	}
-	*work = abs(*work)
-	defer os.RemoveAll(*work)
-	cfg := filepath.Join(*work, "config")
+	must(os.MkdirAll(*workIn, 0o755))
+	work, err := os.MkdirTemp(*workIn, "overhead-")
+	must(err)
+	work = abs(work)
+	defer os.RemoveAll(work)
+	cfg := filepath.Join(work, "config")
 	must(os.MkdirAll(cfg, 0o700))
 	// GIT_CEILING_DIRECTORIES: the copies may sit inside a git checkout (build/), where
 	// git apply would take paths relative to that checkout's root and skip them.
-	env := []string{"FIXPLAN_CONFIG_DIR=" + cfg, "FIXPLAN_USER_PREFS=" + filepath.Join(cfg, "preferences.json"), "GIT_CEILING_DIRECTORIES=" + *work}
+	env := []string{"FIXPLAN_CONFIG_DIR=" + cfg, "FIXPLAN_USER_PREFS=" + filepath.Join(cfg, "preferences.json"), "GIT_CEILING_DIRECTORIES=" + work}
 
-	// Process start and plan overhead.
-	empty := emptyProgram(*work)
-	starts := *n * 3
-	emptyDs, err := timeIt(starts, nil, func(int) error { return run(*work, nil, empty) })
-	must(err)
-	versionDs, err := timeIt(starts, nil, func(int) error { return run(*work, env, fp, "--version") })
-	must(err)
+	if !*applyOnly {
+		startAndPlan(work, env, fp, fk, *n, *md)
+	}
+	applies(work, env, fp, fh, *n, *md)
+}
+
+// startAndPlan measures process start and the plan overhead and prints them.
+func startAndPlan(work string, env []string, fp, fk string, n int, md bool) {
+	empty := emptyProgram(work)
+	starts := n * 3
+	var emptyDs, versionDs []time.Duration
+	for i := 0; i < starts; i++ { // taking turns, like the apply runs below
+		d, err := timeIt(1, func(int) error { return run(work, nil, empty) })
+		must(err)
+		emptyDs = append(emptyDs, d...)
+		d, err = timeIt(1, func(int) error { return run(work, env, fp, "--version") })
+		must(err)
+		versionDs = append(versionDs, d...)
+	}
+	sortDs(emptyDs)
+	sortDs(versionDs)
 	modDir, err := releases.Dir(planModule)
 	must(err)
-	proj := filepath.Join(*work, "plan-project")
+	proj := filepath.Join(work, "plan-project")
 	must(releases.CopyTree(modDir, proj))
-	replies, _ := json.Marshal(planReplies(*n + 1))
-	rf := filepath.Join(*work, "replies.json")
+	replies, _ := json.Marshal(planReplies(n + 1))
+	rf := filepath.Join(work, "replies.json")
 	must(os.WriteFile(rf, replies, 0o644))
 	url, stop := startFake(fk, rf)
+	defer func() { must(stop()) }()
 	problem := "--- FAIL: TestExecuteC (0.00s)\n    command_test.go:80: wrong output\n" +
 		"goroutine 7 [running]:\ngithub.com/spf13/cobra.(*Command).ExecuteC(...)\n\t" + filepath.Join(proj, "command.go") + ":1060 +0x1a\nFAIL\n"
 	planEnv := append(env, "FIXPLAN_BASE_URL="+url, "FIXPLAN_MODEL=fake", "FIXPLAN_API_KEY=bench-key")
 	planCmd := func(int) error {
-		return run(*work, planEnv, fp, "--root", proj, "plan", "--quiet", "--json", "--problem", problem)
+		return run(work, planEnv, fp, "--root", proj, "plan", "--quiet", "--json", "--problem", problem)
 	}
 	must(planCmd(0)) // fills the per-machine environment cache, as any earlier plan would
-	planDs, err := timeIt(*n, nil, planCmd)
+	planDs, err := timeIt(n, planCmd)
 	must(err)
-	must(stop())
+	if !md {
+		fmt.Printf("empty Go program %s\nfixplan --version %s\nfixplan plan %s\n", emptyDs, versionDs, planDs)
+		return
+	}
+	fmt.Printf("#### Process start and plan overhead (median of %d runs; min–max)\n\n", starts)
+	fmt.Println("| command | median | range |\n|---|---:|---:|")
+	fmt.Printf("| empty Go program (the floor of a process start) | %s |\n", row{ds: emptyDs}.cells())
+	fmt.Printf("| `fixplan --version` | %s |\n", row{ds: versionDs}.cells())
+	fmt.Printf("| `fixplan plan` on %s, instant scripted model, two context rounds (%d runs) | %s |\n", planModule, n, row{ds: planDs}.cells())
+	fmt.Printf("\nPlan overhead beyond a process start: %s (median plan − median `--version`).\n\n", ms(median(planDs)-median(versionDs)))
+}
 
-	// Applying release diffs.
+// applies measures the release diffs with the three tools and prints the table.
+func applies(work string, env []string, fp, fh string, n int, md bool) {
 	type applyRow struct {
 		name, files        string
 		git, gitSync, fixp row
@@ -261,10 +284,10 @@ func main() {
 		must(err)
 		diff, files, err := releases.TreeDiff(oldDir, newDir)
 		must(err)
-		pf := filepath.Join(*work, "release.patch")
+		pf := filepath.Join(work, "release.patch")
 		must(os.WriteFile(pf, []byte(diff), 0o644))
 		copyOld := func(name string) string {
-			d := filepath.Join(*work, name)
+			d := filepath.Join(work, name)
 			must(os.RemoveAll(d))
 			must(releases.CopyTree(oldDir, d))
 			return d
@@ -278,52 +301,64 @@ func main() {
 			{func(d string) [][]string { return [][]string{{fp, "--root", d, "patch", "--file", pf}} }},
 		}
 		var rows [3]row
-		for ti, t := range tools {
-			ds, err := timeIt(*n, func(int) { dirs[ti] = copyOld(fmt.Sprintf("apply-%d", ti)) }, func(int) error {
+		// Repetitions take turns (tool 1, 2, 3, tool 1, …) so that a change in the
+		// machine's load falls on all three; each starts from a fresh copy with
+		// nothing left to write back (sync), so no tool pays for the copy's writes.
+		for i := 0; i < n; i++ {
+			for ti, t := range tools {
+				dirs[ti] = copyOld(fmt.Sprintf("apply-%d", ti))
+				must(run(work, nil, "sync"))
+				t0 := time.Now()
 				for _, a := range t.argv(dirs[ti]) {
-					if err := run(dirs[ti], env, a[0], a[1:]...); err != nil {
-						return err
-					}
+					must(run(dirs[ti], env, a[0], a[1:]...))
 				}
-				return nil
-			})
-			must(err)
+				rows[ti].ds = append(rows[ti].ds, time.Since(t0))
+			}
+		}
+		for ti, t := range tools {
+			sortDs(rows[ti].ds)
 			if d := sameTree(dirs[ti], newDir); d != "" {
 				must(fmt.Errorf("%s: %s differs from %s after %v", pr[0], d, pr[1], t.argv(dirs[ti])))
 			}
-			rows[ti].ds = ds
 			// Count the fsyncs of one more run (a shell runs the two-command line).
 			d := copyOld(fmt.Sprintf("apply-%d", ti))
 			var line []string
 			for _, a := range t.argv(d) {
 				line = append(line, shellQuote(a))
 			}
+			must(run(work, nil, "sync"))
 			rows[ti].fsyncs = fsyncs(d, env, "sh", "-c", strings.Join(line, " && "))
 		}
 		applies = append(applies, applyRow{name: strings.Replace(pr[0], "@", " ", 1) + " → " + pr[1][strings.LastIndex(pr[1], "@")+1:], files: strconv.Itoa(files),
 			git: rows[0], gitSync: rows[1], fixp: rows[2]})
 	}
 
-	if !*md {
-		fmt.Printf("empty Go program %s\nfixplan --version %s\nfixplan plan %s\n", emptyDs, versionDs, planDs)
+	if !md {
 		for _, a := range applies {
 			fmt.Printf("%s (%s files): git apply %s; +fsync %s; fixplan %s\n", a.name, a.files, a.git.ds, a.gitSync.ds, a.fixp.ds)
 		}
 		return
 	}
-	fmt.Printf("#### Process start and plan overhead (median of %d runs; min–max)\n\n", starts)
-	fmt.Println("| command | median | range |\n|---|---:|---:|")
-	fmt.Printf("| empty Go program (the floor of a process start) | %s |\n", row{ds: emptyDs}.cells())
-	fmt.Printf("| `fixplan --version` | %s |\n", row{ds: versionDs}.cells())
-	fmt.Printf("| `fixplan plan` on %s, instant scripted model, two context rounds (%d runs) | %s |\n", planModule, *n, row{ds: planDs}.cells())
-	fmt.Printf("\nPlan overhead beyond a process start: %s (median plan − median `--version`).\n\n", ms(median(planDs)-median(versionDs)))
-	fmt.Printf("#### Applying a real release diff (median of %d runs; min–max; fsyncs counted with strace)\n\n", *n)
+	fmt.Printf("#### Applying a real release diff in %s (median of %d runs taking turns; fsyncs counted with strace)\n\n", fsType(work), n)
 	fmt.Println("| release diff | files | `git apply` | `git apply` + fsyncs | `fixplan patch` | fixplan ÷ (git apply + fsyncs) |\n|---|---:|---:|---:|---:|---:|")
 	for _, a := range applies {
 		fmt.Printf("| %s | %s | %s | %s (%s fsyncs) | %s (%s fsyncs) | %.2f× |\n", a.name, a.files,
 			ms(median(a.git.ds)), ms(median(a.gitSync.ds)), a.gitSync.fsyncs, ms(median(a.fixp.ds)), a.fixp.fsyncs,
 			float64(median(a.fixp.ds))/float64(median(a.gitSync.ds)))
 	}
+}
+
+// fsType names the filesystem holding dir (from df), "" when unknown.
+func fsType(dir string) string {
+	out, err := exec.Command("df", "--output=fstype", dir).Output()
+	if err != nil {
+		return "a folder on an unknown filesystem"
+	}
+	f := strings.Fields(string(out))
+	if len(f) < 2 {
+		return "a folder on an unknown filesystem"
+	}
+	return "a folder on " + f[len(f)-1]
 }
 
 var plainArg = regexp.MustCompile(`^[A-Za-z0-9_./=@:+-]+$`)

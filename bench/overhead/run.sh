@@ -9,8 +9,10 @@
 # paint) is added. --write stores everything in RESULTS.md.
 #
 # usage: bench/overhead/run.sh [--write]
-# env:   N (repetitions, default 7), WORK (folder for the copies; default under build/,
-#        on the same disk as the checkout — not tmpfs, where fsyncs cost nothing)
+# env:   N (repetitions, default 7), WORK (the copies are made in a new folder inside it;
+#        default build/, on the same disk as the checkout). When /dev/shm is a tmpfs the
+#        release diffs are applied there too: fsyncs cost nothing in memory, so that
+#        table shows each tool's own work without the disk.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v git >/dev/null || { echo "bench/overhead: git is needed (apt-get install git)"; exit 1; }
@@ -21,16 +23,27 @@ if [ -z "${FIXPLAN_BIN:-}" ]; then
   mkdir -p frontend/dist && { [ -n "$(ls -A frontend/dist)" ] || touch frontend/dist/.gitkeep; }
   go build -ldflags "-X main.version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)" -o "$BIN" ./cmd/fixplan
 fi
-go build -o build/bin/fsynchelper ./bench/overhead/fsynchelper
-go build -o build/bin/fakeprovider ./scripts/desktop/fakeprovider
-work_flag=()
-[ -n "${WORK:-}" ] && work_flag=(-work "$WORK")
-table=$(go run ./bench/overhead -md -n "$N" -fixplan "$BIN" -fsynchelper build/bin/fsynchelper -fakeprovider build/bin/fakeprovider "${work_flag[@]}")
+helpers=$(mktemp -d)
+trap 'rm -rf "$helpers"' EXIT
+go build -o "$helpers/fsynchelper" ./bench/overhead/fsynchelper
+go build -o "$helpers/fakeprovider" ./scripts/desktop/fakeprovider
+bench=(go run ./bench/overhead -md -n "$N" -fixplan "$BIN" -fsynchelper "$helpers/fsynchelper" -fakeprovider "$helpers/fakeprovider")
+table=$("${bench[@]}" -work "${WORK:-build}")
+if [ "$(df --output=fstype /dev/shm 2>/dev/null | tail -1)" = tmpfs ]; then
+  table="$table
+
+$("${bench[@]}" -apply-only -work /dev/shm)"
+fi
 app=""
 if [ -x bench/overhead/app.sh ]; then
-  app=$(bench/overhead/app.sh)
+  applog=$(mktemp)
+  if ! app=$(bench/overhead/app.sh 2>"$applog"); then
+    app="#### App start to first paint
+
+\`bench/overhead/app.sh\` failed in this run: $(tail -3 "$applog" | tr '\n' ' ')"
+  fi
+  rm -f "$applog"
 fi
-fstype=$(df -T build | awk 'NR==2 {print $2}')
 echo "$table"
 [ -z "$app" ] || { echo; echo "$app"; }
 if [ "${1:-}" = "--write" ]; then
@@ -40,7 +53,7 @@ if [ "${1:-}" = "--write" ]; then
     echo "# Overhead benchmark: fixplan vs the floor"
     echo
     echo "Produced by \`bench/overhead/run.sh --write\` on $(date -u +%F), $(go version | cut -d' ' -f3), $(git --version),"
-    echo "$(nproc) CPUs shared with other work (load average $(cut -d' ' -f1 /proc/loadavg) when written), copies on $fstype."
+    echo "$(nproc) CPUs shared with other work (load average $(cut -d' ' -f1 /proc/loadavg) when written)."
     echo "Every row is measured in the same run; medians of $N repetitions (process starts: $((N * 3)))."
     echo
     echo "$table"
