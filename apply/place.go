@@ -199,6 +199,9 @@ func find(lines, old []string, cursor, expected, maxLevel int) (int, int, error)
 		// wins; a match on both sides at that distance is ambiguous, and so is a
 		// match off the stated line when the lines occur elsewhere too (the
 		// nearest copy is not necessarily the one the model meant).
+		// A stated line beyond the file (a model's made-up number) searches from
+		// the nearest end instead of walking every line number up to it.
+		expected = min(max(expected, cursor), len(lines))
 		maxDist := max(expected-cursor, len(lines)-expected)
 		for d := 0; d <= maxDist; d++ {
 			below, above := matches(expected-d), d > 0 && matches(expected+d)
