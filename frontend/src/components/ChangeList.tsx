@@ -20,10 +20,12 @@ type Props = {
   reviewActions?: ReviewActions;
 };
 
-/** typing: the key went to a text field or an editor, not to the review. */
-function typing(t: EventTarget | null): boolean {
+/** elsewhere: the key went to a text field, an editor, or a dialog or drawer open over
+ * the plan (Settings, History, Journals), not to the review. */
+function elsewhere(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
-  return !!el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName));
+  if (el && (el.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName))) return true;
+  return !!document.querySelector('[role="dialog"], .drawer');
 }
 
 /** ChangeList lists every file change with its op badge, a checkbox and its diff; on a
@@ -37,7 +39,7 @@ export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAl
   useEffect(() => {
     if (!reviewing || editing || !reviewActions) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || elsewhere(e.target)) return;
       switch (e.key) {
         case "j":
         case "n":

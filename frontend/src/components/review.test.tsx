@@ -84,6 +84,13 @@ describe("per-hunk review", () => {
     fireEvent.keyDown(input, { key: "r" });
     expect(a.setHunk).toHaveBeenCalledTimes(2);
     expect(screen.getAllByTestId("hunk")[1].className).toContain("focused");
+    // Not while a dialog is open over the plan.
+    const dialog = document.createElement("div");
+    dialog.setAttribute("role", "dialog");
+    document.body.appendChild(dialog);
+    fireEvent.keyDown(window, { key: "r" });
+    expect(a.setHunk).toHaveBeenCalledTimes(2);
+    dialog.remove();
   });
 
   it("shows a file edited by hand as the user's version", () => {
