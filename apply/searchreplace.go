@@ -76,18 +76,45 @@ type srMatch struct {
 	layer      int
 }
 
-// srFind finds the one place search matches in lines. It returns the match, or
-// the places of an ambiguous match, or neither when the search is not in the file.
-func srFind(lines, search []string, sensitive bool) (m *srMatch, places []int) {
+// srIndex is a file's lines keyed for each layer, computed once per file (and
+// only for the layers a search gets to), so that matching costs comparisons only.
+type srIndex struct {
+	lines     []string
+	sensitive bool
+	keys      [srLayers][]string
+	nonBlank  []int // lines whose srBlank key is not blank
+}
+
+func (x *srIndex) key(layer int) []string {
+	if x.keys[layer] == nil {
+		k := make([]string, len(x.lines))
+		for i, l := range x.lines {
+			k[i] = srKey(l, layer, x.sensitive)
+		}
+		x.keys[layer] = k
+		if layer == srBlank {
+			for i, l := range k {
+				if strings.TrimSpace(l) != "" {
+					x.nonBlank = append(x.nonBlank, i)
+				}
+			}
+		}
+	}
+	return x.keys[layer]
+}
+
+// srFind finds the one place search matches in the file. It returns the match,
+// or the places of an ambiguous match, or neither when the search is not in it.
+func srFind(x *srIndex, search []string) (m *srMatch, places []int) {
 	for layer := srExact; layer < srLayers; layer++ {
-		if layer == srIndent && sensitive {
+		if layer == srIndent && x.sensitive {
 			continue // indentation is syntax: the next layers keep it too
 		}
 		var found []srMatch
 		if layer < srBlank {
-			found = srContiguous(lines, search, layer, sensitive)
+			found = srContiguous(x, search, layer)
 		} else {
-			found = srSkipBlank(lines, search, layer, sensitive)
+			found = srSkipBlank(x, search, layer)
 		}
 		switch len(found) {
 		case 0:
@@ -104,16 +131,17 @@ func srFind(lines, search []string, sensitive bool) (m *srMatch, places []int) {
 }
 
 // srContiguous lists every run of len(search) lines equal to search at layer.
-func srContiguous(lines, search []string, layer int, sensitive bool) []srMatch {
+func srContiguous(x *srIndex, search []string, layer int) []srMatch {
 	want := make([]string, len(search))
 	for i, s := range search {
-		want[i] = srKey(s, layer, sensitive)
+		want[i] = srKey(s, layer, x.sensitive)
 	}
+	keys := x.key(layer)
 	var out []srMatch
-	for i := 0; i+len(want) <= len(lines); i++ {
+	for i := 0; i+len(want) <= len(keys); i++ {
 		ok := true
 		for j := range want {
-			if srKey(lines[i+j], layer, sensitive) != want[j] {
+			if keys[i+j] != want[j] {
 				ok = false
 				break
 			}
@@ -131,11 +159,11 @@ func srContiguous(lines, search []string, layer int, sensitive bool) []srMatch {
 
 // srSkipBlank matches the non-blank search lines to consecutive non-blank file
 // lines, whatever blank lines lie between them on either side.
-func srSkipBlank(lines, search []string, layer int, sensitive bool) []srMatch {
+func srSkipBlank(x *srIndex, search []string, layer int) []srMatch {
 	var want []string
 	var idx []int // search line of each wanted line
 	for i, s := range search {
-		if k := srKey(s, layer, sensitive); strings.TrimSpace(k) != "" {
+		if k := srKey(s, layer, x.sensitive); strings.TrimSpace(k) != "" {
 			want = append(want, k)
 			idx = append(idx, i)
 		}
@@ -143,17 +171,13 @@ func srSkipBlank(lines, search []string, layer int, sensitive bool) []srMatch {
 	if len(want) == 0 {
 		return nil
 	}
-	var nb []int // file lines that are not blank
-	for i, l := range lines {
-		if strings.TrimSpace(srKey(l, layer, sensitive)) != "" {
-			nb = append(nb, i)
-		}
-	}
+	keys := x.key(layer)
+	nb := x.nonBlank
 	var out []srMatch
 	for s := 0; s+len(want) <= len(nb); s++ {
 		ok := true
 		for j := range want {
-			if srKey(lines[nb[s+j]], layer, sensitive) != want[j] {
+			if keys[nb[s+j]] != want[j] {
 				ok = false
 				break
 			}
@@ -181,9 +205,10 @@ func searchReplace(rel string, before []byte, edits []plan.Edit) ([]byte, []stri
 	sensitive := indentSensitive(rel)
 	var matches []srMatch
 	var problems []string
+	x := &srIndex{lines: lines, sensitive: sensitive}
 	for i, e := range edits {
 		search := srLines(e.Search)
-		m, places := srFind(lines, search, sensitive)
+		m, places := srFind(x, search)
 		switch {
 		case m != nil:
 			m.pair = i
