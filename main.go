@@ -24,7 +24,12 @@ import (
 //go:embed all:frontend/dist
 var assets embed.FS
 
-//go:embed build/appicon.png
+// icon is the window's icon: build/appicon.png scaled to 256×256 (convert
+// build/appicon.png -resize 256x256 -strip build/appicon-256.png). GTK decodes it on
+// the UI thread before the window is shown, and decoding the 1024×1024 original cost
+// 30-40 ms of that (bench/overhead/app.sh); window managers show icons at 256 px or less.
+//
+//go:embed build/appicon-256.png
 var icon []byte
 
 // version is stamped at build time (-ldflags "-X main.version=…"; make build does it).
