@@ -209,6 +209,9 @@ print("| measure | " + " | ".join(f"`{l}`" for l in labels) + " |")
 print("|---|" + "---:|" * len(labels))
 for name, f in rows:
     print(f"| {name} | " + " | ".join(f(l) for l in labels) + " |")
+print("\nThe CPU time is user + system time of the app and its WebKit processes until the button is seen: what a "
+      "start costs whatever else the machine runs (the wall-clock times grow with the load average). PSS shares "
+      "pages fairly between processes, so it is the better sum; RSS counts shared libraries in full in each process.")
 marks = {}
 for line in open(os.path.join(work, "marks.tsv")):
     label, mark, ms = line.split()
