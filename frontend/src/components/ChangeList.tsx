@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from "react";
-import type { FileChange } from "../api/types";
+import type { FileChange, Review } from "../api/types";
 import { editable, reviewable, type ReviewActions, type ReviewState } from "../state/review";
 import { DiffView } from "./DiffView";
 import { HunkReview, hunkId } from "./HunkReview";
@@ -18,6 +18,8 @@ type Props = {
   /** review and reviewActions turn on per-hunk review and Edit (a draft of the user's own). */
   review?: ReviewState;
   reviewActions?: ReviewActions;
+  /** recorded is what the user rejected or edited when this plan was applied (shown read-only). */
+  recorded?: Review;
 };
 
 /** elsewhere: the key went to a text field, an editor, or a dialog or drawer open over
@@ -32,7 +34,7 @@ function elsewhere(t: EventTarget | null): boolean {
  * draft each hunk of a changed file can be accepted or rejected (keys: j/k or n/p next
  * and previous hunk, a accept, r reject, e edit the file), and a created or changed
  * file's proposed text can be edited by hand. */
-export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAll, onLayout, review, reviewActions }: Props) {
+export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAll, onLayout, review, reviewActions, recorded }: Props) {
   const reviewing = !readOnly && !!review && !!reviewActions;
   const editing = review?.editing ?? null;
   const focus = review?.focus ?? null;
@@ -102,6 +104,7 @@ export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAl
         const edited = reviewing && review?.edits[c.path] !== undefined;
         const rejected = (reviewing && review?.rejected[c.path]) || [];
         const pv = review?.previews[c.path];
+        const rec = readOnly ? recorded?.files.find((f) => f.path === c.path) : undefined;
         return (
           <details className="change" key={c.path} data-testid="change-row" data-path={c.path} open>
             <summary>
@@ -116,14 +119,14 @@ export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAl
               />
               <span className={`badge op-${c.op}`}>{c.op}</span>
               <code className="file">{c.path}</code>
-              {edited && (
+              {(edited || rec?.edited) && (
                 <span className="badge edited" data-testid="edited-badge">
                   edited by you
                 </span>
               )}
-              {rejected.length > 0 && (
+              {(rec?.rejected ?? rejected).length > 0 && (
                 <span className="badge hunk-rejected" data-testid="rejected-count">
-                  {rejected.length} hunk{rejected.length === 1 ? "" : "s"} rejected
+                  {(rec?.rejected ?? rejected).length} hunk{(rec?.rejected ?? rejected).length === 1 ? "" : "s"} rejected
                 </span>
               )}
               {(c.flags ?? []).map((f) => (
@@ -145,7 +148,25 @@ export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAl
                 </span>
               )}
             </summary>
-            {edited ? (
+            {rec?.edited ? (
+              <div className="selection-preview" data-testid="recorded-edit" data-path={c.path}>
+                <p className="muted small">You wrote your own version when applying; how it differed from this proposal:</p>
+                <DiffView diff={rec.edit_diff ?? ""} layout={layout} />
+                <details>
+                  <summary className="small">The proposal</summary>
+                  <DiffView diff={c.diff} layout={layout} />
+                </details>
+              </div>
+            ) : rec?.unticked ? (
+              <>
+                <p className="muted small" data-testid="recorded-unticked">
+                  Left out when the plan was applied.
+                </p>
+                <DiffView diff={c.diff} layout={layout} />
+              </>
+            ) : rec && (rec.rejected ?? []).length > 0 ? (
+              <HunkReview change={c} layout={layout} rejected={rec.rejected ?? []} focused={null} />
+            ) : edited ? (
               <div className="selection-preview" data-testid="selection-preview" data-path={c.path}>
                 <p className="muted small">Your version is what will be written:</p>
                 {(pv?.flags ?? []).map((f) => (

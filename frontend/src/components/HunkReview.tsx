@@ -9,7 +9,8 @@ type Props = {
   rejected: number[];
   /** focused is the hunk of this file the keyboard acts on, if any. */
   focused: number | null;
-  actions: ReviewActions;
+  /** actions are absent on a plan already applied: the hunks are only shown as they were chosen. */
+  actions?: ReviewActions;
 };
 
 /** hunkId is the DOM id of a hunk block (the keyboard scrolls it into view). */
@@ -34,7 +35,7 @@ export function HunkReview({ change, layout, rejected, focused, actions }: Props
             data-path={change.path}
             data-n={h.n}
             data-state={rej ? "rejected" : "accepted"}
-            onClick={() => actions.focus(change.path, h.n)}
+            onClick={() => actions?.focus(change.path, h.n)}
           >
             <div className="hunk-bar row">
               <span className="small">
@@ -42,12 +43,16 @@ export function HunkReview({ change, layout, rejected, focused, actions }: Props
               </span>
               <span className={`badge ${rej ? "hunk-rejected" : "hunk-accepted"}`}>{rej ? "rejected: not applied" : "accepted"}</span>
               <span className="spacer" />
-              <button className="small" data-testid="hunk-accept" disabled={!rej} title="Accept this hunk (a)" onClick={() => actions.setHunk(change.path, h.n, true)}>
-                Accept
-              </button>
-              <button className="small" data-testid="hunk-reject" disabled={rej} title="Reject this hunk (r)" onClick={() => actions.setHunk(change.path, h.n, false)}>
-                Reject
-              </button>
+              {actions && (
+                <>
+                  <button className="small" data-testid="hunk-accept" disabled={!rej} title="Accept this hunk (a)" onClick={() => actions.setHunk(change.path, h.n, true)}>
+                    Accept
+                  </button>
+                  <button className="small" data-testid="hunk-reject" disabled={rej} title="Reject this hunk (r)" onClick={() => actions.setHunk(change.path, h.n, false)}>
+                    Reject
+                  </button>
+                </>
+              )}
             </div>
             <DiffView diff={head + h.text} layout={layout} />
           </div>

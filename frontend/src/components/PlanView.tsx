@@ -213,6 +213,7 @@ export function PlanView(p: Props) {
         onLayout={setLayout}
         review={p.review}
         reviewActions={p.reviewActions}
+        recorded={plan.review}
       />
       {plan.memory.length > 0 && (
         <>

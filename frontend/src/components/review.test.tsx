@@ -101,6 +101,32 @@ describe("per-hunk review", () => {
     expect(screen.getByTestId("selection-preview").getAttribute("data-path")).toBe("calc.py");
   });
 
+  it("shows what was rejected or edited when an applied plan is shown again", () => {
+    render(
+      <ChangeList
+        changes={changes}
+        selected={{}}
+        layout="line-by-line"
+        readOnly={true}
+        onToggle={() => {}}
+        onAll={() => {}}
+        onLayout={() => {}}
+        recorded={{
+          files: [
+            { path: "app.py", hunks: 2, rejected: [1] },
+            { path: "calc.py", hunks: 1, edited: true, edit_diff: "--- proposed/calc.py\n+++ operator/calc.py\n@@ -1 +1 @@\n-a\n+mine\n" },
+            { path: "notes.md", hunks: 1, unticked: true },
+          ],
+        }}
+      />,
+    );
+    expect(screen.getAllByTestId("hunk").map((h) => h.getAttribute("data-state"))).toEqual(["rejected", "accepted"]);
+    expect(screen.queryAllByTestId("hunk-reject")).toHaveLength(0);
+    expect(screen.getByTestId("rejected-count").textContent).toBe("1 hunk rejected");
+    expect(screen.getByTestId("recorded-edit").getAttribute("data-path")).toBe("calc.py");
+    expect(screen.getByTestId("recorded-unticked")).toBeTruthy();
+  });
+
   it("offers no review on a plan that cannot be applied", () => {
     const a = actions();
     show(emptyReview, a, true);

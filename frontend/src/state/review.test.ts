@@ -74,6 +74,7 @@ describe("Store review", () => {
     expect(pv).toEqual({ plan_id: "p1", paths: ["app.py"], memory_keys: [], files: [{ path: "app.py", hunks: [2], content: null }] });
     expect(s.get().review.previews["app.py"]?.diff).not.toContain("A = 2");
     expect(s.get().review.previews["app.py"]?.diff).toContain("Y = 2");
+    b.loadResult = async () => ({ ...reviewPlan(), state: "applied", review: { files: [{ path: "app.py", hunks: 2, rejected: [1] }] } });
     await s.apply();
     expect(b.called("apply")[0].args[0]).toEqual({
       plan_id: "p1",
@@ -81,6 +82,9 @@ describe("Store review", () => {
       memory_keys: ["project.default_test_command"],
       files: [{ path: "app.py", hunks: [2], content: null }],
     });
+    // The applied plan shows what was rejected (from its record).
+    expect(s.get().plan?.state).toBe("applied");
+    expect(s.get().plan?.review?.files[0].rejected).toEqual([1]);
   });
 
   it("unticks a file whose every hunk is rejected, and ticking it again takes every hunk", async () => {

@@ -484,6 +484,15 @@ export class Store {
       const files = fileChoices(p, this.state.selected, this.state.review);
       const result = await this.backend.apply({ plan_id: p.id, paths: this.selectedPaths(), memory_keys: this.selectedMemory(), ...(files.length ? { files } : {}) });
       this.set({ result: { kind: "applied", result }, plan: { ...p, state: "applied", transaction: result.transaction }, checks: null });
+      if (files.length || this.selectedPaths().length < p.changes.length) {
+        // The record now keeps what was rejected or edited: the applied plan shows it.
+        try {
+          const review = (await this.backend.loadPlan(p.id)).review;
+          if (review && this.state.plan?.id === p.id) this.set({ plan: { ...this.state.plan, review } });
+        } catch {
+          // the plan is applied either way; the view shows its diffs
+        }
+      }
     } catch (e) {
       this.fail(e);
     } finally {
