@@ -244,11 +244,22 @@ func (e *Engine) codexUpdate(rel string, f codexFile) ([]Change, error) {
 		return nil, err
 	}
 	var edits []plan.Edit
+	var where []srWhere
 	var appended []string
 	for _, ch := range f.chunks {
 		switch {
 		case len(ch.old) > 0:
+			// The anchor, when it is one line of the file, says the chunk comes
+			// after it; *** End of File says it ends the file. Both only narrow
+			// where the chunk may match: it must still match exactly once there.
+			w := srWhere{atEnd: ch.eof}
+			if ch.anchor != "" {
+				if at, n := uniqueTrimmedAt(cur.data, ch.anchor); n == 1 {
+					w.from = at
+				}
+			}
 			edits = append(edits, plan.Edit{Search: strings.Join(ch.old, "\n") + "\n", Replace: joinLines(ch.new)})
+			where = append(where, w)
 		case ch.anchor != "" && !ch.eof:
 			// Added lines go after the anchor, compared like Codex does (trimmed) and
 			// then matched as the exact file line, so they keep their own indentation.
@@ -257,13 +268,14 @@ func (e *Engine) codexUpdate(rel string, f codexFile) ([]Change, error) {
 				anchor = l
 			}
 			edits = append(edits, plan.Edit{Search: anchor + "\n", Replace: anchor + "\n" + joinLines(ch.new)})
+			where = append(where, srWhere{})
 		default:
 			appended = append(appended, ch.new...)
 		}
 	}
 	after, placements := cur.data, []string(nil)
 	if len(edits) > 0 {
-		if after, placements, err = searchReplace(rel, cur.data, edits); err != nil {
+		if after, placements, err = searchReplaceWhere(rel, cur.data, edits, where); err != nil {
 			return nil, err
 		}
 	}
@@ -306,14 +318,24 @@ func (e *Engine) codexUpdate(rel string, f codexFile) ([]Change, error) {
 // uniqueTrimmed returns the line of b equal to want when both are trimmed, and
 // how many such lines there are.
 func uniqueTrimmed(b []byte, want string) (string, int) {
+	at, n := uniqueTrimmedAt(b, want)
+	if n == 0 {
+		return "", 0
+	}
 	lines, _ := splitLines(b)
-	found, n := "", 0
-	for _, l := range lines {
+	return lines[at], n
+}
+
+// uniqueTrimmedAt is uniqueTrimmed returning the (last) line's index.
+func uniqueTrimmedAt(b []byte, want string) (int, int) {
+	lines, _ := splitLines(b)
+	at, n := 0, 0
+	for i, l := range lines {
 		if strings.TrimSpace(l) == strings.TrimSpace(want) {
-			found, n = l, n+1
+			at, n = i, n+1
 		}
 	}
-	return found, n
+	return at, n
 }
 
 func joinLines(ls []string) string {

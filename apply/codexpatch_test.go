@@ -130,3 +130,45 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+// TestCodexPatchAnchors: an @@ anchor line and *** End of File narrow where a
+// chunk may match, as Codex-trained models use them to tell repeated lines apart;
+// the chunk must still match exactly once in that range.
+func TestCodexPatchAnchors(t *testing.T) {
+	const twice = "def get(key):\n    if not key:\n        return None\n    return key\n\n\ndef put(key):\n    if not key:\n        return None\n    return key\n"
+	tests := []struct {
+		name, patch, want, says string
+	}{
+		{name: "anchor picks the second copy",
+			patch: "*** Begin Patch\n*** Update File: m.py\n@@ def put(key):\n     if not key:\n-        return None\n+        raise ValueError(key)\n*** End Patch\n",
+			want:  strings.Replace(twice, "def put(key):\n    if not key:\n        return None", "def put(key):\n    if not key:\n        raise ValueError(key)", 1)},
+		{name: "end of file picks the last copy",
+			patch: "*** Begin Patch\n*** Update File: m.py\n@@\n-    return key\n+    return key.strip()\n*** End of File\n*** End Patch\n",
+			want:  strings.TrimSuffix(twice, "    return key\n") + "    return key.strip()\n"},
+		{name: "without either, refused",
+			patch: "*** Begin Patch\n*** Update File: m.py\n@@\n     if not key:\n-        return None\n+        raise ValueError(key)\n*** End Patch\n",
+			says:  "match 2 places (lines 2, 8)"},
+		{name: "anchor before both copies: still refused",
+			patch: "*** Begin Patch\n*** Update File: m.py\n@@ def get(key):\n     if not key:\n-        return None\n+        raise ValueError(key)\n*** End Patch\n",
+			says:  "match 2 places"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := tree(t, map[string]string{"m.py": twice})
+			p := plan.Plan{Patch: &tt.patch}
+			cs, err := open(t, root, nil).Changes(&p)
+			if tt.says != "" {
+				if plan.CodeOf(err) != plan.ErrPatchApplyFailed || !strings.Contains(errString(err), tt.says) {
+					t.Fatalf("err = %v, want ERR_PATCH_APPLY_FAILED saying %q", err, tt.says)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cs) != 1 || string(cs[0].After) != tt.want {
+				t.Fatalf("got %q\nwant %q", cs[0].After, tt.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -105,7 +106,7 @@ func (x *srIndex) key(layer int) []string {
 
 // srFind finds the one place search matches in the file. It returns the match,
 // or the places of an ambiguous match, or neither when the search is not in it.
-func srFind(x *srIndex, search []string) (m *srMatch, places []int) {
+func srFind(x *srIndex, search []string, where srWhere) (m *srMatch, places []int) {
 	for layer := srExact; layer < srLayers; layer++ {
 		if layer == srIndent && x.sensitive {
 			continue // indentation is syntax: the next layers keep it too
@@ -116,6 +117,9 @@ func srFind(x *srIndex, search []string) (m *srMatch, places []int) {
 		} else {
 			found = srSkipBlank(x, search, layer)
 		}
+		found = slices.DeleteFunc(found, func(f srMatch) bool {
+			return f.start < where.from || (where.atEnd && f.end != len(x.lines))
+		})
 		switch len(found) {
 		case 0:
 			continue
@@ -201,6 +205,19 @@ func srSkipBlank(x *srIndex, search []string, layer int) []srMatch {
 // with ERR_PATCH_APPLY_FAILED, naming every pair that is missing, ambiguous (with
 // its places) or overlaps another, with the closest real lines of the file.
 func searchReplace(rel string, before []byte, edits []plan.Edit) ([]byte, []string, error) {
+	return searchReplaceWhere(rel, before, edits, nil)
+}
+
+// srWhere narrows where a pair may match, as the *** Begin Patch envelope
+// states it: at or after line index from (its @@ anchor line), and ending at
+// the end of the file (*** End of File).
+type srWhere struct {
+	from  int
+	atEnd bool
+}
+
+// searchReplaceWhere is searchReplace with where[i] narrowing pair i (nil: none).
+func searchReplaceWhere(rel string, before []byte, edits []plan.Edit, where []srWhere) ([]byte, []string, error) {
 	lines, finalEOL := splitLines(before)
 	sensitive := indentSensitive(rel)
 	var matches []srMatch
@@ -208,7 +225,11 @@ func searchReplace(rel string, before []byte, edits []plan.Edit) ([]byte, []stri
 	x := &srIndex{lines: lines, sensitive: sensitive}
 	for i, e := range edits {
 		search := srLines(e.Search)
-		m, places := srFind(x, search)
+		var w srWhere
+		if i < len(where) {
+			w = where[i]
+		}
+		m, places := srFind(x, search, w)
 		switch {
 		case m != nil:
 			m.pair = i
