@@ -37,6 +37,11 @@ type pair struct {
 	repl   []string
 	kept   []bool
 	start  int // the hunk's old start line, for the unified-diff form
+	// For the envelope form, as Codex-trained models write it: the hunk's
+	// section heading from git (the enclosing function's line) as the @@ anchor,
+	// and whether the hunk ends the file (*** End of File).
+	heading string
+	eof     bool
 }
 
 type fileCase struct {
@@ -58,7 +63,7 @@ type damage struct {
 func mapPairs(ps []pair, f func(p pair) pair) []pair {
 	out := make([]pair, len(ps))
 	for i, p := range ps {
-		out[i] = f(pair{search: append([]string{}, p.search...), repl: append([]string{}, p.repl...), kept: append([]bool{}, p.kept...), start: p.start})
+		out[i] = f(pair{search: append([]string{}, p.search...), repl: append([]string{}, p.repl...), kept: append([]bool{}, p.kept...), start: p.start, heading: p.heading, eof: p.eof})
 	}
 	return out
 }
@@ -218,7 +223,11 @@ func hunkPairs(diff string) []pair {
 		case strings.HasPrefix(l, "@@"):
 			var start int
 			fmt.Sscanf(l, "@@ -%d", &start)
-			out = append(out, pair{start: start})
+			heading := ""
+			if parts := strings.SplitN(l, "@@", 3); len(parts) == 3 {
+				heading = strings.TrimSpace(parts[2])
+			}
+			out = append(out, pair{start: start, heading: heading})
 			cur = &out[len(out)-1]
 		case cur == nil || l == "" || strings.HasPrefix(l, `\`):
 		case l[0] == ' ':
@@ -286,11 +295,13 @@ func collect(label, oldDir, newDir string, out *[]fileCase) {
 		rel = filepath.ToSlash(rel)
 		c := fileCase{lang: lang, name: label + "/" + rel, rel: rel, old: oldB, new: newB,
 			pairs: hunkPairs(gitDiff(oldB, newB, rel, 3)), minimal: hunkPairs(gitDiff(oldB, newB, rel, 1))}
+		oldLines := bytes.Count(oldB, []byte("\n"))
 		for _, ps := range [][]pair{c.pairs, c.minimal} {
-			for _, pr := range ps {
+			for i, pr := range ps {
 				if len(pr.search) == 0 {
 					return nil // a pure insertion has nothing to search for
 				}
+				ps[i].eof = pr.start-1+len(pr.search) == oldLines
 			}
 		}
 		if len(c.pairs) > 0 {
@@ -340,10 +351,13 @@ func toEnvelope(rel string, ps []pair) string {
 	var b strings.Builder
 	b.WriteString("*** Begin Patch\n*** Update File: " + rel + "\n")
 	for _, p := range ps {
-		b.WriteString("@@\n")
+		b.WriteString(strings.TrimSpace("@@ "+p.heading) + "\n")
 		for _, op := range lcsOps(p.search, p.repl) {
 			b.WriteString(op)
 			b.WriteByte('\n')
+		}
+		if p.eof {
+			b.WriteString("*** End of File\n")
 		}
 	}
 	b.WriteString("*** End Patch\n")
@@ -417,11 +431,12 @@ func run(c fileCase, d damage, key []byte, s *score, verbose bool, format string
 	case "udiff":
 		d := toUnifiedDiff(c.rel, ps)
 		p = plan.Plan{Patch: &d}
-		if want == nil {
-			// Its hunks carry line numbers, so the copy put on top does not make
-			// them ambiguous: the right result is the copy plus the newer release.
-			want = append(before[:len(before)-len(c.old):len(before)-len(c.old)], c.new...)
-		}
+	}
+	if want == nil && format != "edit" {
+		// Hunks carry line numbers and chunks their @@ anchor (the enclosing
+		// function) or *** End of File, so the copy put on top need not make them
+		// ambiguous: the right result is the copy plus the newer release.
+		want = append(before[:len(before)-len(c.old):len(before)-len(c.old)], c.new...)
 	}
 	cs, err := e.Changes(&p)
 	s.total++
@@ -490,7 +505,7 @@ func main() {
 			all.ok, all.refused, all.wrong, all.total = all.ok+s.ok, all.refused+s.refused, all.wrong+s.wrong, all.total+s.total
 		}
 		t := &tot
-		if strings.Contains(d.name, "must be refused") && *format != "udiff" {
+		if strings.Contains(d.name, "must be refused") && *format == "edit" {
 			t = &totRefuse
 		}
 		t.ok, t.refused, t.wrong, t.total = t.ok+all.ok, t.refused+all.refused, t.wrong+all.wrong, t.total+all.total
@@ -508,7 +523,7 @@ func main() {
 	if *md {
 		blank := strings.Repeat(" |", len(langs))
 		fmt.Printf("| **all edits** |%s %d/%d (%.0f%%) | %d | %d |\n", blank, tot.ok, tot.total, pct(tot.ok, tot.total), tot.refused, tot.wrong)
-		if *format != "udiff" {
+		if *format == "edit" {
 			fmt.Printf("| **ambiguous searches** |%s — | %d/%d | %d |\n", blank, totRefuse.refused, totRefuse.total, totRefuse.wrong)
 		}
 	} else {

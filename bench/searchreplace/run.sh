@@ -46,8 +46,11 @@ if [ "${1:-}" = "--write" ]; then
     echo
     echo "## The same cases as a \`*** Begin Patch\` envelope (the patch field)"
     echo
-    echo "Each action written as the envelope Codex-trained models emit (\`*** Update File:\`, one \`@@\` chunk per pair,"
-    echo "kept/removed/added lines from a line diff of search and replacement), through the patch path:"
+    echo "Each action written as the envelope Codex-trained models emit (\`*** Update File:\`, one chunk per pair whose"
+    echo "\`@@\` anchor is git's section heading for the hunk — the enclosing function's line — and \`*** End of File\`"
+    echo "after a chunk that ends the file; kept/removed/added lines from a line diff of search and replacement),"
+    echo "through the patch path. The anchor and the end-of-file mark narrow where a chunk may match, so in the last"
+    echo "row the right result is the copy plus the newer release, as for unified diffs below:"
     echo
     echo "$envtable"
     echo
