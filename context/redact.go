@@ -1,7 +1,9 @@
 package codectx
 
 import (
+	"hash/maphash"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -90,11 +92,79 @@ func redactWhole(path, text string) (string, redactedLines) {
 	return applySpans(text, spans), red
 }
 
-// findSpans returns the merged, sorted spans of every secret in text.
+// findSpans returns the merged, sorted spans of every secret in text. The
+// answer for a text of some size is remembered (spanMemo): one plan redacts the
+// same file many times (read for the base context, for definitions, again in
+// every message sent), and the keyword scan is the cost of redaction.
 func findSpans(text, path string) []secretSpan {
+	if len(text) < memoMinBytes || len(text) > memoMaxText {
+		return scanSpans(text, path)
+	}
+	if ss, ok := spanMemo.get(text, path); ok {
+		return ss
+	}
+	ss := scanSpans(text, path)
+	spanMemo.put(text, path, ss)
+	return slices.Clone(ss)
+}
+
+func scanSpans(text, path string) []secretSpan {
 	out := pemSpans(text)
 	out = append(out, rules().find(text, path)...)
 	return mergeSpans(out)
+}
+
+// Texts shorter than memoMinBytes are scanned every time (cheap, and many), and
+// so are texts over memoMaxText; the memo holds at most memoMaxBytes of texts
+// (it is emptied when full).
+const (
+	memoMinBytes = 2 << 10
+	memoMaxText  = 2 << 20
+	memoMaxBytes = 16 << 20
+)
+
+// spanMemo remembers the spans found in recent texts. A hit needs the very
+// same text and path (compared whole, not only by hash), so an answer is never
+// one computed for other bytes.
+var spanMemo = &memo{seed: maphash.MakeSeed()}
+
+type memo struct {
+	mu    sync.Mutex
+	seed  maphash.Seed
+	m     map[uint64][]memoEntry
+	bytes int
+}
+
+type memoEntry struct {
+	text, path string
+	spans      []secretSpan
+}
+
+func (c *memo) key(text, path string) uint64 {
+	return maphash.String(c.seed, path) ^ maphash.String(c.seed, text)*0x9e3779b97f4a7c15
+}
+
+func (c *memo) get(text, path string) ([]secretSpan, bool) {
+	k := c.key(text, path)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, en := range c.m[k] {
+		if en.path == path && en.text == text {
+			return slices.Clone(en.spans), true
+		}
+	}
+	return nil, false
+}
+
+func (c *memo) put(text, path string, spans []secretSpan) {
+	k := c.key(text, path)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || c.bytes+len(text) > memoMaxBytes {
+		c.m, c.bytes = map[uint64][]memoEntry{}, 0
+	}
+	c.m[k] = append(c.m[k], memoEntry{text: text, path: path, spans: slices.Clone(spans)})
+	c.bytes += len(text)
 }
 
 // mergeSpans sorts spans and merges the overlapping ones.

@@ -205,3 +205,30 @@ func TestRedactLongLine(t *testing.T) {
 		t.Errorf("RedactFile found %d: %v", n, Find("app.min.js", in))
 	}
 }
+
+// Redacting the same file again gives the same answer (it is remembered), and
+// another text of the same length, or the same text under another path, is
+// judged on its own.
+func TestRedactionIsRememberedOnlyForTheSameText(t *testing.T) {
+	secret := "ghp_" + strings.Repeat("a1B2", 9)
+	body := strings.Repeat("// ordinary code line of a long enough file\n", 100)
+	with := body + "token := \"" + secret + "\"\n"
+	without := body + "tok := load(" + strings.Repeat("x", len(secret)-3) + ")\n" // same length, no secret
+	for i := 0; i < 3; i++ {
+		got, n := redactPath(with, "main.go")
+		if n != 1 || strings.Contains(got, secret) {
+			t.Fatalf("round %d: the secret was not redacted (%d redactions)", i, n)
+		}
+		if _, n := redactPath(without, "main.go"); n != 0 {
+			t.Fatalf("round %d: a text without the secret got %d redactions", i, n)
+		}
+	}
+	ss := findSpans(with, "main.go")
+	ss[0].s, ss[0].e = 0, 0 // a caller changing its answer changes nothing remembered
+	if got, n := redactPath(with, "main.go"); n != 1 || strings.Contains(got, secret) {
+		t.Fatalf("after a caller changed its spans: %d redactions", n)
+	}
+	if got, n := redactPath(with, ""); n != 1 || strings.Contains(got, secret) {
+		t.Fatalf("the same text without a path: %d redactions", n)
+	}
+}
