@@ -91,8 +91,9 @@ type defImport struct {
 // defLang is what one language contributes.
 type defLang interface {
 	// uses returns the span of the function around line and the names used in
-	// it, with their distance from line.
-	uses(f *defFile, line int) (lineRange, []defUse)
+	// it, with their distance from line; of a function longer than 2*around
+	// lines, only the part within around lines of line.
+	uses(f *defFile, line, around int) (lineRange, []defUse)
 	// defs returns the definitions of a file.
 	defs(f *defFile) []defSpan
 	// imports returns what file imports from the project's files.
@@ -274,7 +275,7 @@ func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, res
 		if !f.ok {
 			continue
 		}
-		span, uses := lang.uses(f, p.line)
+		span, uses := lang.uses(f, p.line, maxUseSpan/2)
 		imps, folder := d.context(lang, p.file, f.src)
 		for _, u := range uses {
 			u.point = pi
@@ -319,7 +320,7 @@ func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, res
 				continue
 			}
 			p := defPoint{h.file, h.span.to}
-			span, uses := lang.uses(f, p.line)
+			span, uses := lang.uses(f, p.line, 1<<20) // the whole definition
 			imps, folder := d.context(lang, h.file, f.src)
 			var found []defHit
 			for _, u := range uses {

@@ -38,7 +38,7 @@ func (l goLang) parsed(df *defFile) (*token.FileSet, *ast.File) {
 	return fset, f
 }
 
-func (l goLang) uses(df *defFile, line int) (lineRange, []defUse) {
+func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 	fset, f := l.parsed(df)
 	if f == nil {
 		return lineRange{line, line}, nil
@@ -60,8 +60,8 @@ func (l goLang) uses(df *defFile, line int) (lineRange, []defUse) {
 			}
 		}
 	}
-	if span.to-span.from > maxUseSpan { // a huge function: the part around the line
-		span = lineRange{max(span.from, line-maxUseSpan/2), min(span.to, line+maxUseSpan/2)}
+	if span.to-span.from > 2*around { // a huge function: the part around the line
+		span = lineRange{max(span.from, line-around), min(span.to, line+around)}
 	}
 	best := map[[2]string]int{}
 	var order [][2]string

@@ -79,7 +79,7 @@ func (pyLang) defs(f *defFile) []defSpan {
 	return out
 }
 
-func (l pyLang) uses(f *defFile, line int) (lineRange, []defUse) {
+func (l pyLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 	lines := f.lines
 	line = min(max(line, 1), len(lines))
 	span := lineRange{max(1, line-20), min(len(lines), line+20)}
@@ -99,8 +99,8 @@ func (l pyLang) uses(f *defFile, line int) (lineRange, []defUse) {
 			}
 		}
 	}
-	if span.to-span.from > maxUseSpan {
-		span = lineRange{max(span.from, line-maxUseSpan/2), min(span.to, line+maxUseSpan/2)}
+	if span.to-span.from > 2*around {
+		span = lineRange{max(span.from, line-around), min(span.to, line+around)}
 	}
 	blank := make([]string, 0, span.to-span.from+1)
 	for _, s := range lines[span.from-1 : span.to] {

@@ -185,7 +185,7 @@ func (l tsLang) defs(f *defFile) []defSpan {
 	return out
 }
 
-func (l tsLang) uses(f *defFile, line int) (lineRange, []defUse) {
+func (l tsLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 	lines := f.lines
 	line = min(max(line, 1), len(lines))
 	blank := l.blanked(f)
@@ -214,8 +214,8 @@ func (l tsLang) uses(f *defFile, line int) (lineRange, []defUse) {
 		}
 		target = depthAt[j-1]
 	}
-	if span.to-span.from > maxUseSpan {
-		span = lineRange{max(span.from, line-maxUseSpan/2), min(span.to, line+maxUseSpan/2)}
+	if span.to-span.from > 2*around {
+		span = lineRange{max(span.from, line-around), min(span.to, line+around)}
 	}
 	return span, chainUses(blank[span.from-1:span.to], span.from, line)
 }
