@@ -101,7 +101,13 @@ func (e *Engine) ensureStateDir(sub ...string) error {
 	}
 	gi := stateName(".gitignore")
 	if _, err := e.r.Lstat(gi); errors.Is(err, fs.ErrNotExist) {
-		if err := fsutil.WriteFileAtomicIn(e.r, gi, []byte(stateIgnore), 0o644); err != nil {
+		write := fsutil.WriteFileAtomicIn
+		if len(sub) > 0 {
+			// Only a lost .gitignore is at stake; a new subfolder below syncs
+			// .fixplan anyway, so its own sync is left out.
+			write = fsutil.ReplaceFileIn
+		}
+		if err := write(e.r, gi, []byte(stateIgnore), 0o644); err != nil {
 			return fmt.Errorf("create .fixplan/.gitignore: %w", err)
 		}
 	}
