@@ -60,6 +60,13 @@ function memValue(v: unknown): string {
 }
 
 /** PlanView shows one plan: summary, questions, steps, risks, commands, context, memory and changes. */
+/** rulesUsed lists the project's instruction files for AI tools the plan was sent
+ * (the files of its "Project rules (…)" section), or "" when there were none. */
+function rulesUsed(plan: PlanRecord): string {
+  const t = plan.base.sections.find((s) => s.title.startsWith("Project rules ("))?.title ?? "";
+  return t.slice("Project rules (".length, -1);
+}
+
 export function PlanView(p: Props) {
   const { plan } = p;
   const [layout, setLayout] = useState<"side-by-side" | "line-by-line">("line-by-line");
@@ -322,6 +329,7 @@ export function PlanView(p: Props) {
           Context sent ({plan.base.sections.length} sections, {plan.rounds.length} round{plan.rounds.length === 1 ? "" : "s"}, {plan.base.redactions} redaction
           {plan.base.redactions === 1 ? "" : "s"}
           {plan.usage && `, ${tokenText(plan.base.sections.reduce((n, s) => n + (s.tokens ?? 0), 0), plan.usage)}`})
+          {rulesUsed(plan) && <span data-testid="rules-used"> · project rules from {rulesUsed(plan)}</span>}
         </summary>
         {plan.base.sections.map((s, i) => (
           <details key={i}>

@@ -1,7 +1,58 @@
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { SettingsDialog } from "./SettingsDialog";
-import { sampleSettings } from "../state/fakeBackend";
+import { PlanView } from "./PlanView";
+import type { PlanRecord } from "../api/types";
+import { samplePlan, sampleSettings } from "../state/fakeBackend";
+
+function renderPlan(plan: PlanRecord) {
+  render(
+    <PlanView
+      plan={plan}
+      selected={{}}
+      memorySelected={{}}
+      answers={[]}
+      commands={{}}
+      busy={false}
+      planning={false}
+      result={null}
+      onToggle={() => {}}
+      onAll={() => {}}
+      onToggleMemory={() => {}}
+      onAnswer={() => {}}
+      onReplan={() => {}}
+      onApply={() => {}}
+      onUndo={() => {}}
+      onRun={() => {}}
+      onStop={() => {}}
+      onFixAgain={() => {}}
+      checks={null}
+      verifying={false}
+      verifyProgress=""
+      onToggleCheck={() => {}}
+      onAddCheck={() => {}}
+      onRemoveCheck={() => {}}
+      onVerify={() => {}}
+      onCancelVerify={() => {}}
+      onWriteChanges={() => {}}
+    />,
+  );
+}
+
+describe("Context sent", () => {
+  it("names the project's rules files the plan was sent, and the section shows them", () => {
+    const p = samplePlan();
+    const rules = { title: "Project rules (app/AGENTS.md, AGENTS.md)", body: "--- app/AGENTS.md (nearest to app/calc.py) ---\nUse Decimal.\n" };
+    renderPlan({ ...p, base: { ...p.base, sections: [p.base.sections[0], rules, ...p.base.sections.slice(1)] } });
+    expect(screen.getByTestId("rules-used").textContent).toBe(" · project rules from app/AGENTS.md, AGENTS.md");
+    expect(screen.getByText("Project rules (app/AGENTS.md, AGENTS.md)")).toBeTruthy();
+  });
+
+  it("says nothing about rules when none were sent", () => {
+    renderPlan(samplePlan());
+    expect(screen.queryByTestId("rules-used")).toBeNull();
+  });
+});
 
 describe("Project rules setting", () => {
   it("is on by default and saves no_project_rules when switched off", () => {
