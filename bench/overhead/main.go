@@ -262,7 +262,7 @@ func startAndPlan(work string, env []string, fp, fk string, n int, md bool) {
 		fmt.Printf("empty Go program %s\nfixplan --version %s\nfixplan plan %s\n", emptyDs, versionDs, planDs)
 		return
 	}
-	fmt.Printf("#### Process start and plan overhead (median of %d runs; min–max)\n\n", starts)
+	fmt.Printf("### Process start and plan overhead (median of %d runs; min–max)\n\n", starts)
 	fmt.Println("| command | median | range |\n|---|---:|---:|")
 	fmt.Printf("| empty Go program (the floor of a process start) | %s |\n", row{ds: emptyDs}.cells())
 	fmt.Printf("| `fixplan --version` | %s |\n", row{ds: versionDs}.cells())
@@ -339,7 +339,7 @@ func applies(work string, env []string, fp, fh string, n int, md bool) {
 		}
 		return
 	}
-	fmt.Printf("#### Applying a real release diff in %s (median of %d runs taking turns; fsyncs counted with strace)\n\n", fsType(work), n)
+	fmt.Printf("### Applying a real release diff in %s (median of %d runs taking turns; fsyncs counted with strace)\n\n", fsType(work), n)
 	fmt.Println("| release diff | files | `git apply` | `git apply` + fsyncs | `fixplan patch` | fixplan ÷ (git apply + fsyncs) |\n|---|---:|---:|---:|---:|---:|")
 	for _, a := range applies {
 		fmt.Printf("| %s | %s | %s | %s (%s fsyncs) | %s (%s fsyncs) | %.2f× |\n", a.name, a.files,

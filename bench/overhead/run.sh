@@ -38,7 +38,7 @@ app=""
 if [ -x bench/overhead/app.sh ]; then
   applog=$(mktemp)
   if ! app=$(bench/overhead/app.sh 2>"$applog"); then
-    app="#### App start to first paint
+    app="### App start and memory
 
 \`bench/overhead/app.sh\` failed in this run: $(tail -3 "$applog" | tr '\n' ' ')"
   fi
