@@ -84,7 +84,13 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	cands = append(cands, win...)
 	cands = append(cands, g.failingTestSections(ctx, traceText, li, &warnings)...)
 	inPlay := filesShown(cands[rulesAt:]) // the files of the frames and failing tests
-	cands = append(cands, g.definitionSections(ctx, cands, resolved, traceText, &warnings)...)
+	// the definitions the failing lines use come before the windows of farther
+	// frames' files (a failure across many test files fills the budget with them)
+	defsAt := len(cands)
+	if len(win) > 1 {
+		defsAt = rulesAt + 1
+	}
+	cands = slices.Insert(cands, defsAt, g.definitionSections(ctx, cands, resolved, traceText, &warnings)...)
 	if !g.opts.NoProjectRules {
 		if c, ok := g.rulesSection(inPlay); ok {
 			cands = slices.Insert(cands, rulesAt, c)

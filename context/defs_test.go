@@ -437,3 +437,19 @@ func TestLeak(t *testing.T) {
 		t.Fatalf("a file outside the project was shown:\n%s", text)
 	}
 }
+
+// TestDefinitionsBeforeFartherWindows: when the frames span several files, the
+// definitions the first failing lines use come before the other files' windows,
+// so a failure across many test files does not push them out of the budget.
+func TestDefinitionsBeforeFartherWindows(t *testing.T) {
+	root := copyFixture(t, "go")
+	writeTree(t, root, map[string]string{
+		"more_test.go": "package shop\n\nimport \"testing\"\n\nfunc TestMore(t *testing.T) {\n\tt.Error(\"also fails\")\n}\n",
+	})
+	problem := goDefsProblem + "--- FAIL: TestMore (0.00s)\n    more_test.go:6: also fails\n"
+	got := gatherBase(t, root, problem, Options{})
+	def, first, second := sectionIndex(got, "definition of Total"), sectionIndex(got, "File cart_test.go lines"), sectionIndex(got, "File more_test.go lines")
+	if def < 0 || first < 0 || second < 0 || !(first < def && def < second) {
+		t.Errorf("want cart_test.go's window, Total's definition, then more_test.go's window:\n%s", titles(got))
+	}
+}
