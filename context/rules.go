@@ -214,7 +214,7 @@ func (g *Gatherer) ruleApplies(rel string, inPlay []string) (string, bool) {
 	if globs == "" {
 		return "root", !strings.HasSuffix(rel, ".mdc")
 	}
-	for _, gl := range strings.Split(globs, ",") {
+	for _, gl := range splitGlobs(globs) {
 		gl = strings.Trim(strings.TrimSpace(gl), `"'[]`)
 		if gl == "" {
 			continue
@@ -232,6 +232,27 @@ func (g *Gatherer) ruleApplies(rel string, inPlay []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// splitGlobs splits a comma-separated glob list, keeping commas inside braces
+// ("**/*.{ts,tsx}") in their glob.
+func splitGlobs(list string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(list); i++ {
+		switch list[i] {
+		case '{':
+			depth++
+		case '}':
+			depth = max(depth-1, 0)
+		case ',':
+			if depth == 0 {
+				out = append(out, list[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, list[start:])
 }
 
 // frontMatter reads the `key: value` lines of a leading --- block (keys lower-cased).

@@ -56,6 +56,7 @@ func TestRulesGolden(t *testing.T) {
 			".github/copilot-instructions.md":            "We use Jest with ts-jest.\n",
 			".github/instructions/ts.instructions.md":    "---\napplyTo: \"**/*.ts,**/*.tsx\"\n---\nUse strict null checks.\n",
 			".github/instructions/py.instructions.md":    "---\napplyTo: \"**/*.py\"\n---\nPython rule (not in play).\n",
+			".github/instructions/web.instructions.md":   "---\napplyTo: \"src/**/*.{tsx,ts}\"\n---\nBraces: web rule.\n",
 			".github/instructions/all.instructions.md":   "---\napplyTo: \"**\"\n---\nEvery file: no console.log.\n",
 			".github/instructions/plain.instructions.md": "No front matter: applies everywhere.\n",
 			".github/instructions/notes.md":              "not an instructions file\n",
