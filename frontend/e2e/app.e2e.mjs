@@ -142,14 +142,19 @@ ZeroDivisionError: division by zero`);
   assert.equal(applied.state, "applied");
   assert.deepEqual(applied.review.files.find((f) => f.path === "stats.py").rejected, [1]);
   assert.equal(applied.review.files.find((f) => f.path === "calc.py").edited, true);
-  step("applied: stats.py got only the accepted hunk, calc.py the hand-written text; the record keeps the review");
+  // The applied plan shows what was chosen, read-only.
+  await page.locator('[data-testid="hunk"][data-path="stats.py"][data-n="1"][data-state="rejected"]').waitFor();
+  assert.equal(await page.getByTestId("hunk-reject").count(), 0, "an applied plan offers no Reject");
+  await page.locator('[data-testid="recorded-edit"][data-path="calc.py"]').waitFor();
+  step("applied: stats.py got only the accepted hunk, calc.py the hand-written text; the record keeps the review and the view shows it");
 
   const seen = new Set(readdirSync(requests));
   await page.getByTestId("replan-reviewed").click();
   await page.getByTestId("summary").filter({ hasText: "after your review" }).waitFor();
-  const sent = readdirSync(requests)
-    .filter((f) => !seen.has(f) && /^\d+\.json$/.test(f))
-    .map((f) => JSON.parse(readFileSync(join(requests, f), "utf8")).messages.map((m) => m.content).join("\n"));
+  // The fake provider writes each request down shortly after it arrives.
+  const fresh = () => readdirSync(requests).filter((f) => !seen.has(f) && /^\d+\.json$/.test(f));
+  for (let i = 0; i < 100 && fresh().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  const sent = fresh().map((f) => JSON.parse(readFileSync(join(requests, f), "utf8")).messages.map((m) => m.content).join("\n"));
   assert.equal(sent.length, 1, "one request for the re-plan");
   for (const want of [
     "OPERATOR REVIEW OF THE EARLIER PLAN",
