@@ -93,8 +93,8 @@ all files or none. Without --yes it asks on a terminal and refuses without one.
 Review before applying:
   --show-hunks          list every change's hunks, numbered from 1 as the preview
                         diff shows them; writes nothing
-  --hunks PATH:1,3      apply only hunks 1 and 3 of PATH's change (the others are
-                        rejected); repeat for other files
+  --hunks PATH:1,3-5    apply only hunks 1, 3, 4 and 5 of PATH's change (the others
+                        are rejected); repeat for other files
   --edit PATH=FILE      apply the content of FILE (your own version) instead of the
                         proposal for PATH; checked like the model's content
   --dry-run             print the diffs that would be written with these choices;
@@ -115,11 +115,18 @@ func parseHunkSel(v string) (apply.FileChoice, error) {
 		if f == "" {
 			continue
 		}
-		n, err := strconv.Atoi(f)
-		if err != nil || n < 1 {
-			return apply.FileChoice{}, plan.Errorf(plan.ErrInvalidInput, "--hunks %q: %q is not a hunk number", v, f).WithHint("hunks are numbered from 1 (see --show-hunks)")
+		lo, hi, isRange := strings.Cut(f, "-")
+		a, err := strconv.Atoi(strings.TrimSpace(lo))
+		b := a
+		if err == nil && isRange {
+			b, err = strconv.Atoi(strings.TrimSpace(hi))
 		}
-		fc.Hunks = append(fc.Hunks, n)
+		if err != nil || a < 1 || b < a || b-a > 100000 {
+			return apply.FileChoice{}, plan.Errorf(plan.ErrInvalidInput, "--hunks %q: %q is not a hunk number or range", v, f).WithHint("hunks are numbered from 1 (see --show-hunks); a range is N-M")
+		}
+		for n := a; n <= b; n++ {
+			fc.Hunks = append(fc.Hunks, n)
+		}
 	}
 	if len(fc.Hunks) == 0 {
 		return apply.FileChoice{}, plan.Errorf(plan.ErrInvalidInput, "--hunks %q names no hunk", v).WithHint("to leave a whole file out, apply the others with --only")
@@ -289,7 +296,7 @@ func runApply(ctx context.Context, e *env, args []string) int {
 	dry := fs.Bool("dry-run", false, "print the diffs that would be written; write nothing")
 	var only, hunks, edits ctxMulti
 	fs.Var(&only, "only", "apply only this `PATH` (repeatable)")
-	fs.Var(&hunks, "hunks", "apply only these hunks of a change: `PATH:N,N` (repeatable)")
+	fs.Var(&hunks, "hunks", "apply only these hunks of a change: `PATH:N,N-M` (repeatable)")
 	fs.Var(&edits, "edit", "apply your own content for a change: `PATH=FILE` (repeatable)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code

@@ -92,6 +92,8 @@ func TestApplyHunksAndEdits(t *testing.T) {
 	}{
 		{[]string{"--hunks", "calc.py:3"}, "hunk 3 does not exist"},
 		{[]string{"--hunks", "calc.py:x"}, "is not a hunk number"},
+		{[]string{"--hunks", "calc.py:2-1"}, "is not a hunk number or range"},
+		{[]string{"--hunks", "calc.py:1-3"}, "hunk 3 does not exist"},
 		{[]string{"--hunks", "nope.py:1"}, "does not change nope.py"},
 		{[]string{"--hunks", "calc.py"}, "expected PATH:N"},
 		{[]string{"--edit", "calc.py=" + filepath.Join(root, "missing")}, "cannot read"},
@@ -137,7 +139,7 @@ func TestApplyHunksAndEdits(t *testing.T) {
 		}
 	}
 	// --help documents the selector.
-	if code, _, errOut := runEnv(t, nil, "", "apply", "-h"); code != 0 || !strings.Contains(errOut, "--hunks PATH:1,3") || !strings.Contains(errOut, "--show-hunks") {
+	if code, _, errOut := runEnv(t, nil, "", "apply", "-h"); code != 0 || !strings.Contains(errOut, "--hunks PATH:1,3-5") || !strings.Contains(errOut, "--show-hunks") {
 		t.Errorf("apply -h: exit %d\n%s", code, errOut)
 	}
 }
