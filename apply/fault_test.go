@@ -172,3 +172,63 @@ func strayTemps(t *testing.T, root string) string {
 	})
 	return strings.Join(out, ", ")
 }
+
+// TestFaultAtEveryUndoOperation fails each operation of an undo in turn: the
+// undo either changes nothing (and a later undo works) or, when only marking
+// the journal failed, is finished by the next start — never half done, never a
+// stray temp file.
+func TestFaultAtEveryUndoOperation(t *testing.T) {
+	counter := &faultFS{}
+	{
+		root := faultTree(t)
+		e := open(t, root, counter)
+		rec := draft(t, e, multiFilePlan())
+		if _, err := e.ApplyPlan(bg, rec.ID, Selection{}); err != nil {
+			t.Fatal(err)
+		}
+		counter.ops, counter.log = 0, nil
+		if _, err := e.Undo(bg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total, log := counter.ops, counter.log
+	if total < 8 {
+		t.Fatalf("only %d undo operations: %v", total, log)
+	}
+	for k := 1; k <= total; k++ {
+		t.Run(log[k-1], func(t *testing.T) {
+			root := faultTree(t)
+			before := snapshot(t, root)
+			ffs := &faultFS{}
+			e := open(t, root, ffs)
+			rec := draft(t, e, multiFilePlan())
+			if _, err := e.ApplyPlan(bg, rec.ID, Selection{}); err != nil {
+				t.Fatal(err)
+			}
+			applied := snapshot(t, root)
+			ffs.ops, ffs.failAt = 0, k
+			if _, err := e.Undo(bg); err == nil {
+				t.Fatalf("op %d (%s) failed but Undo succeeded", k, log[k-1])
+			}
+			if strays := strayTemps(t, root); strays != "" {
+				t.Errorf("stray temp files: %s", strays)
+			}
+			if _, err := e.Recover(); err != nil {
+				t.Fatal(err)
+			}
+			switch now := snapshot(t, root); {
+			case diffSnap(before, now) == "":
+				// only marking the journal undone failed; the start-up finished it
+			case diffSnap(applied, now) == "":
+				if _, err := e.Undo(bg); err != nil {
+					t.Fatalf("undo after the failure: %v", err)
+				}
+				if d := diffSnap(before, snapshot(t, root)); d != "" {
+					t.Fatalf("undo after the failure differs:\n%s", d)
+				}
+			default:
+				t.Fatalf("after failing op %d (%s) the tree is half undone:\n%s", k, log[k-1], diffSnap(applied, now))
+			}
+		})
+	}
+}

@@ -458,9 +458,7 @@ func (e *Engine) recoverOne(j *journal) Notice {
 			Message: fmt.Sprintf("%s %s was interrupted and could not be finished (%v); it is set aside and blocks nothing: inspect it with fixplan journals show %s, discard it with fixplan journals discard %s",
 				what, subject, err, j.ID, j.ID)}
 	}
-	if !undo {
-		e.dropTemps(j) // an apply stopped while staging leaves temp files beside its targets
-	}
+	e.dropTemps(j) // a staged apply or undo that stopped leaves temp files beside its paths
 	steps, conflicts, err := e.inspectRevert(j)
 	if err != nil {
 		return hold(err)

@@ -113,8 +113,108 @@ func (e *Engine) inspectRevert(j *journal) ([]revertStep, []string, error) {
 }
 
 // execRevert performs steps in order. It returns how many were done and the
-// created folders it kept because they are not empty.
+// created folders it kept because they are not empty. With a Stager the saved
+// originals are staged like an apply's writes (execRevertStaged).
 func (e *Engine) execRevert(j *journal, steps []revertStep) (int, []string, error) {
+	if st, ok := e.fs.(Stager); ok && st.CanStage() && mkdirsFirst(steps) {
+		return e.execRevertStaged(st, j, steps)
+	}
+	return e.execRevertEach(j, steps)
+}
+
+// mkdirsFirst reports whether every folder to recreate comes before the other
+// steps (as reverting entries in reverse order gives), so the staged revert may
+// make them before writing the temp files that go inside them.
+func mkdirsFirst(steps []revertStep) bool {
+	other := false
+	for _, st := range steps {
+		if st.act != actMkdir {
+			other = true
+		} else if other {
+			return false
+		}
+	}
+	return true
+}
+
+// execRevertStaged is execRevert in three passes, like doStaged: the folders
+// to recreate are made and every original to restore is checked and written to
+// a temp file beside its path (stagedName, kind "r"); then all temp files are
+// synced; then the steps run in order, each restore a rename. On failure the
+// temp files are removed and the count of steps done covers exactly what
+// changed (the recreated folders, then the steps of the last pass).
+func (e *Engine) execRevertStaged(st Stager, j *journal, steps []revertStep) (int, []string, error) {
+	done := 0
+	fail := func(n int, path string, err error) (int, []string, error) {
+		e.dropTemps(j)
+		return n, nil, fmt.Errorf("restore %s: %w", path, err)
+	}
+	for n, s := range steps {
+		en := j.Entries[s.i]
+		switch s.act {
+		case actMkdir:
+			if err := e.fs.Mkdir(e.r, name(en.Path), dirMode(en.Mode)); err != nil {
+				return fail(n, en.Path, err)
+			}
+			done = n + 1
+		case actRestore:
+			b, err := e.r.ReadFile(txName(j.ID, en.Blob))
+			if err != nil {
+				return fail(done, en.Path, fmt.Errorf("read the saved original: %w", err))
+			}
+			if sum(b) != en.Before {
+				return fail(done, en.Path, fmt.Errorf("the saved original %s is damaged (its checksum differs)", en.Blob))
+			}
+			if err := st.WriteTemp(e.r, name(stagedName(j.ID, s.i, en.Path, "r")), b, en.Mode); err != nil {
+				return fail(done, en.Path, err)
+			}
+		}
+	}
+	for _, s := range steps {
+		if en := j.Entries[s.i]; s.act == actRestore {
+			if err := st.SyncFile(e.r, name(stagedName(j.ID, s.i, en.Path, "r"))); err != nil {
+				return fail(done, en.Path, err)
+			}
+		}
+	}
+	var kept []string
+	for n, s := range steps {
+		en := j.Entries[s.i]
+		p := name(en.Path)
+		var err error
+		switch s.act {
+		case actMkdir:
+			continue // made in the first pass
+		case actRestore:
+			err = st.Rename(e.r, name(stagedName(j.ID, s.i, en.Path, "r")), p)
+		case actRemove:
+			if err = e.fs.Remove(e.r, p); errors.Is(err, fs.ErrNotExist) {
+				err = nil
+			}
+		case actRmdir:
+			var empty bool
+			if empty, err = e.emptyDir(p); err == nil {
+				if empty {
+					err = e.fs.Remove(e.r, p)
+				} else {
+					kept = append(kept, en.Path)
+				}
+			}
+		}
+		if err != nil {
+			e.dropTemps(j)
+			return n, kept, fmt.Errorf("restore %s: %w", en.Path, err)
+		}
+	}
+	if err := e.syncParents(stepEntries(j, steps)); err != nil {
+		return len(steps), kept, err
+	}
+	return len(steps), kept, nil
+}
+
+// execRevertEach performs the steps one by one (each restore replaced and
+// synced on its own).
+func (e *Engine) execRevertEach(j *journal, steps []revertStep) (int, []string, error) {
 	var kept []string
 	for n, st := range steps {
 		en := j.Entries[st.i]

@@ -321,7 +321,7 @@ func (e *Engine) doStaged(st Stager, j *journal) (int, string, error) {
 		case en.Op == plan.OpMkdir:
 			err = e.fs.Mkdir(e.r, name(en.Path), 0o755)
 		case writes(en):
-			err = st.WriteTemp(e.r, name(stagedName(j.ID, i, en.Path)), en.data, en.AfterMode)
+			err = st.WriteTemp(e.r, name(stagedName(j.ID, i, en.Path, "")), en.data, en.AfterMode)
 		}
 		if err != nil {
 			return i + 1, en.Path, err
@@ -329,7 +329,7 @@ func (e *Engine) doStaged(st Stager, j *journal) (int, string, error) {
 	}
 	for i, en := range j.Entries {
 		if writes(en) {
-			if err := st.SyncFile(e.r, name(stagedName(j.ID, i, en.Path))); err != nil {
+			if err := st.SyncFile(e.r, name(stagedName(j.ID, i, en.Path, ""))); err != nil {
 				return len(j.Entries), en.Path, err
 			}
 		}
@@ -338,7 +338,7 @@ func (e *Engine) doStaged(st Stager, j *journal) (int, string, error) {
 		var err error
 		switch {
 		case writes(en):
-			err = st.Rename(e.r, name(stagedName(j.ID, i, en.Path)), name(en.Path))
+			err = st.Rename(e.r, name(stagedName(j.ID, i, en.Path, "")), name(en.Path))
 		case en.Op == plan.OpDelete || en.Op == plan.OpRmdir:
 			err = e.fs.Remove(e.r, name(en.Path))
 		}
@@ -350,20 +350,24 @@ func (e *Engine) doStaged(st Stager, j *journal) (int, string, error) {
 }
 
 // stagedName is where doStaged writes the new content of entry i (slash path,
-// beside the target): a name fixed by the transaction, so a recovery finds it.
-func stagedName(id string, i int, rel string) string {
-	return path.Join(path.Dir(rel), fmt.Sprintf(".fixplan-%s-%04d.tmp", id, i))
+// beside the target; kind "r" for a restore of its original): a name fixed by
+// the transaction, so a recovery finds it.
+func stagedName(id string, i int, rel, kind string) string {
+	return path.Join(path.Dir(rel), fmt.Sprintf(".fixplan-%s-%04d%s.tmp", id, i, kind))
 }
 
-// dropTemps removes the temp files doStaged may have left for j's entries.
+// dropTemps removes the temp files a staged apply or revert may have left for
+// j's entries.
 func (e *Engine) dropTemps(j *journal) {
 	for i, en := range j.Entries {
-		if en.Op != plan.OpCreate && en.Op != plan.OpUpdate {
+		if !en.isFile() {
 			continue
 		}
-		t := name(stagedName(j.ID, i, en.Path))
-		if fi, err := e.r.Lstat(t); err == nil && fi.Mode().IsRegular() {
-			_ = e.fs.Remove(e.r, t)
+		for _, kind := range []string{"", "r"} {
+			t := name(stagedName(j.ID, i, en.Path, kind))
+			if fi, err := e.r.Lstat(t); err == nil && fi.Mode().IsRegular() {
+				_ = e.fs.Remove(e.r, t)
+			}
 		}
 	}
 }
