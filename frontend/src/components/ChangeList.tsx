@@ -100,6 +100,11 @@ export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAl
           side by side
         </label>
       </div>
+      {reviewing && review && (Object.keys(review.rejected).length > 0 || Object.keys(review.edits).length > 0) && (
+        <p className="muted small" data-testid="review-not-verified">
+          Verify checks the plan as the model proposed it: the hunks you rejected and the text you wrote are applied as you chose, but not verified.
+        </p>
+      )}
       {changes.map((c) => {
         const edited = reviewing && review?.edits[c.path] !== undefined;
         const rejected = (reviewing && review?.rejected[c.path]) || [];
