@@ -229,7 +229,9 @@ func (e *Engine) run(ctx context.Context, j *journal) error {
 	if err := e.ensureStateDir("tx"); err != nil {
 		return err
 	}
-	if err := e.fs.Mkdir(e.r, txName(j.ID), 0o755); err != nil {
+	// 0700: the originals inside may be hard links that keep their file's mode;
+	// the folder keeps other users of the machine out of the old versions.
+	if err := e.fs.Mkdir(e.r, txName(j.ID), 0o700); err != nil {
 		return ioErr("create the journal", err)
 	}
 	for i := range j.Entries {
