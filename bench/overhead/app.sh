@@ -135,7 +135,7 @@ start() {
     [ -n "$W" ] && { tw=$(now_ns); break; }
     sleep 0.05
   done
-  [ -n "$W" ] || { echo "app.sh: $label run $i: no visible window titled fixplan within 10 s" >&2; kill $PID; exit 1; }
+  [ -n "$W" ] || { echo "app.sh: $label run $i: no visible window titled fixplan within 10 s (stderr: $(tail -5 "$err"))" >&2; kill $PID 2>/dev/null; exit 1; }
   # the Fix button's blue anywhere in the column x=1150, y=120..560 (it is at y≈281)
   tp=$(python3 "$REPO/scripts/desktop/waitpixel.py" "$W" 1150 120 560 36,88,214 20 || true)
   [ -n "$tp" ] || { echo "app.sh: $label run $i: the Fix button never painted blue (stderr: $(tail -5 "$err"))" >&2; kill $PID; exit 1; }
