@@ -169,9 +169,11 @@ done
 INNER
 : > "$WORK/runs.tsv"; : > "$WORK/marks.tsv"
 load=$(cut -d' ' -f1-3 /proc/loadavg)
+# xvfb-run -a takes the first free display from -n up; two runs started together (run.sh
+# and another app.sh) could both take :99 and one app found no display. Start at a random one.
 RUNS="$RUNS" WORK="$WORK" REPO="$REPO" FIXPLAN_PROJECT="$WORK/project" FIXPLAN_USER_PREFS="$WORK/prefs.json" \
 FIXPLAN_BASE_URL="$URL" FIXPLAN_MODEL=fake-model FIXPLAN_TRACE_START=1 XDG_CACHE_HOME="$WORK/cache" XDG_DATA_HOME="$WORK/data" \
-  ${NICE:+nice -n "$NICE"} ${RT:+chrt -r 10} timeout 900 xvfb-run -a -s "-screen 0 1280x800x24" bash "$WORK/inner.sh" >&2
+  ${NICE:+nice -n "$NICE"} ${RT:+chrt -r 10} timeout 900 xvfb-run -a -n $((100 + RANDOM % 800)) -s "-screen 0 1280x800x24" bash "$WORK/inner.sh" >&2
 
 python3 - "$WORK" "$RUNS" "$load" "${NICE:-}" "${RT:-}" <<'PY'
 import os, statistics, sys
