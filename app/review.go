@@ -80,3 +80,28 @@ func (a *App) ProposedText(planID, path string, accept []int) (Proposed, error) 
 	}
 	return Proposed{Path: path, Before: before, After: after}, nil
 }
+
+// VerifySelection verifies a draft in a scratch copy as the user chose it — the
+// ticked files narrowed to their accepted hunks or replaced by the user's text
+// (req) — with the approved checks and approve (approved now and remembered),
+// like VerifyPlan. The project itself is never touched; CancelPlan stops it.
+func (a *App) VerifySelection(planID string, approve []string, req ApplyRequest) (*plan.Record, error) {
+	s, err := a.session()
+	if err != nil {
+		return nil, err
+	}
+	ctx, done, err := a.beginRun("a plan is being made or verified")
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	paths := req.Paths
+	if paths == nil {
+		paths = []string{}
+	}
+	rec, err := s.VerifySelection(ctx, planID, approve, paths, req.Files)
+	if err != nil {
+		return nil, fail(err)
+	}
+	return rec, nil
+}

@@ -187,6 +187,21 @@ func repreview(c *Change) {
 // non-draft plan, ERR_BASE_MISMATCH when the files changed since the preview,
 // ERR_INVALID_INPUT for an unknown path or hunk, and the content checks.
 func (e *Engine) PreviewSelection(id string, sel Selection) ([]plan.FileChange, error) {
+	cs, err := e.SelectedChanges(id, sel)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]plan.FileChange, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, c.Preview())
+	}
+	return out, nil
+}
+
+// SelectedChanges are the changes applying sel to draft plan id would write, with
+// their new bytes (what PreviewSelection shows; a verification of the user's
+// choices writes them into its scratch copy). Refusals as PreviewSelection.
+func (e *Engine) SelectedChanges(id string, sel Selection) ([]Change, error) {
 	rec, err := e.reviewable(id)
 	if err != nil {
 		return nil, err
@@ -209,11 +224,7 @@ func (e *Engine) PreviewSelection(id string, sel Selection) ([]plan.FileChange, 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]plan.FileChange, 0, len(cs))
-	for _, c := range cs {
-		out = append(out, c.Preview())
-	}
-	return out, nil
+	return cs, nil
 }
 
 // ReviewOf describes what sel does with draft plan id — the hunks rejected, the

@@ -116,6 +116,14 @@ func (s *Session) ReviewOf(id string, paths []string, files []apply.FileChoice) 
 	return s.eng.ReviewOf(id, apply.Selection{Paths: paths, Files: files})
 }
 
+// VerifySelection verifies draft plan id as the user chose it — the ticked
+// paths (nil: all) narrowed to their accepted hunks or replaced by the user's
+// text — in a scratch copy, like VerifyPlan; the verdict, saved with the plan,
+// says it is about those choices.
+func (s *Session) VerifySelection(ctx context.Context, id string, approve []string, paths []string, files []apply.FileChoice) (*plan.Record, error) {
+	return s.verifyPlan(ctx, id, approve, &apply.Selection{Paths: paths, Files: files})
+}
+
 // Proposal returns the text path has now and the text draft plan id proposes
 // for it, for the user to edit by hand (see apply.Engine.Proposal).
 func (s *Session) Proposal(id, path string) (before, after string, err error) {

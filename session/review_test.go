@@ -152,3 +152,38 @@ func TestReplanOfReviewedDraft(t *testing.T) {
 		}
 	}
 }
+
+// Verify checks what the user chose: a proposal that breaks Min, rewritten by
+// hand into the right fix, is verified as the user will apply it.
+func TestVerifySelection(t *testing.T) {
+	in := plan.ProblemInput{Problem: "go test ./... fails:\n" + goFailure}
+	s, _, root := goFixture(t, goReply(t, breaksMin))
+	s.ApproveCheck(s.Checks(&plan.Record{Input: in})[0].Command)
+	s.ApproveCheck("go test ./...")
+	before := treeSum(t, root)
+	rec, err := s.Plan(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proposed, err := s.VerifyPlan(context.Background(), rec.ID, nil)
+	if err != nil || proposed.Verification.State != plan.VerifyPartly {
+		t.Fatalf("the proposal as is: %+v, %v", proposed.Verification, err)
+	}
+	mine := rightMax
+	chosen, err := s.VerifySelection(context.Background(), rec.ID, nil, nil, []apply.FileChoice{{Path: "mm/mm.go", Content: &mine}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := chosen.Verification
+	if v.State != plan.VerifyVerified || !strings.Contains(v.Reason, "about your choices") {
+		t.Fatalf("verification of the edit = %+v", v)
+	}
+	sameSums(t, before, treeSum(t, root))
+	if _, err := s.VerifySelection(context.Background(), rec.ID, nil, nil, []apply.FileChoice{{Path: "mm/mm.go", Hunks: []int{9}}}); err == nil {
+		// an unknown hunk is reported in the verdict (the changes cannot be computed)
+		again, _ := s.Load(rec.ID)
+		if again.Verification.State != plan.VerifyNotVerified || !strings.Contains(again.Verification.Reason, "hunk 9 does not exist") {
+			t.Errorf("unknown hunk: %+v", again.Verification)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"fixplan/apply"
 	codectx "fixplan/context"
 	"fixplan/plan"
 	"fixplan/verify"
@@ -90,6 +91,12 @@ func (s *Session) RevokeCheck(command string) error { return s.approvals.Revoke(
 // extra suite commands (the CLI's --check). A plan without approved checks is
 // recorded as not verified, saying which commands could be approved.
 func (s *Session) VerifyPlan(ctx context.Context, id string, approve []string) (*plan.Record, error) {
+	return s.verifyPlan(ctx, id, approve, nil)
+}
+
+// verifyPlan is VerifyPlan of the plan as proposed (sel nil) or of the user's
+// choices in it (review.go: VerifySelection).
+func (s *Session) verifyPlan(ctx context.Context, id string, approve []string, sel *apply.Selection) (*plan.Record, error) {
 	rec, err := s.eng.LoadPlan(id)
 	if err != nil {
 		return nil, err
@@ -108,7 +115,7 @@ func (s *Session) VerifyPlan(ctx context.Context, id string, approve []string) (
 			return nil, err
 		}
 	}
-	v := s.verify(ctx, rec, approve)
+	v := s.verify(ctx, rec, approve, sel)
 	if rec.Verification != nil {
 		v.Attempts = rec.Verification.Attempts
 	}
@@ -123,7 +130,7 @@ func (s *Session) VerifyPlan(ctx context.Context, id string, approve []string) (
 }
 
 // verify runs the approved checks of rec in a scratch copy.
-func (s *Session) verify(ctx context.Context, rec *plan.Record, extra []string) *plan.Verification {
+func (s *Session) verify(ctx context.Context, rec *plan.Record, extra []string, sel *apply.Selection) *plan.Verification {
 	var focused string
 	var suite, waiting []string
 	checks := s.Checks(rec)
@@ -156,7 +163,7 @@ func (s *Session) verify(ctx context.Context, rec *plan.Record, extra []string) 
 		}
 		return &plan.Verification{State: plan.VerifyNotVerified, Reason: why, Commands: []plan.CheckResult{}}
 	}
-	changes, modes, err := s.scratchChanges(rec)
+	changes, modes, err := s.scratchChanges(rec, sel)
 	if err != nil {
 		return &plan.Verification{State: plan.VerifyNotVerified, Reason: "the plan's changes cannot be computed: " + err.Error(), Commands: []plan.CheckResult{}}
 	}
@@ -175,6 +182,9 @@ func (s *Session) verify(ctx context.Context, rec *plan.Record, extra []string) 
 		return &plan.Verification{State: plan.VerifyNotVerified, Reason: "verification could not start: " + err.Error(), Commands: []plan.CheckResult{}}
 	}
 	v := s.toVerification(rep)
+	if sel != nil {
+		v.Reason += "; this verdict is about your choices (the ticked files, the accepted hunks and your own text), not the plan as proposed"
+	}
 	var tests []string
 	for p := range changes {
 		if isTestPath(p) {
@@ -209,9 +219,16 @@ func isTestPath(p string) bool {
 	return false
 }
 
-// scratchChanges are the plan's file changes as verify takes them.
-func (s *Session) scratchChanges(rec *plan.Record) (map[string]*[]byte, map[string]fs.FileMode, error) {
-	cs, err := s.eng.Changes(&rec.Plan)
+// scratchChanges are the plan's file changes as verify takes them: as proposed,
+// or as the user chose them (sel: ticked files, accepted hunks, own text).
+func (s *Session) scratchChanges(rec *plan.Record, sel *apply.Selection) (map[string]*[]byte, map[string]fs.FileMode, error) {
+	var cs []apply.Change
+	var err error
+	if sel != nil {
+		cs, err = s.eng.SelectedChanges(rec.ID, *sel)
+	} else {
+		cs, err = s.eng.Changes(&rec.Plan)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

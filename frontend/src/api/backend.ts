@@ -39,6 +39,7 @@ export const wailsBackend: Backend = {
   cancelPlan: () => call(() => App.CancelPlan()),
   apply: (req) => call(() => App.Apply(req as never)),
   previewSelection: (req) => call(() => App.PreviewSelection(req as never)),
+  verifySelection: (planId, approve, req) => call(() => App.VerifySelection(planId, approve, req as never)),
   proposedText: (planId, path, accept) => call(() => App.ProposedText(planId, path, accept as never)),
   undo: () => call(() => App.Undo()),
   history: () => call(() => App.History()),

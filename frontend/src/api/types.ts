@@ -260,6 +260,9 @@ export interface Backend {
   apply(req: ApplyRequest): Promise<ApplyResult>;
   /** previewSelection shows what apply(req) would write (accepted hunks, the user's edits), writing nothing. */
   previewSelection(req: ApplyRequest): Promise<FileChange[]>;
+  /** verifySelection verifies a draft in a scratch copy as the user chose it (req: ticked
+   * files, accepted hunks, own text), like verifyPlan. */
+  verifySelection(planId: string, approve: string[], req: ApplyRequest): Promise<PlanRecord>;
   /** proposedText is a proposed change's text, to edit it by hand: with accept, only
    * those hunks of it (null: all). */
   proposedText(planId: string, path: string, accept: number[] | null): Promise<Proposed>;

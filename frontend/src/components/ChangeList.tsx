@@ -102,7 +102,7 @@ export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAl
       </div>
       {reviewing && review && (Object.keys(review.rejected).length > 0 || Object.keys(review.edits).length > 0) && (
         <p className="muted small" data-testid="review-not-verified">
-          Verify checks the plan as the model proposed it: the hunks you rejected and the text you wrote are applied as you chose, but not verified.
+          Verify now checks the plan as you chose it: the ticked files, the accepted hunks and your own text.
         </p>
       )}
       {changes.map((c) => {

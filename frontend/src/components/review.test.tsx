@@ -61,7 +61,7 @@ describe("per-hunk review", () => {
     fireEvent.click(screen.getAllByTestId("edit-file")[2]);
     expect(a.edit).toHaveBeenCalledWith("notes.md");
     expect(screen.getByTestId("review-keys").textContent).toContain("a accept");
-    expect(screen.getByTestId("review-not-verified").textContent).toContain("not verified");
+    expect(screen.getByTestId("review-not-verified").textContent).toContain("as you chose it");
   });
 
   it("answers the review keys, but not while typing", () => {

@@ -108,6 +108,10 @@ export class FakeBackend implements Backend {
     this.rec("previewSelection", req);
     return this.previewResult(req);
   }
+  async verifySelection(planId: string, approve: string[], req: ApplyRequest) {
+    this.rec("verifySelection", planId, approve, req);
+    return this.verifyResult(planId, approve);
+  }
   async proposedText(planId: string, path: string, accept: number[] | null) {
     this.rec("proposedText", planId, path, accept);
     return { path, before: "def divide(a, b):\n    return a / b\n", after: "def divide(a, b):\n    if b == 0:\n        return None\n    return a / b\n" };

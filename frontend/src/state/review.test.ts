@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Store } from "./store";
-import { FakeBackend, samplePlan } from "./fakeBackend";
+import { FakeBackend, samplePlan, sampleVerification } from "./fakeBackend";
 import { fileChoices, hunkStops, splitDiff, emptyReview } from "./review";
 import type { FileChange, PlanRecord } from "../api/types";
 
@@ -182,6 +182,21 @@ describe("Store review", () => {
     await s.setHunk("app.py", 2, false);
     await s.fix();
     expect((b.called("plan")[3].args[0] as { review?: unknown }).review).toBeUndefined();
+  });
+
+  it("verifies what the user chose once hunks are rejected or text edited", async () => {
+    const { b, s } = await shown();
+    b.verifyResult = async () => ({ ...reviewPlan(), verification: sampleVerification("verified") });
+    await s.verify();
+    expect(b.called("verifyPlan")).toHaveLength(1);
+    await s.setHunk("app.py", 1, false);
+    await s.verify();
+    expect(b.called("verifySelection")[0].args).toEqual([
+      "p1",
+      [],
+      { plan_id: "p1", paths: ["app.py", "calc.py", "notes.md"], memory_keys: [], files: [{ path: "app.py", hunks: [2], content: null }] },
+    ]);
+    expect(s.get().plan?.verification?.state).toBe("verified");
   });
 
   it("offers no review on an applied or foreign plan", async () => {

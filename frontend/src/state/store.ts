@@ -389,7 +389,13 @@ export class Store {
     }
     this.set({ verifying: true, progress: null, error: null });
     try {
-      const rec = normalizePlan(await this.backend.verifyPlan(p.id, this.approveList()));
+      // With hunks rejected, files unticked or text edited, what is verified is what would be applied.
+      const chosen = this.draftReview(p.id).review;
+      const rec = normalizePlan(
+        chosen
+          ? await this.backend.verifySelection(p.id, this.approveList(), { plan_id: p.id, paths: chosen.paths, memory_keys: [], files: chosen.files })
+          : await this.backend.verifyPlan(p.id, this.approveList()),
+      );
       if (this.state.plan?.id === rec.id) this.set({ plan: { ...rec, foreign: rec.foreign || p.foreign } });
       const c = this.state.checks;
       // What was ticked is approved now; what was typed in is listed by PlanChecks from now on.

@@ -53,6 +53,8 @@ export function Undo():Promise<app.ApplyResult>;
 
 export function VerifyPlan(arg1:string,arg2:Array<string>):Promise<plan.Record>;
 
+export function VerifySelection(arg1:string,arg2:Array<string>,arg3:app.ApplyRequest):Promise<plan.Record>;
+
 export function Version():Promise<string>;
 
 export function WriteChanges(arg1:string):Promise<plan.Record>;

@@ -98,6 +98,10 @@ export function VerifyPlan(arg1, arg2) {
   return window['go']['app']['App']['VerifyPlan'](arg1, arg2);
 }
 
+export function VerifySelection(arg1, arg2, arg3) {
+  return window['go']['app']['App']['VerifySelection'](arg1, arg2, arg3);
+}
+
 export function Version() {
   return window['go']['app']['App']['Version']();
 }
