@@ -90,7 +90,7 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	if len(win) > 1 {
 		defsAt = rulesAt + 1
 	}
-	cands = slices.Insert(cands, defsAt, g.definitionSections(ctx, cands, resolved, traceText, &warnings)...)
+	cands = slices.Insert(cands, defsAt, g.definitionSections(ctx, cands, resolved, traceText, li, &warnings)...)
 	if !g.opts.NoProjectRules {
 		if c, ok := g.rulesSection(inPlay); ok {
 			cands = slices.Insert(cands, rulesAt, c)
@@ -306,7 +306,7 @@ func (g *Gatherer) failingTestSections(ctx context.Context, text string, li *laz
 	var out []candidate
 	shown := map[string]bool{}
 	for _, t := range tests {
-		def, ok := g.findDefinition(ctx, t)
+		def, ok := g.findTestDefinition(ctx, t, text, li)
 		if !ok {
 			*warnings = append(*warnings, fmt.Sprintf("failing test %s: definition not found in the project", t.Name))
 			continue

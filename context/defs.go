@@ -251,11 +251,11 @@ func (g *Gatherer) exists(rel string) bool {
 
 // definitionSections returns the definitions the failure points use, ranked,
 // deduplicated with what have already shows and within the definitions' budget.
-func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, resolved []ResolvedFrame, text string, warnings *[]string) []candidate {
+func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, resolved []ResolvedFrame, text string, li *lazyIndex, warnings *[]string) []candidate {
 	if g.opts.NoDefinitions {
 		return nil
 	}
-	points, nFrames := g.defPoints(ctx, resolved, text)
+	points, nFrames := g.defPoints(ctx, resolved, text, li)
 	if len(points) == 0 {
 		return nil
 	}
@@ -474,7 +474,7 @@ func pathDistance(a, b string) int {
 
 // defPoints are the project frames (in order, de-duplicated, at most
 // maxDefPoints), then the failing tests' definitions.
-func (g *Gatherer) defPoints(ctx context.Context, resolved []ResolvedFrame, text string) (points []defPoint, frames int) {
+func (g *Gatherer) defPoints(ctx context.Context, resolved []ResolvedFrame, text string, li *lazyIndex) (points []defPoint, frames int) {
 	var out []defPoint
 	seen := map[defPoint]bool{}
 	for _, r := range resolved {
@@ -495,7 +495,7 @@ func (g *Gatherer) defPoints(ctx context.Context, resolved []ResolvedFrame, text
 		if i == maxFailingTests {
 			break
 		}
-		if def, ok := g.findDefinition(ctx, t); ok && langFor(def.file) != nil && !seen[defPoint{def.file, def.line}] {
+		if def, ok := g.findTestDefinition(ctx, t, text, li); ok && langFor(def.file) != nil && !seen[defPoint{def.file, def.line}] {
 			seen[defPoint{def.file, def.line}] = true
 			out = append(out, defPoint{def.file, def.line})
 		}

@@ -199,6 +199,27 @@ var defPrefixes = []string{"func ", "func (", "def ", "async def ", "void ", "fu
 // findDefinition searches the project for the definition of test t and returns
 // where it is; ok is false when no definition is found.
 func (g *Gatherer) findDefinition(ctx context.Context, t FailingTest) (testDefinition, bool) {
+	return g.findDefinitionIn(ctx, t, "", false)
+}
+
+// findTestDefinition is findDefinition for a test named in text: a Go test's
+// package (the FAIL/ok line below its "--- FAIL: name") puts the definitions in
+// that package's folder first, so TestLRU of simplelru/ is not taken for the
+// root's TestLRU.
+func (g *Gatherer) findTestDefinition(ctx context.Context, t FailingTest, text string, li *lazyIndex) (testDefinition, bool) {
+	if t.File == "" {
+		if i := strings.Index(text, "--- FAIL: "+t.Name+" "); i >= 0 {
+			if dir, ok := g.goPackageDir(ctx, li, goPackageMarks(text).at(i)); ok {
+				return g.findDefinitionIn(ctx, t, dir, true)
+			}
+		}
+	}
+	return g.findDefinition(ctx, t)
+}
+
+// findDefinitionIn is findDefinition; with inDir, a definition in folder dir
+// ("" for the root) ranks first.
+func (g *Gatherer) findDefinitionIn(ctx context.Context, t FailingTest, dir string, inDir bool) (testDefinition, bool) {
 	res, err := g.Search(ctx, t.Name, SearchOptions{Max: 500})
 	if err != nil {
 		return testDefinition{}, false
@@ -236,6 +257,9 @@ func (g *Gatherer) findDefinition(ctx context.Context, t FailingTest) (testDefin
 		}
 		if looksLikeTestFile(m.Path) {
 			score++
+		}
+		if inDir && (path.Dir(m.Path) == dir || dir == "" && !strings.Contains(m.Path, "/")) {
+			score += 4
 		}
 		if score > bestScore {
 			best, bestScore = testDefinition{m.Path, m.Line}, score

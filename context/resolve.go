@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -27,6 +28,9 @@ type fileIndex map[string][]string
 type lazyIndex struct {
 	g   *Gatherer
 	idx fileIndex
+	// mods are the project's Go modules (read from its go.mod files on first use).
+	mods    []goModule
+	modsSet bool
 }
 
 func (l *lazyIndex) get(ctx context.Context) fileIndex {
@@ -65,15 +69,33 @@ func (g *Gatherer) ResolveTrace(ctx context.Context, text string) []ResolvedFram
 
 func (g *Gatherer) resolveTrace(ctx context.Context, text string, li *lazyIndex) []ResolvedFrame {
 	rs := g.resolveFrames(ctx, ParseFrames(text), li)
-	var pkgs []string
-	for _, m := range goPkgRe.FindAllStringSubmatch(text, -1) {
-		pkgs = append(pkgs, m[1]+m[2])
-	}
-	if len(pkgs) == 0 {
+	marks := goPackageMarks(text)
+	if len(marks) == 0 {
 		return rs
 	}
+	var pkgs []string
+	for _, m := range marks {
+		pkgs = append(pkgs, m.pkg)
+	}
 	for i, r := range rs {
-		if r.File != "" || r.Library || strings.ContainsAny(r.Path, `/\`) || !strings.HasSuffix(r.Path, ".go") {
+		if r.Library || strings.ContainsAny(r.Path, `/\`) || !strings.HasSuffix(r.Path, ".go") {
+			continue
+		}
+		// go test prints a test file's name alone, relative to its package's
+		// folder: the package of the block the frame is in comes before any
+		// file of that name elsewhere (the root's lru_test.go is not
+		// simplelru/lru_test.go)
+		if pkg := marks.at(frameOffset(text, r.Frame)); pkg != "" {
+			if f := g.goPackageFile(ctx, li, pkg, r.Path); f != "" {
+				rs[i].File = f
+				continue
+			}
+			if r.File == "" { // no go.mod maps it: the folders matching the import path
+				rs[i].File = li.get(ctx).bestSuffix(pkg + "/" + r.Path)
+			}
+			continue
+		}
+		if r.File != "" {
 			continue
 		}
 		idx := li.get(ctx)
@@ -93,6 +115,133 @@ func (g *Gatherer) resolveTrace(ctx context.Context, text string, li *lazyIndex)
 		rs[i].File = found
 	}
 	return rs
+}
+
+// goPkgMark is a line of Go tool output that names a package: a `# pkg`
+// header (build and vet output follow it) or a `FAIL`/`ok` summary line (the
+// package's test output comes before it).
+type goPkgMark struct {
+	pos    int
+	pkg    string
+	header bool
+}
+
+type goPkgMarks []goPkgMark
+
+func goPackageMarks(text string) goPkgMarks {
+	var out goPkgMarks
+	for _, m := range goPkgRe.FindAllStringSubmatchIndex(text, -1) {
+		if m[2] >= 0 {
+			out = append(out, goPkgMark{pos: m[0], pkg: text[m[2]:m[3]]})
+		} else {
+			out = append(out, goPkgMark{pos: m[0], pkg: text[m[4]:m[5]], header: true})
+		}
+	}
+	return out
+}
+
+// at returns the package whose output holds byte pos of the text: the `# pkg`
+// header above it when no summary line comes between them, else the first
+// FAIL/ok line below it; "" when pos is -1 or no mark applies.
+func (ms goPkgMarks) at(pos int) string {
+	if pos < 0 {
+		return ""
+	}
+	header := ""
+	for _, m := range ms {
+		if m.pos <= pos {
+			if m.header {
+				header = m.pkg
+			} else {
+				header = ""
+			}
+			continue
+		}
+		if header != "" {
+			return header
+		}
+		if !m.header {
+			return m.pkg
+		}
+	}
+	return header
+}
+
+// frameOffset is where `path:line` of f first appears in text as a whole
+// name (not the end of a longer path), -1 when it does not.
+func frameOffset(text string, f Frame) int {
+	needle := f.Path + ":" + strconv.Itoa(f.Line)
+	for off := 0; ; {
+		i := strings.Index(text[off:], needle)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		end := i + len(needle)
+		if (i == 0 || strings.IndexByte(notPathBytes, text[i-1]) >= 0) && (end == len(text) || !isDigit(text[end])) {
+			return i
+		}
+		off = i + 1
+	}
+}
+
+// goModule is one go.mod of the project: its module path and folder.
+type goModule struct {
+	path, dir string
+}
+
+// goPackageFile returns the root-relative path of file name in the folder of
+// Go package pkg (goPackageDir), "" when no go.mod maps it or the file is not
+// there.
+func (g *Gatherer) goPackageFile(ctx context.Context, li *lazyIndex, pkg, name string) string {
+	dir, ok := g.goPackageDir(ctx, li, pkg)
+	if !ok {
+		return ""
+	}
+	f := path.Join(dir, name)
+	if !g.exists(f) {
+		return ""
+	}
+	return f
+}
+
+// goPackageDir maps Go import path pkg to its root-relative folder ("" for the
+// root) through the go.mod whose module path is the longest prefix of pkg; ok
+// is false when no go.mod of the project maps it.
+func (g *Gatherer) goPackageDir(ctx context.Context, li *lazyIndex, pkg string) (string, bool) {
+	if pkg == "" {
+		return "", false
+	}
+	if !li.modsSet {
+		li.modsSet = true
+		for _, rel := range li.get(ctx)["go.mod"] {
+			src, err := g.readRaw(rel)
+			if err != nil {
+				continue
+			}
+			if m := goModuleRe.FindSubmatch(src); m != nil {
+				li.mods = append(li.mods, goModule{path: string(m[1]), dir: path.Dir(rel)})
+			}
+		}
+	}
+	best := -1
+	for i, m := range li.mods {
+		if (pkg == m.path || strings.HasPrefix(pkg, m.path+"/")) && (best < 0 || len(m.path) > len(li.mods[best].path)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return "", false
+	}
+	m := li.mods[best]
+	dir := path.Join(m.dir, strings.TrimPrefix(pkg[len(m.path):], "/"))
+	if dir == "." {
+		dir = ""
+	}
+	if c, err := CleanRel(dir); dir != "" && (err != nil || c != dir) {
+		return "", false // an import path that climbs out
+	}
+	return dir, true
 }
 
 // ResolveFrames resolves each frame to a file of the project: a relative path

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fixplan/plan"
 )
 
 func resolveFixture(t *testing.T) string {
@@ -91,7 +93,9 @@ func TestResolveTraceGoPackages(t *testing.T) {
 		{"failing package picks the folder", "--- FAIL: TestAdd\n    calc_test.go:12: bad\nFAIL\tgithub.com/acme/proj/calc\t0.01s\n", "calc/calc_test.go"},
 		{"build header", "# example.com/proj/other [example.com/proj/other.test]\ncalc_test.go:3:2: undefined: x\n", "other/calc_test.go"},
 		{"no package named stays unresolved", "calc_test.go:12: bad\n", ""},
-		{"two packages disagree", "calc_test.go:12: bad\nFAIL\tx.com/p/calc\t0.1s\nFAIL\tx.com/p/other\t0.1s\n", ""},
+		// go test prints each package's output before its FAIL line
+		{"the FAIL line below the frame names its package", "calc_test.go:12: bad\nFAIL\tx.com/p/calc\t0.1s\nFAIL\tx.com/p/other\t0.1s\n", "calc/calc_test.go"},
+		{"two packages disagree", "FAIL\tx.com/p/calc\t0.1s\nFAIL\tx.com/p/other\t0.1s\ncalc_test.go:12: bad\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,6 +104,66 @@ func TestResolveTraceGoPackages(t *testing.T) {
 				t.Errorf("ResolveTrace = %+v, want file %q", rs, tt.want)
 			}
 		})
+	}
+}
+
+// TestResolveTraceGoPackageFolder: go test prints a test file's name relative
+// to its package's folder; when the root has a file of the same name, the
+// frame still resolves to the file in the package that failed (mapped through
+// go.mod's module path, nested modules too), and the failing test's definition
+// is taken from that package.
+func TestResolveTraceGoPackageFolder(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"go.mod":                   "module example.com/lru/v2\n\ngo 1.22\n",
+		"lru_test.go":              "package lru\n\nimport \"testing\"\n\nfunc TestLRU(t *testing.T) {\n\tt.Log(\"root\")\n}\n",
+		"simplelru/lru_test.go":    "package simplelru\n\nimport \"testing\"\n\nfunc TestLRU(t *testing.T) {\n\tt.Log(\"simple\")\n}\n",
+		"tools/go.mod":             "module example.com/tools\n",
+		"tools/gen/lru_test.go":    "package gen\n",
+		"vendor2/example.com/x.go": "package x\n",
+	})
+	g := newGatherer(t, root, Options{})
+	tests := []struct {
+		name, text string
+		want       []string
+	}{
+		{"package folder wins over the root's file", "--- FAIL: TestLRU (0.00s)\n    lru_test.go:6: bad key: 128\nFAIL\nFAIL\texample.com/lru/v2/simplelru\t0.010s\nFAIL\n",
+			[]string{"simplelru/lru_test.go"}},
+		{"the root package", "--- FAIL: TestLRU (0.00s)\n    lru_test.go:6: bad\nFAIL\nFAIL\texample.com/lru/v2\t0.010s\n", []string{"lru_test.go"}},
+		{"go test ./... with two packages", "--- FAIL: TestLRU (0.00s)\n    lru_test.go:6: root\nFAIL\nFAIL\texample.com/lru/v2\t0.01s\n--- FAIL: TestLRU (0.00s)\n    lru_test.go:7: simple\nFAIL\nFAIL\texample.com/lru/v2/simplelru\t0.01s\nok  \texample.com/lru/v2/expirable\t0.01s\n",
+			[]string{"lru_test.go", "simplelru/lru_test.go"}},
+		{"a nested module", "--- FAIL: TestGen (0.00s)\n    lru_test.go:1: x\nFAIL\texample.com/tools/gen\t0.01s\n", []string{"tools/gen/lru_test.go"}},
+		{"a build header", "# example.com/lru/v2/simplelru [example.com/lru/v2/simplelru.test]\nlru_test.go:5:2: undefined: x\nFAIL\texample.com/lru/v2/simplelru [build failed]\n",
+			[]string{"simplelru/lru_test.go"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs := g.ResolveTrace(context.Background(), tt.text)
+			var got []string
+			for _, r := range rs {
+				got = append(got, r.File)
+			}
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+				t.Errorf("ResolveTrace files = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	for _, problem := range []string{
+		tests[0].text,
+		"--- FAIL: TestLRU (0.00s)\nFAIL\nFAIL\texample.com/lru/v2/simplelru\t0.010s\n", // no line named: the test's definition
+	} {
+		res, err := g.Base(context.Background(), plan.ProblemInput{Problem: problem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, s := range res.Sections {
+			titles = append(titles, s.Title)
+		}
+		all := strings.Join(titles, "\n")
+		if !strings.Contains(all, "File simplelru/lru_test.go lines 1-7 of 7") || strings.Contains(all, "File lru_test.go") {
+			t.Errorf("the base context shows the root's TestLRU or misses simplelru's:\n%s", all)
+		}
 	}
 }
 
