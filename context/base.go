@@ -107,7 +107,7 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	if err := ctx.Err(); err != nil {
 		return plan.Gathered{}, fmt.Errorf("gather base context: %w", err)
 	}
-	return g.budget(dropCovered(cands), warnings), nil
+	return g.budget(dropCovered(cands, g.opts.MaxResultBytes), warnings), nil
 }
 
 // reason is the sentence of a refusal (its Msg), or the error text.
@@ -119,8 +119,10 @@ func reason(err error) string {
 	return err.Error()
 }
 
-// dropCovered drops file sections whose lines an earlier section already shows.
-func dropCovered(cands []candidate) []candidate {
+// dropCovered drops file sections whose lines an earlier section already shows
+// (after the per-section cap maxBody: a whole file cut at the cap does not
+// show its end).
+func dropCovered(cands []candidate, maxBody int) []candidate {
 	shown := map[string][]lineRange{}
 	out := cands[:0:0]
 	for _, c := range cands {
@@ -143,7 +145,7 @@ func dropCovered(cands []candidate) []candidate {
 		if covered && len(prev) > 0 {
 			continue
 		}
-		shown[c.seen.Path] = mergeRanges(append(prev, c.ranges...))
+		shown[c.seen.Path] = mergeRanges(append(prev, cappedRanges(c, maxBody)...))
 		out = append(out, c)
 	}
 	return out

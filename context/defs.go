@@ -26,7 +26,9 @@ import (
 //	tier 3: the whole project (one bounded walk; not for Go, whose names are
 //	        always in the package or an import)
 //
-// Within a tier, a name used closer to the failing line comes first. Then up to
+// The definitions that write a message the failure shows or its test expects
+// (defs_msg.go) rank with tier 1. Within a tier, a name used closer to the
+// failing line comes first. Then up to
 // maxHops more hops: the names the nearest maxParents definitions of the hop
 // before use themselves, looked up in their file, folder and imports, ranked
 // after all of the hop before (a test calls a helper, the helper calls F, F
@@ -143,6 +145,7 @@ type defHit struct {
 	usedAt     defPoint
 	pathDist   int
 	via        string // the definition that uses it (second hop), "" for the failing lines
+	msg        string // the message fragment it holds (defs_msg.go), "" for a name's definition
 }
 
 // defFinder holds one Base call's reads.
@@ -293,6 +296,7 @@ func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, res
 			}
 		}
 	}
+	hits = append(hits, d.messageHits(ctx, text, points)...)
 	if len(wanted) > 0 && wantedLang != nil {
 		hits = append(hits, d.wideSearch(ctx, wantedLang, wanted, points)...)
 	}
@@ -669,6 +673,8 @@ func (g *Gatherer) defCandidates(have []candidate, hits []defHit, warnings *[]st
 		where := fmt.Sprintf("used at %s:%d", h.usedAt.file, h.usedAt.line)
 		if h.via != "" {
 			where = fmt.Sprintf("used by %s in %s", h.via, h.usedAt.file)
+		} else if h.msg != "" {
+			where = fmt.Sprintf("writes %q as the failure shows", h.msg)
 		}
 		title := fmt.Sprintf("File %s lines %d-%d of %d (%s, %s)", ft.real, from, to, len(ft.lines), what, where)
 		if len(title)+len(body) > left {
@@ -757,4 +763,22 @@ func indentOf(l string) int {
 		}
 	}
 	return n
+}
+
+// cappedRanges returns the lines of c's file that its body still shows once
+// cut at maxBody bytes (the per-section cap), c.ranges when it fits.
+func cappedRanges(c candidate, maxBody int) []lineRange {
+	if maxBody <= 0 || len(c.sec.Body) <= maxBody {
+		return c.ranges
+	}
+	var out []lineRange
+	for _, sm := range numberedLineRe.FindAllStringSubmatch(capText(c.sec.Body, maxBody), -1) {
+		n, _ := strconv.Atoi(sm[1])
+		if k := len(out) - 1; k >= 0 && n == out[k].to+1 {
+			out[k].to = n
+			continue
+		}
+		out = append(out, lineRange{n, n})
+	}
+	return out
 }

@@ -1,0 +1,222 @@
+package codectx
+
+import (
+	"bytes"
+	"context"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Messages: a failing test often prints or expects text the broken code writes
+// ("required flag(s) ... not set", "Did you mean this?", "noun_aliases+=(").
+// The quoted strings of the failure output and the string literals of the
+// failing test's lines are cut into fragments (at escapes such as \n and \",
+// and at format verbs such as %q), and the project's source files (test files
+// left out) are searched for them in one walk. The definition around a line
+// that holds a fragment ranks with the failing package's definitions (tier 1);
+// a fragment found in more than maxMsgSpread definitions says too little and is
+// dropped, and at most maxMsgDefs definitions are added.
+
+const (
+	minMsgLen    = 10 // bytes a fragment needs
+	maxMsgFrags  = 24 // fragments searched for
+	maxMsgSpread = 3  // definitions one fragment may be found in
+	maxMsgDefs   = 4  // definitions added for messages
+	msgTier      = 1
+)
+
+var (
+	// quoted strings of output and code: "..." with escapes, `...`
+	msgQuotedRe = regexp.MustCompile("\"(?:[^\"\\\\\\n]|\\\\.)*\"|`[^`\\n]*`")
+	// what cuts a string into fragments: escapes, format verbs, quotes
+	msgCutRe = regexp.MustCompile(`\\.|%[-+# 0-9.*]*[a-zA-Z%]|["'` + "`" + `]`)
+)
+
+// msgFragments returns the fragments of the quoted strings of text, in order,
+// without duplicates in seen.
+func msgFragments(text string, seen map[string]bool) []string {
+	var out []string
+	for _, q := range msgQuotedRe.FindAllString(text, -1) {
+		for _, f := range msgCutRe.Split(q[1:len(q)-1], -1) {
+			f = strings.TrimSpace(f)
+			if !goodFragment(f) || seen[f] {
+				continue
+			}
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// goodFragment keeps fragments long enough to be specific that are not a
+// single identifier (names are looked up as names) and hold a letter.
+func goodFragment(f string) bool {
+	if len(f) < minMsgLen {
+		return false
+	}
+	letter, other := false, false
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		switch {
+		case isLetter(c):
+			letter = true
+		case isDigit(c) || c == '_':
+		default:
+			other = true
+		}
+	}
+	return letter && other
+}
+
+// messageHits finds the definitions of the project's source files (of the
+// failure points' languages, test files left out) whose lines hold a fragment
+// of the strings the failure output quotes or the failure points' lines write.
+func (d *defFinder) messageHits(ctx context.Context, text string, points []defPoint) []defHit {
+	seen := map[string]bool{}
+	var frags []string
+	exts := map[string]bool{}
+	for _, p := range points {
+		lang := langFor(p.file)
+		if lang == nil {
+			continue
+		}
+		for _, e := range langExts(p.file) {
+			exts[e] = true
+		}
+		f := d.file(p.file, lang)
+		if !f.ok {
+			continue
+		}
+		span, _ := lang.uses(f, p.line, maxUseSpan/2)
+		// the lines nearest the failing line first
+		var lines []int
+		for n := max(1, span.from); n <= min(span.to, len(f.lines)); n++ {
+			lines = append(lines, n)
+		}
+		slices.SortStableFunc(lines, func(a, b int) int { return absInt(a-p.line) - absInt(b-p.line) })
+		for _, n := range lines {
+			frags = append(frags, msgFragments(f.lines[n-1], seen)...)
+		}
+	}
+	frags = append(frags, msgFragments(text, seen)...)
+	if len(frags) > maxMsgFrags {
+		frags = frags[:maxMsgFrags]
+	}
+	if len(frags) == 0 || len(exts) == 0 {
+		return nil
+	}
+	needles := make([][]byte, len(frags))
+	for i, f := range frags {
+		needles[i] = []byte(f)
+	}
+	type found struct {
+		file string
+		line int
+		frag int
+	}
+	var mu sync.Mutex
+	var all []found
+	_ = d.g.walk(ctx, func(dir dirHandle, rel, name string) {
+		if !exts[path.Ext(name)] || looksLikeTestFile(rel) {
+			return
+		}
+		var buf []byte
+		data, ok := dir.readFile(name, &buf, d.g.opts.MaxFileBytes)
+		if !ok || IsBinary(data) {
+			return
+		}
+		var in []int
+		for i, n := range needles {
+			if bytes.Contains(data, n) {
+				in = append(in, i)
+			}
+		}
+		if len(in) == 0 {
+			return
+		}
+		for ln, l := range splitLines(data) {
+			for _, i := range in {
+				if strings.Contains(l, frags[i]) {
+					mu.Lock()
+					all = append(all, found{rel, ln + 1, i})
+					mu.Unlock()
+				}
+			}
+		}
+	})
+	// the innermost definition around each line, per fragment
+	type defKey struct {
+		file string
+		from int
+	}
+	byFrag := make([][]defHit, len(frags))
+	dup := map[[2]any]bool{}
+	for _, fd := range all {
+		lang := langFor(fd.file)
+		if lang == nil {
+			continue
+		}
+		f := d.file(fd.file, lang)
+		if !f.ok {
+			continue
+		}
+		best := -1
+		for i, s := range f.defs {
+			if s.from <= fd.line && fd.line <= s.to && (best < 0 || s.to-s.from < f.defs[best].to-f.defs[best].from) {
+				best = i
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		s := f.defs[best]
+		k := [2]any{fd.frag, defKey{fd.file, s.from}}
+		if dup[k] {
+			continue
+		}
+		dup[k] = true
+		p := points[0]
+		byFrag[fd.frag] = append(byFrag[fd.frag], defHit{file: fd.file, span: s, tier: msgTier, usedAt: p,
+			pathDist: pathDistance(p.file, fd.file), msg: frags[fd.frag]})
+	}
+	var out []defHit
+	added := map[defKey]bool{}
+	for _, hs := range byFrag {
+		if len(hs) > maxMsgSpread {
+			continue // a common phrase
+		}
+		for _, h := range hs {
+			k := defKey{h.file, h.span.from}
+			if added[k] || len(added) == maxMsgDefs {
+				continue
+			}
+			added[k] = true
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// langExts lists the extensions of the files of file's language.
+func langExts(file string) []string {
+	switch langFor(file).(type) {
+	case goLang:
+		return []string{".go"}
+	case pyLang:
+		return []string{".py"}
+	case tsLang:
+		return []string{".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}
+	}
+	return nil
+}
+
+func absInt(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
