@@ -76,8 +76,10 @@ func goodFragment(f string) bool {
 // failure points' languages, test files left out) whose lines hold a fragment
 // of the strings the failure output quotes or the failure points' lines write.
 func (d *defFinder) messageHits(ctx context.Context, text string, points []defPoint) []defHit {
+	// what the output quotes first (what the failure shows), then the
+	// literals of the failing lines, nearest first
 	seen := map[string]bool{}
-	var frags []string
+	frags := msgFragments(text, seen)
 	exts := map[string]bool{}
 	for _, p := range points {
 		lang := langFor(p.file)
@@ -102,7 +104,6 @@ func (d *defFinder) messageHits(ctx context.Context, text string, points []defPo
 			frags = append(frags, msgFragments(f.lines[n-1], seen)...)
 		}
 	}
-	frags = append(frags, msgFragments(text, seen)...)
 	if len(frags) > maxMsgFrags {
 		frags = frags[:maxMsgFrags]
 	}

@@ -121,3 +121,42 @@ func TestTotal(t *testing.T) {
 		t.Errorf("Total (line %d), past the cap of calc.go's section, is not shown:\n%s", totalLine, titles(got))
 	}
 }
+
+// TestMsgFragments: quoted strings are cut at escapes, format verbs and
+// quotes; short pieces and single identifiers are not searched for.
+func TestMsgFragments(t *testing.T) {
+	text := "    x_test.go:35: Expecting to contain: \n         \"noun_aliases+=(\\\"pods\\\")\"\n" +
+		"want `required flag(s) %q, %q not set` and \"Did you mean this?\\n\\ttimes\" or \"someIdentifierName\" \"short one\""
+	got := msgFragments(text, map[string]bool{})
+	want := []string{"noun_aliases+=(", "required flag(s)", "Did you mean this?"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("msgFragments = %q, want %q", got, want)
+	}
+}
+
+// TestDefinitionsFromMessagesOutputFirst: what the output quotes is searched
+// before the literals of the test's lines, so a test full of strings does not
+// crowd out the message that failed.
+func TestDefinitionsFromMessagesOutputFirst(t *testing.T) {
+	root := t.TempDir()
+	var test strings.Builder
+	test.WriteString("package gen\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n\nfunc TestScript(t *testing.T) {\n\tout := Script()\n\tfor _, want := range []string{\n")
+	test.WriteString("\t\t`aliases+=(\"pods\")`,\n") // farther from the failing line than the 40 below
+	for i := range 40 {
+		fmt.Fprintf(&test, "\t\t\"complete -F handler_%d word list\",\n", i)
+	}
+	test.WriteString("\t} {\n\t\tif !strings.Contains(out, want) {\n\t\t\tt.Errorf(\"Expecting to contain: %q\", want)\n\t\t}\n\t}\n}\n")
+	src := test.String()
+	line := strings.Count(src[:strings.Index(src, "t.Errorf")], "\n") + 1
+	writeTree(t, root, map[string]string{
+		"go.mod":      "module example.com/gen\n\ngo 1.22\n",
+		"gen.go":      "package gen\n\nvar parts []func() string\n\nfunc Script() string {\n\ts := \"\"\n\tfor _, p := range parts {\n\t\ts += p()\n\t}\n\treturn s\n}\n",
+		"aliases.go":  "package gen\n\nimport \"fmt\"\n\nfunc init() { parts = append(parts, aliases) }\n\nfunc aliases() string {\n\tout := \"\"\n\tfor _, a := range []string{\"pods\"} {\n\t\tout += fmt.Sprintf(\"aliases+=(%q)\\n\", a)\n\t}\n\treturn out\n}\n",
+		"gen_test.go": src,
+	})
+	problem := fmt.Sprintf("--- FAIL: TestScript (0.00s)\n    gen_test.go:%d: Expecting to contain: \"aliases+=(\\\"pods\\\")\"\nFAIL\nFAIL\texample.com/gen\t0.01s\n", line)
+	got := gatherBase(t, root, problem, Options{})
+	if _, ok := section(got, "definition of aliases", `writes "aliases+=("`); !ok {
+		t.Errorf("the function writing the missing line is not in the base context:\n%s", titles(got))
+	}
+}
