@@ -50,7 +50,7 @@ const (
 	maxWideNames   = 16   // names looked up project-wide
 	maxDirFiles    = 200  // files of one folder or package read
 	maxUseSpan     = 150  // lines of the enclosing function scanned for names
-	maxHops        = 4    // hops beyond the failing lines' own names
+	maxHops        = 8    // hops beyond the failing lines' own names (each ranks after the one before: deep ones only fill the room left)
 	maxParents     = 24   // nearest definitions of one hop whose own uses are looked up
 	hopTier        = 10   // a hop's hits rank after every tier of the hop before
 	maxTestData    = 10   // lines above which a test file's variable (a table of cases) is not shown
