@@ -154,6 +154,30 @@ func (e *Engine) Plans() ([]plan.Record, error) {
 	return out, nil
 }
 
+// RecentPlans returns up to n of the stored plans whose file names sort last —
+// plan ids begin with their UTC creation time, so these are the newest — newest
+// first, loaded like Plans does. Unlike Plans its cost does not grow with the
+// project's history (the edit-format choice reads it on every plan).
+func (e *Engine) RecentPlans(n int) ([]plan.Record, error) {
+	out := []plan.Record{}
+	if n <= 0 || !e.stateReal(stateName("plans")) {
+		return out, nil
+	}
+	ents, err := fs.ReadDir(e.r.FS(), ".fixplan/plans") // sorted by name
+	if err != nil {
+		return nil, fmt.Errorf("list plans: %w", err)
+	}
+	for i := len(ents) - 1; i >= 0 && len(out) < n; i-- {
+		d := ents[i]
+		if name := d.Name(); strings.HasSuffix(name, ".json") && d.Type().IsRegular() {
+			if r, err := e.LoadPlan(strings.TrimSuffix(name, ".json")); err == nil {
+				out = append(out, *r)
+			}
+		}
+	}
+	return out, nil
+}
+
 // LatestDraft returns this user's newest plan not yet applied; ERR_NO_PLAN when
 // none. Foreign plans are never picked.
 // Plans whose file says they are past draft are not loaded.

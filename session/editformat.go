@@ -160,7 +160,9 @@ func editFormatNote(c editChoice) string {
 func (s *Session) editFormatNote() string {
 	var hist []plan.Record
 	if s.st.EditFormat == EditAuto || s.st.EditFormat == "" {
-		hist, _ = s.eng.Plans()
+		// Only the newest plans count (resolveEditFormat reads 20 of this model's);
+		// loading the whole history cost ~17% of a plan's CPU on a long-used project.
+		hist, _ = s.eng.RecentPlans(60)
 	}
 	return editFormatNote(resolveEditFormat(s.st.EditFormat, s.st.Model, hist))
 }
