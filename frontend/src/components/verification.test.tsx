@@ -122,7 +122,11 @@ describe("Verify panel", () => {
     await act(async () => {
       fireEvent.click(screen.getByTestId("verify"));
     });
-    expect(b.called("verifyPlan")[0].args).toEqual(["p1", ["python3 -m pytest test_calc.py::test_divide_by_zero", "sh -c 'grep -q \"b == 0\" calc.py'"]]);
+    // notes.md is unticked, so what is verified is exactly what Apply would write
+    expect(b.called("verifyPlan")).toHaveLength(0);
+    const [call] = b.called("verifySelection");
+    expect(call.args.slice(0, 2)).toEqual(["p1", ["python3 -m pytest test_calc.py::test_divide_by_zero", "sh -c 'grep -q \"b == 0\" calc.py'"]]);
+    expect((call.args[2] as { paths: string[] }).paths).toEqual(["calc.py"]);
     expect(screen.getByTestId("verify-badge").textContent).toBe("Verified — 2 checks pass");
     expect(screen.getAllByTestId("check-result")).toHaveLength(2);
     expect(store.get().selected).toEqual({ "calc.py": true, "notes.md": false });

@@ -110,6 +110,7 @@ export class FakeBackend implements Backend {
   }
   async verifySelection(planId: string, approve: string[], req: ApplyRequest) {
     this.rec("verifySelection", planId, approve, req);
+    this.approve(approve); // like VerifyPlan, the backend approves the checks it runs
     return this.verifyResult(planId, approve);
   }
   async proposedText(planId: string, path: string, accept: number[] | null) {
@@ -150,11 +151,14 @@ export class FakeBackend implements Backend {
   }
   async verifyPlan(planId: string, approve: string[]) {
     this.rec("verifyPlan", planId, approve);
+    this.approve(approve);
+    return this.verifyResult(planId, approve);
+  }
+  private approve(approve: string[]) {
     for (const a of approve) if (!this.approvedList.includes(a)) this.approvedList = [...this.approvedList, a];
     for (const a of approve) {
       if (!this.checkList.some((c) => c.command === a)) this.checkList = [...this.checkList, { command: a, focused: false, source: "approved for this project", approved: true }];
     }
-    return this.verifyResult(planId, approve);
   }
   async approvedChecks() {
     this.rec("approvedChecks");
