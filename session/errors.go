@@ -50,6 +50,10 @@ func ProviderError(err error, provider string, ctx context.Context) error {
 		if contextOverflow(detail) {
 			e.Hint = "the context is too big for this model: lower the context budget in Settings (context_budget) or use a model with a larger context window"
 		}
+		if strings.HasPrefix(detail, "the provider redirected") { // llm/openai refuses redirects that leave the base URL's origin
+			e.Msg = fmt.Sprintf("%s redirected the request elsewhere: %s", where, detail)
+			e.Hint = "set the base URL (FIXPLAN_BASE_URL or Settings) to the address the provider redirects to, if you trust it"
+		}
 	case llm.KindTooLarge:
 		// the server is up and answered, so this is not "unavailable": the reply
 		// (or the stream) went on past the client's cap

@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -54,5 +55,28 @@ func TestReplyTooLargeIsWordedAsSuch(t *testing.T) {
 				t.Errorf("%d requests, want 1: a too-large reply is not retried", n)
 			}
 		})
+	}
+}
+
+// TestRedirectElsewhereIsWordedAsSuch: a provider that redirects the chat request
+// to another origin gets no API key, and the user is told where it redirected and
+// how to point fixplan there.
+func TestRedirectElsewhereIsWordedAsSuch(t *testing.T) {
+	other := llmtest.NewServer(t) // no reply scripted: a chat request there fails the test
+	front := llmtest.NewServer(t)
+	front.HandleFunc("/moved/v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL()+"/chat/completions", http.StatusPermanentRedirect)
+	})
+	f := newFixture(t, func(c *openai.Config) { c.BaseURL = strings.TrimSuffix(front.URL(), "/v1") + "/moved/v1" })
+	_, err := f.plan(t)
+	var pe *plan.Error
+	if !errors.As(err, &pe) || pe.Code != plan.ErrProviderRequest {
+		t.Fatalf("err = %v, want %s", err, plan.ErrProviderRequest)
+	}
+	if !strings.Contains(pe.Msg, "redirected to "+other.URL()+"/chat/completions") || !strings.Contains(pe.Hint, "set the base URL") {
+		t.Errorf("message %q / hint %q do not say where it redirected and what to do", pe.Msg, pe.Hint)
+	}
+	if len(other.Requests()) != 0 || strings.Contains(pe.Error(), apiKey) {
+		t.Errorf("the key left for %s", other.URL())
 	}
 }

@@ -92,7 +92,8 @@ func New(cfg Config) (*Client, error) {
 	}
 	oc := goopenai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	oc.HTTPClient = &http.Client{Transport: &transport{base: http.DefaultTransport, maxReply: cfg.MaxReplyBytes}}
+	oc.HTTPClient = &http.Client{Transport: &transport{base: http.DefaultTransport, maxReply: cfg.MaxReplyBytes},
+		CheckRedirect: sameOriginOnly(u)} // the key goes to the base URL's origin only (redirect.go)
 	return &Client{cfg: cfg, api: goopenai.NewClientWithConfig(oc), format: map[string]llm.Format{}}, nil
 }
 
