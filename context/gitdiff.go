@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 
 	"fixplan/plan"
@@ -38,6 +39,10 @@ type diffFile struct {
 	text  string
 	added int
 	gone  int
+	// oldPath and newPath are the paths of the "--- a/" and "+++ b/" lines; ""
+	// for /dev/null (an added or a deleted file) or when the diff has none.
+	oldPath, newPath string
+	link             bool // a symbolic link's diff (mode 120000): its "content" is the target
 }
 
 // gitDiffSection is the recent-changes section: the uncommitted changes under
@@ -70,17 +75,26 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 	}
 	title := ChangesTitle + " (git diff HEAD"
 	intro := "Changes not committed yet (staged and unstaged, tracked files; new files are in Recent files), relative to the project root:\n"
+	// the two sides of the diff, whose whole contents are redacted: HEAD and the
+	// working tree ("")
+	sides := diffSides{old: "HEAD"}
 	if strings.TrimSpace(out) == "" && !cut {
 		out, cut, err = g.runGit(ctx, git, repo, append(append([]string{"log", "-1", "-p", "--no-notes", "--no-show-signature",
-			"--format=commit %h%nDate: %cs%nSubject: %s%n"}, safe...), "HEAD", "--", ".")...)
+			"--format=%H%ncommit %h%nDate: %cs%nSubject: %s%n"}, safe...), "HEAD", "--", ".")...)
 		if err != nil || strings.TrimSpace(out) == "" {
 			return candidate{}, false
 		}
+		hash, rest, _ := strings.Cut(out, "\n")
+		if !validHash(hash) {
+			return candidate{}, false
+		}
+		out = rest
+		sides = diffSides{old: hash + "^", new: hash}
 		title = "Last commit (the working tree is clean; git log -1 -p"
 		intro = "No uncommitted changes; the last commit that touched the project:\n"
 	}
-	red, n := Redact(out)
-	head, files := splitDiff(red, cut)
+	head, files := splitDiff(out, cut)
+	head, n := Redact(head)
 	files = g.allowedDiffFiles(files)
 	if len(files) == 0 {
 		return candidate{}, false
@@ -106,10 +120,19 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 		body := f.text
 		if diffLockFiles[path.Base(f.path)] {
 			body = fmt.Sprintf("%s (lock file: +%d -%d lines, not shown)\n", f.path, f.added, f.gone)
+		} else if b.Len() >= limit-256 {
+			left = append(left, f.path) // not redacted: it will not be shown
+			continue
 		} else {
-			body = capText(body, maxDiffFileBytes)
-			if !strings.HasSuffix(body, "\n") {
-				body += "\n"
+			text, k, why := g.redactDiffFile(ctx, git, repo, f, sides)
+			if why != "" {
+				body = fmt.Sprintf("%s: changed; the diff is not shown (%s)\n", f.path, why)
+			} else {
+				body = capText(text, maxDiffFileBytes)
+				if !strings.HasSuffix(body, "\n") {
+					body += "\n"
+				}
+				n += k
 			}
 		}
 		if b.Len()+len(body) > limit {
@@ -134,6 +157,178 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 	}
 	title += fmt.Sprintf(", %d file%s)", len(files), plural(len(files)))
 	return candidate{sec: plan.Section{Title: title, Body: b.String()}, redacted: true, redactions: n}, true
+}
+
+// diffSides names the two versions a diff compares, as git revisions: old is
+// "HEAD" or "<commit>^", new is "<commit>", or "" for the working tree.
+type diffSides struct{ old, new string }
+
+// validHash reports whether s is a full hexadecimal object name (git's %H).
+func validHash(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// redactDiffFile redacts one file's diff from the whole files it compares, as
+// every other file the model sees is redacted (a hunk inside a private key has
+// no BEGIN or END line, so the diff text alone does not show it is one): the old
+// version (`git cat-file blob <rev>:<path>`, with every git guard of runGit) and
+// the new one (the working tree read through the root, or the commit's blob) are
+// redacted whole, and each diff line — added, removed or context — that falls in
+// a redacted line of its side (by the hunk headers' line numbers) is replaced by
+// that side's redacted line. The diff text is then redacted too. why says, when
+// it is not "", why the diff cannot be shown: one side could not be read whole.
+func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo, f diffFile, sides diffSides) (text string, n int, why string) {
+	if f.link || !strings.Contains(f.text, "\n@@ ") {
+		text, n = Redact(f.text) // no lines of content: binary, a mode change, a link target
+		return text, n, ""
+	}
+	var oldLines, newLines []string
+	var oldRed, newRed redactedLines
+	blob := func(rev, p string) ([]string, redactedLines, string) {
+		out, cut, err := g.runGit(ctx, git, repo, "cat-file", "blob", rev+":./"+p)
+		switch {
+		case err != nil:
+			return nil, nil, "git could not read " + p + " at " + shortRev(rev) + " to redact it whole"
+		case cut:
+			return nil, nil, p + " at " + shortRev(rev) + " is too big to redact it whole"
+		}
+		red, lines := redactWhole(p, out)
+		return splitLines([]byte(red)), lines, ""
+	}
+	if f.oldPath != "" {
+		if oldLines, oldRed, why = blob(sides.old, f.oldPath); why != "" {
+			return "", 0, why
+		}
+	}
+	if f.newPath != "" {
+		if sides.new == "" {
+			ft, err := g.readFile(f.newPath)
+			if err != nil {
+				return "", 0, "the file could not be read whole to redact it: " + reason(err)
+			}
+			newLines, newRed = ft.lines, ft.red
+		} else if newLines, newRed, why = blob(sides.new, f.newPath); why != "" {
+			return "", 0, why
+		}
+	}
+	touched := map[[2]int]bool{} // (side, redaction) pairs shown
+	// mask returns side's redacted line ln when a redaction covers it
+	mask := func(side int, lines []string, red redactedLines, ln int) (string, bool) {
+		for i, r := range red {
+			if r.from <= ln && ln <= r.to {
+				touched[[2]int{side, i}] = true
+				if ln-1 < len(lines) {
+					return lines[ln-1], true
+				}
+				return "[REDACTED]", true
+			}
+		}
+		return "", false
+	}
+	var b strings.Builder
+	inHunk := false
+	oldLn, newLn := 0, 0
+	for _, l := range strings.SplitAfter(f.text, "\n") {
+		if l == "" {
+			continue
+		}
+		if o, nw, ok := hunkStart(l); ok {
+			inHunk, oldLn, newLn = true, o, nw
+			b.WriteString(hunkHeading(l, oldLines, newLines))
+			continue
+		}
+		if !inHunk || (l[0] != ' ' && l[0] != '+' && l[0] != '-') {
+			b.WriteString(l)
+			continue
+		}
+		var repl string
+		var hit bool
+		switch l[0] {
+		case '+':
+			repl, hit = mask(1, newLines, newRed, newLn)
+			newLn++
+		case '-':
+			repl, hit = mask(0, oldLines, oldRed, oldLn)
+			oldLn++
+		default:
+			if repl, hit = mask(1, newLines, newRed, newLn); !hit {
+				repl, hit = mask(0, oldLines, oldRed, oldLn)
+			}
+			oldLn++
+			newLn++
+		}
+		if hit {
+			l = l[:1] + repl + "\n"
+		}
+		b.WriteString(l)
+	}
+	text, n = Redact(b.String())
+	return text, n + len(touched), ""
+}
+
+// hunkStart parses a hunk header "@@ -o[,c] +n[,c] @@": the first old and new
+// line numbers.
+func hunkStart(l string) (oldLn, newLn int, ok bool) {
+	rest, found := strings.CutPrefix(l, "@@ -")
+	if !found {
+		return 0, 0, false
+	}
+	o, rest, found := strings.Cut(rest, " +")
+	if !found {
+		return 0, 0, false
+	}
+	nw, _, found := strings.Cut(rest, " @@")
+	if !found {
+		return 0, 0, false
+	}
+	num := func(s string) (int, bool) {
+		s, _, _ = strings.Cut(s, ",")
+		v, err := strconv.Atoi(s)
+		return v, err == nil && v >= 0
+	}
+	a, ok1 := num(o)
+	c, ok2 := num(nw)
+	return a, c, ok1 && ok2
+}
+
+// hunkHeading is the hunk header l with the heading git adds after its second
+// "@@" (the line of the enclosing function, taken from the old file) kept only
+// when a redacted line of either side starts with it: a heading taken from inside
+// a private key is dropped.
+func hunkHeading(l string, oldLines, newLines []string) string {
+	i := strings.Index(l[2:], "@@")
+	if i < 0 {
+		return l
+	}
+	end := 2 + i + 2
+	heading := strings.TrimSpace(l[end:])
+	if heading == "" {
+		return l
+	}
+	for _, lines := range [][]string{oldLines, newLines} {
+		for _, x := range lines {
+			if strings.HasPrefix(strings.TrimSpace(x), heading) {
+				return l
+			}
+		}
+	}
+	return l[:end] + "\n"
+}
+
+// shortRev words a revision for a message: an object name is cut to 12 digits.
+func shortRev(rev string) string {
+	if len(rev) > 12 && validHash(strings.TrimSuffix(rev, "^")) {
+		return rev[:12] + strings.Repeat("^", strings.Count(rev, "^"))
+	}
+	return rev
 }
 
 func plural(n int) string {
@@ -230,10 +425,17 @@ func splitDiff(out string, cut bool) (head string, files []diffFile) {
 			if p == "/dev/null" || len(p) < 3 || (p[:2] != "a/" && p[:2] != "b/") {
 				continue
 			}
+			if line[0] == '-' {
+				cur.oldPath = p[2:]
+			} else {
+				cur.newPath = p[2:]
+			}
 			cur.paths = appendNew(cur.paths, p[2:])
 			if line[0] == '+' || cur.path == "" {
 				cur.path = p[2:]
 			}
+		case strings.HasSuffix(line, " 120000") && (strings.HasPrefix(line, "index ") || strings.Contains(line, " mode ")):
+			cur.link = true
 		default:
 			for _, pre := range []string{"rename from ", "rename to ", "copy from ", "copy to "} {
 				if p, ok := strings.CutPrefix(line, pre); ok {

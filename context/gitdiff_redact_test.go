@@ -1,0 +1,93 @@
+package codectx
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// pemDoc is a prose file holding an RSA private key of 20 base64 lines; line i
+// of the key (0-based) is keyLine(i, tag).
+func pemDoc(tag string) string {
+	var b strings.Builder
+	b.WriteString("Deploy notes\n\nThe deploy key is below; keep it safe.\n\n-----BEGIN RSA PRIVATE KEY-----\n")
+	for i := range 20 {
+		b.WriteString(keyLine(i, tag) + "\n")
+	}
+	b.WriteString("-----END RSA PRIVATE KEY-----\n\nRotate it every 90 days.\n")
+	return b.String()
+}
+
+func keyLine(i int, tag string) string {
+	line := fmt.Sprintf("KEYb64line%02d%sQWxhZGRpbjpvcGVuIHNlc2FtZQAAAB3NzaC1yc2EAAAADAQABAAABAQC7vbqajD", i, tag)
+	return line[:64]
+}
+
+// TestGitDiffRedactsFromWholeFiles: a change of one base64 line in the middle
+// of a committed private key gives a hunk with no BEGIN or END line; the
+// recent-changes section must still show none of the key's lines — neither the
+// added, the removed nor the context ones — in the uncommitted diff and in the
+// last commit, as reading the file would not.
+func TestGitDiffRedactsFromWholeFiles(t *testing.T) {
+	repo := t.TempDir()
+	commitTree(t, repo, map[string]string{"app/deploy.txt": pemDoc("orig"), "app/main.py": "print(1)\n"})
+	changed := strings.Replace(pemDoc("orig"), keyLine(10, "orig"), keyLine(10, "CHNG"), 1)
+	writeTree(t, repo, map[string]string{"app/deploy.txt": changed})
+
+	check := func(what string, c candidate) {
+		t.Helper()
+		if strings.Contains(c.sec.Body, "KEYb64line") {
+			t.Errorf("%s: key material in the section:\n%s", what, c.sec.Body)
+		}
+		if !strings.Contains(c.sec.Body, "[REDACTED]") || c.redactions == 0 {
+			t.Errorf("%s: the key lines are not shown as redacted (%d redactions):\n%s", what, c.redactions, c.sec.Body)
+		}
+		if !strings.Contains(c.sec.Body, "diff --git a/app/deploy.txt b/app/deploy.txt") {
+			t.Errorf("%s: the file's diff is missing:\n%s", what, c.sec.Body)
+		}
+	}
+	g := diffGatherer(t, repo, Options{})
+	c, ok := g.gitDiffSection(context.Background(), nil)
+	if !ok || !strings.HasPrefix(c.sec.Title, ChangesTitle) {
+		t.Fatalf("no uncommitted-changes section: %+v", c.sec)
+	}
+	check("uncommitted", c)
+
+	git(t, repo, "commit", "-qam", "rotate a line")
+	c, ok = g.gitDiffSection(context.Background(), nil)
+	if !ok || !strings.HasPrefix(c.sec.Title, "Last commit") {
+		t.Fatalf("no last-commit section: %+v", c.sec)
+	}
+	check("last commit", c)
+
+	// a file deleted in the working tree: its removed lines are redacted from HEAD's blob
+	git(t, repo, "rm", "-q", "app/deploy.txt")
+	c, ok = g.gitDiffSection(context.Background(), nil)
+	if !ok {
+		t.Fatal("no section for a deleted file")
+	}
+	if strings.Contains(c.sec.Body, "KEYb64line") {
+		t.Errorf("deleted file: key material in the section:\n%s", c.sec.Body)
+	}
+}
+
+// TestHunkStart: the hunk header's line numbers.
+func TestHunkStart(t *testing.T) {
+	for _, tc := range []struct {
+		in     string
+		o, n   int
+		wantOK bool
+	}{
+		{"@@ -3,7 +3,7 @@ def f():\n", 3, 3, true},
+		{"@@ -0,0 +1 @@\n", 0, 1, true},
+		{"@@ -12 +14,2 @@\n", 12, 14, true},
+		{" @@ -1 +1 @@\n", 0, 0, false},
+		{"@@ -x +1 @@\n", 0, 0, false},
+	} {
+		o, n, ok := hunkStart(tc.in)
+		if ok != tc.wantOK || (ok && (o != tc.o || n != tc.n)) {
+			t.Errorf("hunkStart(%q) = %d, %d, %v", tc.in, o, n, ok)
+		}
+	}
+}
