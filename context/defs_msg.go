@@ -15,7 +15,9 @@ import (
 // The quoted strings of the failure output and the string literals of the
 // failing test's lines are cut into fragments (at escapes such as \n and \",
 // and at format verbs such as %q), and the project's source files (test files
-// left out) are searched for them in one walk. The definition around a line
+// left out) are searched for them in one walk: a fragment counts where a quote
+// opens before it on its line, outside a line comment (code that writes it,
+// not a comment that mentions it). The definition around a line
 // that holds a fragment ranks with the failing package's definitions (tier 1);
 // a fragment found in more than maxMsgSpread definitions says too little and is
 // dropped, and at most maxMsgDefs definitions are added.
@@ -141,7 +143,7 @@ func (d *defFinder) messageHits(ctx context.Context, text string, points []defPo
 		}
 		for ln, l := range splitLines(data) {
 			for _, i := range in {
-				if strings.Contains(l, frags[i]) {
+				if inLiteral(l, frags[i]) {
 					mu.Lock()
 					all = append(all, found{rel, ln + 1, i})
 					mu.Unlock()
@@ -200,6 +202,21 @@ func (d *defFinder) messageHits(ctx context.Context, text string, points []defPo
 		}
 	}
 	return out
+}
+
+// inLiteral reports whether line holds frag after a quote, outside a line
+// comment: code that writes the message, not a comment that mentions it.
+func inLiteral(line, frag string) bool {
+	i := strings.Index(line, frag)
+	if i < 0 {
+		return false
+	}
+	before := line[:i]
+	t := strings.TrimLeft(before, " \t")
+	if strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "/*") {
+		return false
+	}
+	return strings.ContainsAny(before, "\"'`")
 }
 
 // langExts lists the extensions of the files of file's language.

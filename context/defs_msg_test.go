@@ -34,6 +34,7 @@ func Run(name string, args []string) error {
 	return h(args)
 }
 `,
+		"doc.go": "package cli\n\n// Commands is the list of commands; an unknown one gives\n// \"copy needs a source and a destination, got N arguments\".\ntype Commands struct {\n\t// Names are the commands' names (\"copy needs a source and a destination, got\").\n\tNames []string\n}\n",
 		"commands.go": `package cli
 
 import "fmt"
@@ -74,6 +75,9 @@ func TestCopyNeedsTwoArgs(t *testing.T) {
 	s, ok := section(got, "File commands.go lines 9-14 of 14 (definition of copyFiles")
 	if !ok || !strings.Contains(s.Title, `writes "copy needs a source and a destination, got"`) {
 		t.Fatalf("the function writing the expected message is not in the base context:\n%s", titles(got))
+	}
+	if _, ok := section(got, "definition of Commands"); ok {
+		t.Errorf("a comment quoting the message was taken for the code that writes it:\n%s", titles(got))
 	}
 	if _, ok := section(got, "definition of open"); ok {
 		t.Errorf("a phrase four functions write was taken for the failure's:\n%s", titles(got))
