@@ -96,7 +96,24 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 	head, files := splitDiff(out, cut)
 	head, n := Redact(head)
 	files = g.allowedDiffFiles(files)
-	if len(files) == 0 {
+	// the project's rules files: their text goes only into the rules section
+	// (framed as project conventions), never here, and nowhere with the rules off
+	var rulesChanged []string
+	kept := files[:0]
+	for _, f := range files {
+		isRule := false
+		for _, p := range f.paths {
+			isRule = isRule || IsRuleFile(p)
+		}
+		switch {
+		case !isRule:
+			kept = append(kept, f)
+		case !g.opts.NoProjectRules:
+			rulesChanged = append(rulesChanged, f.path)
+		}
+	}
+	files = kept
+	if len(files) == 0 && len(rulesChanged) == 0 {
 		return candidate{}, false
 	}
 	// the files in play first, then the others in git's order
@@ -115,6 +132,9 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 	var b strings.Builder
 	b.WriteString(intro)
 	b.WriteString(head)
+	for _, p := range rulesChanged {
+		fmt.Fprintf(&b, "%s: changed (a project rules file: its text is given only in Project rules, when it applies)\n", p)
+	}
 	var left []string
 	for _, f := range files {
 		body := f.text
@@ -155,7 +175,7 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 	if cut {
 		b.WriteString("…[the diff is longer; the rest was not read]\n")
 	}
-	title += fmt.Sprintf(", %d file%s)", len(files), plural(len(files)))
+	title += fmt.Sprintf(", %d file%s)", len(files)+len(rulesChanged), plural(len(files)+len(rulesChanged)))
 	return candidate{sec: plan.Section{Title: title, Body: b.String()}, redacted: true, redactions: n}, true
 }
 

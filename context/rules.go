@@ -59,6 +59,28 @@ var rootRuleSources = []struct {
 	{name: ".windsurfrules"},
 }
 
+// IsRuleFile reports whether rel (root-relative, slash-separated) is one of the
+// files RuleFiles may read: AGENTS.md, CLAUDE.md or GEMINI.md in any folder, a
+// root instruction file, or a file of a root rules folder. Names are compared
+// without case (a case-insensitive file system reads agents.md as AGENTS.md).
+// Other sections leave these files' text out: it reaches the model only inside
+// the PROJECT RULES framing, and not at all with the rules switched off.
+func IsRuleFile(rel string) bool {
+	base, dir := path.Base(rel), path.Dir(rel)
+	for _, n := range nestedRuleNames {
+		if strings.EqualFold(base, n) {
+			return true
+		}
+	}
+	for _, src := range rootRuleSources {
+		if strings.EqualFold(rel, src.name) ||
+			(src.dir && strings.EqualFold(dir, src.name) && len(base) >= len(src.suffix) && strings.EqualFold(base[len(base)-len(src.suffix):], src.suffix)) {
+			return true
+		}
+	}
+	return false
+}
+
 // ruleFile is one instruction file chosen for the rules section.
 type ruleFile struct {
 	path string // root-relative, as found
