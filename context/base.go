@@ -96,6 +96,9 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 			cands = slices.Insert(cands, rulesAt, c)
 		}
 	}
+	if w := g.gitRefusal(); w != "" {
+		warnings = append(warnings, w)
+	}
 	if c, ok := g.gitDiffSection(ctx, inPlay); ok {
 		cands = append(cands, c)
 	}

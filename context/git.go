@@ -26,6 +26,10 @@ type gitRepo struct {
 	// unreadable says why the repository's config could not be read safely
 	// ("" when it was); git must not run then either.
 	unreadable string
+	// untrusted says why the repository is not used at all ("" when it is): the
+	// project's own .git leads out of the project (see findGitRepo). git must not
+	// run then, and nothing of the repository is shown.
+	untrusted string
 }
 
 // Bounds of the files read while looking for the repository.
@@ -52,12 +56,20 @@ func findGitRepo(root string, ceilings []string) (gitRepo, bool) {
 		}
 	}
 	for d := root; ; {
+		if d == root {
+			if why := untrustedDotGit(root); why != "" {
+				return gitRepo{top: d, untrusted: why}, true
+			}
+		}
 		if gd, found, ok := dotGit(d); found {
 			if !ok {
 				return gitRepo{}, false
 			}
 			repo := gitRepo{top: d, gitDir: gd}
 			repo.common, repo.programs, repo.unreadable = readRepoConfig(gd)
+			if d == root && repo.unreadable == "" && !within(root, repo.common) {
+				return gitRepo{top: d, untrusted: "its .git folder's commondir file points outside the project"}, true
+			}
 			return repo, true
 		}
 		if isGitDir(d) { // a bare repository, or inside a .git folder: no work tree
@@ -69,6 +81,40 @@ func findGitRepo(root string, ceilings []string) (gitRepo, bool) {
 		}
 		d = parent
 	}
+}
+
+// untrustedDotGit says why the project's own .git (root/.git) is not used, or
+// "" when it is a folder inside the project, or absent. A .git symlink or a .git
+// file ("gitdir: <path>") whose repository is outside the project is project
+// content pointing elsewhere: git would show another repository's files and
+// history (and read its config). A project that is a linked worktree or a
+// submodule checkout has such a .git file too; it is refused as well — safety
+// first: fixplan shows no git sections then (docs: SECURITY.md). A project that
+// is a folder inside a repository is different: the .git above the root is not
+// part of the project, it is the user's own layout, and is used.
+func untrustedDotGit(root string) string {
+	p := filepath.Join(root, ".git")
+	st, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		return ""
+	case st.Mode()&fs.ModeSymlink != 0:
+		return "the project's .git is a symbolic link"
+	case st.IsDir():
+		return ""
+	}
+	gd, found, ok := dotGit(root)
+	if found && ok && !within(root, gd) {
+		return "the project's .git file points to a repository outside the project (a linked worktree or a submodule is refused too)"
+	}
+	return ""
+}
+
+// within reports whether p is root or inside it (both absolute, symlinks
+// resolved).
+func within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // ceilingDirs is GIT_CEILING_DIRECTORIES as a list.

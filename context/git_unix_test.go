@@ -87,6 +87,8 @@ func TestGitRunsNothingTheProjectChooses(t *testing.T) {
 		// setup makes the hostile repository and returns the folder to open
 		setup func(t *testing.T, f gitFixture) string
 		keys  string
+		// refused is the note when the repository is not used at all
+		refused string
 	}{
 		{name: "core.fsmonitor", keys: "core.fsmonitor", setup: func(t *testing.T, f gitFixture) string {
 			commit(t, f.root, map[string]string{"a.go": "package a\n"})
@@ -99,7 +101,7 @@ func TestGitRunsNothingTheProjectChooses(t *testing.T) {
 			touch(t, filepath.Join(f.root, "a.go")) // same content, new time: status must read it through the filter
 			return f.root
 		}},
-		{name: "a .git file pointing at a repository outside the project", keys: "core.fsmonitor", setup: func(t *testing.T, f gitFixture) string {
+		{name: "a .git file pointing at a repository outside the project", refused: outsideNote, setup: func(t *testing.T, f gitFixture) string {
 			commit(t, f.root, map[string]string{"a.go": "package a\n"})
 			gitDir := filepath.Join(f.outside, "real.git")
 			if err := os.Rename(filepath.Join(f.root, ".git"), gitDir); err != nil {
@@ -109,7 +111,7 @@ func TestGitRunsNothingTheProjectChooses(t *testing.T) {
 			setConfig(t, filepath.Join(gitDir, "config"), "core.fsmonitor", f.evil(t))
 			return f.root
 		}},
-		{name: "a linked worktree whose main repository's config names a program", keys: "core.fsmonitor", setup: func(t *testing.T, f gitFixture) string {
+		{name: "a linked worktree whose main repository's config names a program", refused: outsideNote, setup: func(t *testing.T, f gitFixture) string {
 			main := filepath.Join(f.outside, "main")
 			commit(t, main, map[string]string{"a.go": "package a\n"})
 			git(t, main, "worktree", "add", "-q", "-b", "wt", f.root)
@@ -157,6 +159,9 @@ func TestGitRunsNothingTheProjectChooses(t *testing.T) {
 				t.Errorf("gathering ran the project's program")
 			}
 			want := "git status skipped: the repository's own config names programs (" + tt.keys + "); fixplan runs nothing a project chooses\n"
+			if tt.refused != "" {
+				want = tt.refused
+			}
 			if !strings.HasPrefix(got, want) || !strings.Contains(got, "most recently modified:\n") {
 				t.Errorf("Recent files =\n%s\nwant it to start with\n%s\nand list the newest files", got, want)
 			}
@@ -203,11 +208,19 @@ func TestGitStatusOfOrdinaryRepositories(t *testing.T) {
 		}
 	})
 	t.Run("linked worktree", func(t *testing.T) {
+		// its .git file points outside the project: refused (safety first,
+		// SECURITY.md); a folder inside the worktree is the user's own layout
 		wt := filepath.Join(t.TempDir(), "wt")
 		git(t, f.root, "worktree", "add", "-q", "-b", "wt", wt)
-		writeTree(t, wt, map[string]string{"a.go": "package a // changed in wt\n"})
-		if got, want := gatherRecent(t, wt), "git status --porcelain:\n M a.go\n"; got != want {
-			t.Errorf("Recent files =\n%s\nwant\n%s", got, want)
+		writeTree(t, wt, map[string]string{"a.go": "package a // changed in wt\n", "sub/c.go": "package sub\n"})
+		if got := gatherRecent(t, wt); !strings.HasPrefix(got, outsideNote) {
+			t.Errorf("Recent files =\n%s\nwant it to start with\n%s", got, outsideNote)
+		}
+		git(t, wt, "add", "sub/c.go")
+		git(t, wt, "commit", "-qm", "sub")
+		writeTree(t, wt, map[string]string{"sub/c.go": "package sub // changed\n"})
+		if got, want := gatherRecent(t, filepath.Join(wt, "sub")), "git status --porcelain:\n M c.go\n"; got != want {
+			t.Errorf("a folder inside the worktree: Recent files =\n%s\nwant\n%s", got, want)
 		}
 	})
 	t.Run("another repository in the environment", func(t *testing.T) {
@@ -237,6 +250,70 @@ func TestGitStatusOfOrdinaryRepositories(t *testing.T) {
 			t.Errorf("gathering ran core.fsmonitor")
 		}
 	})
+}
+
+// outsideNote starts the Recent files section of a project whose .git file
+// points outside it.
+const outsideNote = "git status skipped: the project's .git file points to a repository outside the project (a linked worktree or a submodule is refused too); fixplan reads no repository outside the project\n"
+
+// TestGitRepositoryOutsideTheProject: a project whose .git file points at
+// another repository, or whose .git is a symlink to one, shows nothing of it —
+// no changes section, no git status, no file names — and says why in a
+// warning; a project that is a folder inside a repository still uses it.
+func TestGitRepositoryOutsideTheProject(t *testing.T) {
+	victim := t.TempDir()
+	commit(t, victim, map[string]string{"victim.txt": "VICTIM-COMMITTED\n"})
+	writeTree(t, victim, map[string]string{"victim.txt": "VICTIM-UNCOMMITTED\n", "victim-new.txt": "x\n"})
+	in := plan.ProblemInput{Problem: "it fails"}
+	for name, setup := range map[string]func(root string){
+		"gitdir file": func(root string) {
+			writeTree(t, root, map[string]string{".git": "gitdir: ../victim/.git\n"})
+		},
+		"absolute gitdir file": func(root string) {
+			writeTree(t, root, map[string]string{".git": "gitdir: " + filepath.Join(victim, ".git") + "\n"})
+		},
+		"symlink": func(root string) {
+			if err := os.Symlink(filepath.Join(victim, ".git"), filepath.Join(root, ".git")); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			parent := t.TempDir()
+			if err := os.Symlink(victim, filepath.Join(parent, "victim")); err != nil {
+				t.Fatal(err)
+			}
+			root := filepath.Join(parent, "proj")
+			writeTree(t, root, map[string]string{"victim.txt": "mine\n"})
+			setup(root)
+			g := diffGatherer(t, root, Options{})
+			got, err := g.Base(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range got.Sections {
+				if strings.Contains(s.Body, "VICTIM") || strings.Contains(s.Body, "victim-new.txt") || strings.HasPrefix(s.Title, ChangesTitle) || strings.HasPrefix(s.Title, "Last commit") {
+					t.Errorf("section %q shows the other repository:\n%s", s.Title, s.Body)
+				}
+			}
+			warned := false
+			for _, w := range got.Warnings {
+				warned = warned || strings.Contains(w, "git sections left out: the project's .git")
+			}
+			if !warned {
+				t.Errorf("no warning says why git was not used: %q", got.Warnings)
+			}
+			if tracked, why := g.gitTracks("victim.txt"); tracked || !strings.Contains(why, "outside the project") && !strings.Contains(why, "symbolic link") {
+				t.Errorf("gitTracks asked the other repository: %v %q", tracked, why)
+			}
+		})
+	}
+	// a folder inside a repository: the .git above the root is the user's own
+	sub := filepath.Join(victim, "sub")
+	writeTree(t, sub, map[string]string{"s.txt": "s\n"})
+	if got := gatherRecent(t, sub); !strings.HasPrefix(got, "git status --porcelain:\n") {
+		t.Errorf("a folder inside a repository: Recent files =\n%s", got)
+	}
 }
 
 // touch gives p a new modification time.

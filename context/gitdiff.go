@@ -62,7 +62,7 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 		return candidate{}, false
 	}
 	repo, ok := findGitRepo(g.root, ceilingDirs())
-	if !ok || len(repo.programs) > 0 || repo.unreadable != "" {
+	if !ok || len(repo.programs) > 0 || repo.unreadable != "" || repo.untrusted != "" {
 		return candidate{}, false
 	}
 	// the user's own diff.noprefix, diff.mnemonicPrefix or color.ui must not change

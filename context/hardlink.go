@@ -47,6 +47,8 @@ func (g *Gatherer) gitTracks(rel string) (tracked bool, why string) {
 	switch {
 	case !ok:
 		return false, "the project is not in a git repository"
+	case repo.untrusted != "":
+		return false, "git was not asked: " + repo.untrusted
 	case len(repo.programs) > 0 || repo.unreadable != "":
 		return false, "git was not asked: the repository's own config names programs or could not be checked"
 	}

@@ -79,6 +79,8 @@ func (g *Gatherer) gitStatus(ctx context.Context) (status, note string) {
 	switch {
 	case !ok:
 		return "", ""
+	case repo.untrusted != "":
+		return "", "git status skipped: " + repo.untrusted + "; fixplan reads no repository outside the project\n"
 	case len(repo.programs) > 0:
 		return "", fmt.Sprintf("git status skipped: the repository's own config names programs (%s); fixplan runs nothing a project chooses\n",
 			keyList(repo.programs, 6))
@@ -117,6 +119,16 @@ func (g *Gatherer) gitStatus(ctx context.Context) (status, note string) {
 		lines = append(lines, "…[more]")
 	}
 	return "git status --porcelain:\n" + strings.Join(lines, "\n") + "\n", ""
+}
+
+// gitRefusal is the warning shown when the project's own .git leads out of the
+// project (findGitRepo's untrusted), or "".
+func (g *Gatherer) gitRefusal() string {
+	repo, ok := findGitRepo(g.root, ceilingDirs())
+	if !ok || repo.untrusted == "" {
+		return ""
+	}
+	return "git sections left out: " + repo.untrusted + ". fixplan reads no repository outside the project; open the repository's main folder to see its changes"
 }
 
 // keyList joins up to max keys, then "…".
