@@ -25,10 +25,14 @@ func (r *run) startWindow(ctx context.Context) func() llm.Window {
 // the problem and the reply, less what the context rounds need); every section
 // carries its token count; a window of SmallWindow tokens or fewer adds a warning
 // saying how to raise it; and the ledger of lines sent starts with the sections.
-func (r *run) fitContext(w llm.Window, base plan.Gathered, prev *plan.Record) plan.Gathered {
+// A window that cannot hold the instructions, the problem and a reply is an error
+// (impossible): nothing is sent.
+func (r *run) fitContext(w llm.Window, base plan.Gathered, prev *plan.Record) (plan.Gathered, error) {
 	pl := r.p
-	if pl.cfg.ContextWindow > 0 { // the user's own setting wins
-		w = llm.Window{Tokens: pl.cfg.ContextWindow, Server: w.Server, Max: w.Max, Source: "the context window set in Settings"}
+	w, warn := windowFor(w, pl.cfg.ContextWindow)
+	if warn != "" {
+		base.Warnings = append(base.Warnings, warn)
+		pl.emit(Event{Stage: StageGather, Message: warn})
 	}
 	r.fit = newFitting(pl.cfg.Counter, w, pl.cfg.MaxTokens)
 	if r.fit.compact {
@@ -40,7 +44,10 @@ func (r *run) fitContext(w llm.Window, base plan.Gathered, prev *plan.Record) pl
 		empty.Sections = nil
 		fixed := []llm.Message{
 			{Role: llm.RoleSystem, Content: r.system(pl.cfg.Memory.Block())},
-			{Role: llm.RoleUser, Content: userMessage(r.rec.Input, prev, empty)},
+			{Role: llm.RoleUser, Content: userMessage(r.rec.Input, prev, empty) + planOnlyNote(r.rec.Input)},
+		}
+		if err := r.fit.impossible(fixed); err != nil {
+			return base, err
 		}
 		budget = max(0, int(float64(r.fit.room(fixed))*baseShare))
 		base = r.fit.fitBase(base, budget)
@@ -58,7 +65,7 @@ func (r *run) fitContext(w llm.Window, base plan.Gathered, prev *plan.Record) pl
 	}
 	r.usage = plan.Usage{Tokenizer: r.fit.count.Tokenizer(), Window: r.fit.window.Tokens, WindowSource: r.fit.window.Source,
 		BaseBudget: budget, Compact: r.fit.compact}
-	return base
+	return base, nil
 }
 
 // system is the system message: the compact one for small windows; both end

@@ -194,7 +194,10 @@ func (r *run) plan(ctx context.Context) (*plan.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gather base context: %w", err)
 	}
-	base = r.fitContext(window(), base, prev) // token budget, compact prompt, counts
+	base, err = r.fitContext(window(), base, prev) // token budget, compact prompt, counts
+	if err != nil {
+		return nil, err
+	}
 	r.rec.Base = base
 	r.rec.Warnings = append(r.rec.Warnings, base.Warnings...)
 	r.see(base.Seen)

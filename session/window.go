@@ -31,6 +31,14 @@ const (
 	// minSectionTokens: a section is cut to fit only when at least this much
 	// room is left; otherwise it is left out.
 	minSectionTokens = 48
+	// MinReply is the smallest reply cap a plan can be written in (the JSON object
+	// with its empty lists is about 80 tokens); a window whose half is smaller, or
+	// whose prompt leaves less than the reply cap, cannot hold any plan.
+	MinReply = 256
+	// MaxWindow: a window larger than this many tokens (16M; the largest models
+	// serve 10M) is not believed — a server reporting 2^63-1 would otherwise ask
+	// for a reply cap of 2^61 — and is treated as unknown, with a warning.
+	MaxWindow = 1 << 24
 )
 
 // fitting is how one plan's conversation is fitted to the model's window.
@@ -43,12 +51,14 @@ type fitting struct {
 }
 
 // newFitting reserves room for the reply out of a known window: a quarter of it,
-// at least 1024 tokens and at most maxTokens (the setting), so prompt plus reply
-// never exceed what the server serves (Ollama would silently drop the start of
-// the prompt).
+// at least 1024 tokens and at most maxTokens (the setting) and half the window,
+// so prompt plus reply never exceed what the server serves (Ollama would silently
+// drop the start of the prompt). A window too small for MinReply is checked by
+// impossible before anything is sent.
 func newFitting(c tokens.Counter, w llm.Window, maxTokens int) fitting {
 	f := fitting{count: c, window: w, reply: maxTokens}
-	if w.Tokens <= 0 {
+	if w.Tokens <= 0 || w.Tokens > MaxWindow {
+		f.window.Tokens = 0
 		return f
 	}
 	r := max(w.Tokens/4, 1024)
@@ -70,6 +80,49 @@ func (f fitting) room(msgs []llm.Message) int {
 		contents[i] = m.Content
 	}
 	return f.window.Tokens - f.reply - f.count.Messages(contents...)
+}
+
+// windowFor is the window a plan is fitted to: the user's own figure (the
+// context_window setting) replaces the server's, and a figure over MaxWindow is
+// not believed — the window is then unknown (byte budgets only) and warn says so.
+func windowFor(w llm.Window, setting int) (fit llm.Window, warn string) {
+	if setting > 0 { // the user's own setting wins
+		w = llm.Window{Tokens: setting, Server: w.Server, Max: w.Max, Source: "the context window set in Settings"}
+	}
+	if w.Tokens > MaxWindow {
+		warn = fmt.Sprintf("the model's context window was given as %d tokens (%s), more than any model serves; it was ignored and the context was capped in bytes only", w.Tokens, w.Source)
+		return llm.Window{Server: w.Server}, warn
+	}
+	return w, ""
+}
+
+// impossible is the error of a request that cannot fit the window: less than
+// MinReply tokens for the reply, or the instructions and the problem (msgs, the
+// conversation before any context) taking the room the reply needs. Nothing is
+// sent then: a server would reject it or, like Ollama, silently drop the start of
+// the prompt. The error says how to raise the window on that server.
+func (f fitting) impossible(msgs []llm.Message) error {
+	if !f.known() {
+		return nil
+	}
+	contents := make([]string, len(msgs))
+	for i, m := range msgs {
+		contents[i] = m.Content
+	}
+	prompt := f.count.Messages(contents...)
+	w := f.window
+	fix := RaiseWindowHint(w.Server) + "; if the server serves more than it reports, set context_window in Settings"
+	switch {
+	case w.Tokens/2 < MinReply:
+		return (&plan.Error{Code: plan.ErrProviderRequest,
+			Msg: fmt.Sprintf("the model's context window is only %d tokens (%s): too small for any plan (a reply needs at least %d tokens, at most half the window); nothing was sent",
+				w.Tokens, w.Source, MinReply)}).WithHint(fix)
+	case prompt+f.reply > w.Tokens:
+		return (&plan.Error{Code: plan.ErrProviderRequest,
+			Msg: fmt.Sprintf("the model's context window is only %d tokens (%s): fixplan's instructions and the problem take %d tokens and the reply %d, more than the window holds; nothing was sent",
+				w.Tokens, w.Source, prompt, f.reply)}).WithHint(fix + "; or shorten the problem text")
+	}
+	return nil
 }
 
 // windowOf is the window probe of a model that has one (nil otherwise).

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -213,5 +214,90 @@ func TestPlanRoundsFitASmallWindow(t *testing.T) {
 	}
 	if !strings.Contains(srv.Requests()[1].LastUser(), "def helper_1(x):") {
 		t.Fatal("the start of helpers.py was not sent")
+	}
+}
+
+// A server that reports a tiny window gets no request it cannot serve: below
+// 2×MinReply tokens, or when the instructions and the problem leave no room for
+// the reply, planning stops before anything is sent, with the server's fix; a
+// small window that can hold a plan gets max_tokens at most half of it and a
+// prompt that fits beside it.
+func TestPlanTinyWindows(t *testing.T) {
+	for _, tc := range []struct {
+		server string
+		window int
+		fits   bool
+	}{
+		{llm.ServerOllama, 1, false},
+		{llm.ServerLlamaCpp, 100, false},
+		{llm.ServerLMStudio, 2*MinReply - 1, false},
+		{llm.ServerVLLM, 1200, false}, // the compact instructions alone take more than the 600 left
+		{llm.ServerOllama, 2000, true},
+		{llm.ServerLlamaCpp, 2048, true},
+	} {
+		t.Run(tc.server+"/"+strconv.Itoa(tc.window), func(t *testing.T) {
+			root, problem := bigProject(t)
+			var replies []llmtest.Reply
+			if tc.fits {
+				replies = append(replies, reply(t, func(m map[string]any) { m["proposed_changes"] = nil }))
+			}
+			srv := llmtest.NewServer(t, replies...)
+			srv.ServeWindow(tc.server, "fake-model", tc.window)
+			s := openWith(t, root, srv, nil)
+			rec, err := s.Plan(context.Background(), plan.ProblemInput{Problem: problem})
+			if !tc.fits {
+				var pe *plan.Error
+				if !errors.As(err, &pe) || pe.Code != plan.ErrProviderRequest {
+					t.Fatalf("err = %v, want %s", err, plan.ErrProviderRequest)
+				}
+				if !strings.Contains(pe.Msg, "context window is only "+strconv.Itoa(tc.window)+" tokens") || !strings.Contains(pe.Msg, "nothing was sent") ||
+					!strings.Contains(pe.Hint, RaiseWindowHint(tc.server)) {
+					t.Errorf("message %q / hint %q: want the window, that nothing was sent and the server's fix", pe.Msg, pe.Hint)
+				}
+				if n := len(srv.Requests()); n != 0 {
+					t.Errorf("%d request(s) sent to a %d-token window", n, tc.window)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := srv.Requests()[0]
+			mt, _ := req.JSON["max_tokens"].(float64)
+			if mt <= 0 || int(mt) > tc.window/2 {
+				t.Fatalf("max_tokens = %v, want at most half of the %d-token window", req.JSON["max_tokens"], tc.window)
+			}
+			var contents []string
+			for _, m := range req.Messages {
+				contents = append(contents, m.Content)
+			}
+			if n := tokens.For("fake-model").Messages(contents...); n+int(mt) > tc.window {
+				t.Fatalf("prompt %d tokens + reply %v > the %d-token window", n, mt, tc.window)
+			}
+			if !strings.Contains(strings.Join(rec.Warnings, "\n"), RaiseWindowHint(tc.server)) {
+				t.Errorf("no warning with the server's fix: %q", rec.Warnings)
+			}
+		})
+	}
+}
+
+// A window reported as 2^63-1 (or set so) overflows nothing: it is not believed,
+// the plan goes with the max_tokens setting and byte budgets, and says why.
+func TestPlanAbsurdWindowIsIgnored(t *testing.T) {
+	for _, setting := range []int{0, math.MaxInt} {
+		root, problem := bigProject(t)
+		srv := llmtest.NewServer(t, reply(t, func(m map[string]any) { m["proposed_changes"] = nil }))
+		srv.ServeWindow(llm.ServerVLLM, "fake-model", math.MaxInt64)
+		s := openWith(t, root, srv, func(st *Settings) { st.ContextWindow = setting })
+		rec, err := s.Plan(context.Background(), plan.ProblemInput{Problem: problem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mt, _ := srv.Requests()[0].JSON["max_tokens"].(float64); mt != 8192 {
+			t.Errorf("setting %d: max_tokens = %v, want the setting's 8192", setting, srv.Requests()[0].JSON["max_tokens"])
+		}
+		if rec.Usage == nil || rec.Usage.Window != 0 || !strings.Contains(strings.Join(rec.Warnings, "\n"), "more than any model serves") {
+			t.Errorf("setting %d: usage %+v, warnings %q", setting, rec.Usage, rec.Warnings)
+		}
 	}
 }

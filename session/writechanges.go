@@ -87,6 +87,10 @@ func (pl *Planner) WriteChanges(ctx context.Context, approved *plan.Record) (*pl
 		{Role: llm.RoleSystem, Content: r.system(pl.cfg.Memory.Block())},
 		{Role: llm.RoleUser, Content: applyMessage(approved)},
 	}
+	if err := r.fit.impossible(r.msgs); err != nil { // nothing is sent
+		pl.emit(Event{Stage: StageError, Message: err.Error()})
+		return nil, err
+	}
 	rec, err := r.converse(ctx)
 	if err != nil {
 		pl.emit(Event{Stage: StageError, Message: err.Error()})
@@ -104,8 +108,10 @@ func (pl *Planner) WriteChanges(ctx context.Context, approved *plan.Record) (*pl
 // replaced by a reference.
 func (r *run) fitApproved(w llm.Window, base plan.Gathered) {
 	pl := r.p
-	if pl.cfg.ContextWindow > 0 {
-		w = llm.Window{Tokens: pl.cfg.ContextWindow, Server: w.Server, Max: w.Max, Source: "the context window set in Settings"}
+	w, warn := windowFor(w, pl.cfg.ContextWindow)
+	if warn != "" {
+		r.rec.Warnings = append(r.rec.Warnings, warn)
+		pl.emit(Event{Stage: StageGather, Message: warn})
 	}
 	r.fit = newFitting(pl.cfg.Counter, w, pl.cfg.MaxTokens)
 	for _, s := range base.Sections {

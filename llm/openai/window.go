@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
@@ -169,7 +170,7 @@ func (p *prober) ollama(ctx context.Context) llm.Window {
 	trained := 0
 	for k, v := range show.ModelInfo {
 		if strings.HasSuffix(k, ".context_length") {
-			if f, ok := v.(float64); ok && f > 0 {
+			if f, ok := v.(float64); ok && f > 0 && f < math.MaxInt64 { // int(f) of 2^63 or more is undefined
 				trained = int(f)
 			}
 		}
