@@ -49,7 +49,7 @@ export function App({ store }: { store: Store }) {
             </button>
           </div>
         )}
-        {s.error && !s.journals && !s.settings && (
+        {s.error && !s.journals && !s.settings && !(s.plan && s.errorAt === "actions") && (
           <ErrorAlert
             error={s.error}
             onDismiss={store.dismissError}
@@ -105,6 +105,16 @@ export function App({ store }: { store: Store }) {
               onWriteChanges={() => store.writeChanges()}
               review={s.review}
               reviewActions={store.reviewActions}
+              actionError={
+                s.error && s.errorAt === "actions" && !s.journals && !s.settings ? (
+                  <ErrorAlert
+                    error={s.error}
+                    focusOnShow
+                    onDismiss={store.dismissError}
+                    onReplan={["ERR_BASE_MISMATCH", "ERR_PATCH_APPLY_FAILED"].includes(s.error.code) ? () => store.fix({ previous: s.plan?.id }) : undefined}
+                  />
+                ) : undefined
+              }
             />
           </Suspense>
         )}

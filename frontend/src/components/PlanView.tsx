@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { ApplyResult, ContextRequest, PlanRecord, Usage } from "../api/types";
 import type { ChecksState, CommandState } from "../state/store";
 import type { ReviewActions, ReviewState } from "../state/review";
@@ -39,6 +39,8 @@ type Props = {
   /** review and reviewActions: per-hunk accept/reject and Edit of the draft's changes. */
   review?: ReviewState;
   reviewActions?: ReviewActions;
+  /** actionError is a failure of Apply or Undo, shown next to those buttons. */
+  actionError?: ReactNode;
 };
 
 export function describeRequest(r: ContextRequest): string {
@@ -77,6 +79,15 @@ export function PlanView(p: Props) {
   const readOnly = plan.state !== "draft" || foreign;
   // A foreign plan's verification is not this user's: it is never shown as a verdict.
   const verification = foreign ? undefined : plan.verification;
+  // A plan with no file or memory changes (e.g. Plan only) has nothing to apply.
+  const applicable = plan.changes.length > 0 || plan.memory.length > 0;
+  // Undo undoes the apply of the plan shown: only an applied plan has one.
+  const undoable = plan.state === "applied" && !foreign;
+  const applyOff = foreign
+    ? "Apply is off: this plan was not made by you."
+    : plan.state === "undone" && applicable
+      ? "Apply is off: this plan was undone. To apply it again, re-plan with Fix: the files may have changed since."
+      : "";
   if (plan.state === "failed") {
     return (
       <section className="panel" aria-label="Plan">
@@ -238,33 +249,44 @@ export function PlanView(p: Props) {
         </>
       )}
       <div className="row actions">
-        <button
-          className="primary"
-          data-testid="apply"
-          onClick={p.onApply}
-          disabled={p.busy || p.verifying || readOnly || nSelected === 0}
-          aria-describedby={foreign ? FOREIGN_NOTE : undefined}
-          title={foreign ? "Not made by you: never applied" : undefined}
-        >
-          Apply {nSelected > 0 && !foreign ? `(${nSelected})` : ""}
-        </button>
-        {foreign && (
+        {applicable && (
+          <button
+            className="primary"
+            data-testid="apply"
+            onClick={p.onApply}
+            disabled={p.busy || p.verifying || readOnly || nSelected === 0}
+            aria-describedby={foreign ? FOREIGN_NOTE : undefined}
+            title={foreign ? "Not made by you: never applied" : undefined}
+          >
+            Apply {nSelected > 0 && !foreign ? `(${nSelected})` : ""}
+          </button>
+        )}
+        {applyOff && (
           <span className="muted small" data-testid="apply-disabled-reason">
-            Apply is off: this plan was not made by you.
+            {applyOff}
           </span>
         )}
-        <button data-testid="undo" onClick={p.onUndo} disabled={p.busy}>
-          Undo last apply
-        </button>
+        {(undoable || p.result?.kind === "undone") && (
+          <button data-testid="undo" onClick={p.onUndo} disabled={p.busy || !undoable} title={undoable ? "Puts the files back as they were before this apply" : "Already undone"}>
+            Undo last apply
+          </button>
+        )}
       </div>
+      {p.actionError}
       {p.result && (
         <div className="result" data-testid="apply-result" role="status">
           <strong>{p.result.kind === "applied" ? "Applied" : "Undone"}</strong> transaction <code>{p.result.result.transaction}</code>
           {p.result.result.recovered && " (recovered)"}
+          {p.result.kind === "undone" && (p.result.result.applied.length > 0 || p.result.result.memory.length > 0) && (
+            <p className="small" data-testid="undone-note">
+              These are back as they were before the apply:
+            </p>
+          )}
           <ul>
             {p.result.result.applied.map((c) => (
               <li key={c.path}>
-                <span className={`badge op-${c.op}`}>{c.op}</span> <code>{c.path}</code>
+                {p.result?.kind === "undone" ? <span className="badge state-undone">restored</span> : <span className={`badge op-${c.op}`}>{c.op}</span>}{" "}
+                <code>{c.path}</code>
               </li>
             ))}
             {p.result.result.memory.map((k) => (

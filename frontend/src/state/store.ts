@@ -59,6 +59,9 @@ export type State = {
   approved: string[] | null;
   /** review holds the hunks rejected and the edits made in the plan shown (review.ts). */
   review: ReviewState;
+  /** errorAt says where the error is shown: "actions" next to the Apply and Undo
+   * buttons it came from (the top of the page is far above them), else at the top. */
+  errorAt: "top" | "actions";
 };
 
 export const initialState: State = {
@@ -88,6 +91,7 @@ export const initialState: State = {
   verifying: false,
   approved: null,
   review: emptyReview,
+  errorAt: "top",
 };
 
 /** foreignError explains why a plan not made by this user is never applied or run. */
@@ -173,8 +177,8 @@ export class Store {
     this.listeners.forEach((fn) => fn());
   }
 
-  private fail(e: unknown) {
-    this.set({ error: toAppError(e) });
+  private fail(e: unknown, at: State["errorAt"] = "top") {
+    this.set({ error: toAppError(e), errorAt: at });
   }
 
   /** start subscribes to events and loads the project opened at start-up. */
@@ -281,7 +285,7 @@ export class Store {
   async fix(extra: { answers?: string[]; previous?: string; logs?: LogFile[] } = {}) {
     if (this.state.planning || this.state.verifying) return;
     if (!this.state.problem.trim()) {
-      this.set({ error: new AppError("ERR_INVALID_INPUT", "The problem is empty.", "Paste the error, the stack trace or the failing test output.") });
+      this.set({ errorAt: "top", error: new AppError("ERR_INVALID_INPUT", "The problem is empty.", "Paste the error, the stack trace or the failing test output.") });
       return;
     }
     this.set({ planning: true, progress: null, error: null, result: null });
@@ -303,7 +307,7 @@ export class Store {
       await this.loadChecks();
     } catch (e) {
       const err = toAppError(e);
-      this.set({ error: err.code === "ERR_CANCELLED" ? null : err, progress: err.code === "ERR_CANCELLED" ? null : this.state.progress });
+      this.set({ errorAt: "top", error: err.code === "ERR_CANCELLED" ? null : err, progress: err.code === "ERR_CANCELLED" ? null : this.state.progress });
     } finally {
       this.set({ planning: false });
     }
@@ -384,7 +388,7 @@ export class Store {
     const p = this.state.plan;
     if (!p || this.state.verifying || this.state.planning || this.state.busy) return;
     if (p.foreign) {
-      this.set({ error: foreignError(p.id, "verified") });
+      this.set({ errorAt: "top", error: foreignError(p.id, "verified") });
       return;
     }
     this.set({ verifying: true, progress: null, error: null });
@@ -458,7 +462,7 @@ export class Store {
       await this.loadChecks();
     } catch (e) {
       const err = toAppError(e);
-      this.set({ error: err.code === "ERR_CANCELLED" ? null : err, progress: err.code === "ERR_CANCELLED" ? null : this.state.progress });
+      this.set({ errorAt: "top", error: err.code === "ERR_CANCELLED" ? null : err, progress: err.code === "ERR_CANCELLED" ? null : this.state.progress });
     } finally {
       this.set({ planning: false });
     }
@@ -482,7 +486,7 @@ export class Store {
     const p = this.state.plan;
     if (!p || this.state.busy) return;
     if (p.foreign) {
-      this.set({ error: foreignError(p.id, "applied") });
+      this.set({ error: foreignError(p.id, "applied"), errorAt: "actions" });
       return;
     }
     this.set({ busy: true, error: null });
@@ -500,7 +504,7 @@ export class Store {
         }
       }
     } catch (e) {
-      this.fail(e);
+      this.fail(e, "actions");
     } finally {
       this.set({ busy: false });
     }
@@ -633,9 +637,10 @@ export class Store {
     try {
       const result = await this.backend.undo();
       const p = this.state.plan;
-      this.set({ result: { kind: "undone", result }, plan: p && p.id === result.plan_id ? { ...p, state: "undone" } : p });
+      // What the commands printed was about the applied files: it is stale now.
+      this.set({ result: { kind: "undone", result }, plan: p && p.id === result.plan_id ? { ...p, state: "undone" } : p, commands: {} });
     } catch (e) {
-      this.fail(e);
+      this.fail(e, "actions");
     } finally {
       this.set({ busy: false });
     }
@@ -645,7 +650,7 @@ export class Store {
     const p = this.state.plan;
     if (!p) return;
     if (p.foreign) {
-      this.set({ error: foreignError(p.id, "run") });
+      this.set({ errorAt: "top", error: foreignError(p.id, "run") });
       return;
     }
     this.set({ commands: { ...this.state.commands, [command]: { running: true, output: "" } } });
@@ -688,7 +693,8 @@ export class Store {
       // The history item's flag and the record's agree; either one is enough to refuse.
       const listed = this.state.history?.find((h) => h.id === id);
       this.showPlan(listed?.foreign && !rec.foreign ? { ...rec, foreign: true } : rec);
-      this.set({ history: null, result: null, problem: rec.input.problem });
+      // An error was about the plan shown before (or the provider's last reply): not this one.
+      this.set({ history: null, result: null, problem: rec.input.problem, error: null });
       await this.loadChecks();
     } catch (e) {
       this.fail(e);
