@@ -1,7 +1,10 @@
 package codectx
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -128,6 +131,9 @@ func (g *Gatherer) ruleFiles(inPlay []string) []ruleFile {
 		if err != nil || st.IsDir() {
 			return
 		}
+		if ruleReadHook != nil {
+			ruleReadHook(rel, true)
+		}
 		ft, err := g.readFile(rel)
 		if err != nil {
 			return
@@ -169,6 +175,9 @@ func (g *Gatherer) ruleFiles(inPlay []string) []ruleFile {
 			continue
 		}
 		for _, name := range g.listRuleDir(src.name, src.suffix) {
+			if len(out) >= maxRuleFiles {
+				break // the files after the last one used are not opened
+			}
 			rel := src.name + "/" + name
 			why := "root"
 			if src.scoped {
@@ -221,11 +230,11 @@ func plainName(name string) bool {
 // applies always; a Cursor rule with neither alwaysApply nor globs is one the
 // agent picks by its description, and is left out.
 func (g *Gatherer) ruleApplies(rel string, inPlay []string) (string, bool) {
-	ft, err := g.readFile(rel)
+	head, err := g.ruleHead(rel)
 	if err != nil {
 		return "", false
 	}
-	fm := frontMatter(ft.lines)
+	fm := frontMatter(head)
 	if strings.EqualFold(fm["alwaysapply"], "true") {
 		return "root", true
 	}
@@ -254,6 +263,45 @@ func (g *Gatherer) ruleApplies(rel string, inPlay []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// maxFrontMatterBytes is how much of a scoped rules file is read to find its
+// front matter: the file is read whole only when it applies.
+const maxFrontMatterBytes = 4 << 10
+
+// ruleReadHook, when set (by tests), is told of every rules file opened: whole
+// for a whole read, else a read of its first maxFrontMatterBytes.
+var ruleReadHook func(rel string, whole bool)
+
+// ruleHead reads the lines of the first maxFrontMatterBytes of the rules file
+// rel, opened through the root like any other file (openFile: no link out of the
+// project, no secret or protected file); a line cut at the end is dropped. The
+// lines are not shown (only the scope they state is used), so they are not
+// redacted.
+func (g *Gatherer) ruleHead(rel string) ([]string, error) {
+	if ruleReadHook != nil {
+		ruleReadHook(rel, false)
+	}
+	_, _, f, _, err := g.openFile(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, maxFrontMatterBytes)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	data := buf[:n]
+	if n == maxFrontMatterBytes {
+		if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+			data = data[:i+1]
+		}
+	}
+	if IsBinary(data) {
+		return nil, errors.New("binary")
+	}
+	return splitLines(data), nil
 }
 
 // splitGlobs splits a comma-separated glob list, keeping commas inside braces
