@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Messages: a failing test often prints or expects text the broken code writes
@@ -20,7 +21,8 @@ import (
 // not a comment that mentions it). The definition around a line
 // that holds a fragment ranks with the failing package's definitions (tier 1);
 // a fragment found in more than maxMsgSpread definitions says too little and is
-// dropped, and at most maxMsgDefs definitions are added.
+// dropped, and at most maxMsgDefs definitions are added. The search reads at
+// most msgReadBudget bytes.
 
 const (
 	minMsgLen    = 10 // bytes a fragment needs
@@ -29,6 +31,11 @@ const (
 	maxMsgDefs   = 4  // definitions added for messages
 	msgTier      = 1
 )
+
+// msgReadBudget bounds the bytes the message search reads in one Base call (a
+// huge repository is searched in part rather than slowly); a variable so a
+// test can lower it.
+var msgReadBudget int64 = 64 << 20
 
 var (
 	// quoted strings of output and code: "..." with escapes, `...`
@@ -123,12 +130,14 @@ func (d *defFinder) messageHits(ctx context.Context, text string, points []defPo
 	}
 	var mu sync.Mutex
 	var all []found
+	var read atomic.Int64
 	_ = d.g.walk(ctx, func(dir dirHandle, rel, name string) {
-		if !exts[path.Ext(name)] || looksLikeTestFile(rel) {
+		if !exts[path.Ext(name)] || looksLikeTestFile(rel) || read.Load() >= msgReadBudget {
 			return
 		}
 		var buf []byte
 		data, ok := dir.readFile(name, &buf, d.g.opts.MaxFileBytes)
+		read.Add(int64(len(data)))
 		if !ok || IsBinary(data) {
 			return
 		}

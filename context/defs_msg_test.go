@@ -82,6 +82,14 @@ func TestCopyNeedsTwoArgs(t *testing.T) {
 	if _, ok := section(got, "definition of open"); ok {
 		t.Errorf("a phrase four functions write was taken for the failure's:\n%s", titles(got))
 	}
+	// with no bytes left to read, the search finds nothing (and does not fail)
+	saved := msgReadBudget
+	msgReadBudget = 0
+	none := gatherBase(t, root, problem, Options{})
+	msgReadBudget = saved
+	if _, ok := section(none, "writes "); ok {
+		t.Errorf("the message search read past its budget:\n%s", titles(none))
+	}
 	off := gatherBase(t, root, problem, Options{NoDefinitions: true})
 	if _, ok := section(off, "copyFiles"); ok {
 		t.Errorf("copyFiles shown with the definitions off:\n%s", titles(off))
