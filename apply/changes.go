@@ -90,7 +90,7 @@ func (e *Engine) look(rel, _ string, read bool) (stat, error) {
 		return s, &plan.Error{Code: plan.ErrInvalidInput, Msg: rel + " is not a regular file", Paths: []string{rel}}
 	}
 	if read && !s.dir {
-		if s.data, err = e.r.ReadFile(name(rel)); err != nil {
+		if s.data, err = readIn(e.r, name(rel)); err != nil {
 			return s, &plan.Error{Code: plan.ErrIO, Msg: "cannot read " + rel, Err: err, Paths: []string{rel}}
 		}
 	}

@@ -37,12 +37,11 @@ type Options struct {
 
 // Engine applies changes inside one project root.
 type Engine struct {
-	root     string
-	realRoot string
-	r        *os.Root // every project read and write goes through it
-	opt      Options
-	fs       FS
-	mu       sync.Mutex
+	root string
+	r    *os.Root // every project read and write goes through it
+	opt  Options
+	fs   FS
+	mu   sync.Mutex
 }
 
 // Open returns an Engine for root, which must be an existing folder. Nothing is
@@ -55,10 +54,6 @@ func Open(root string, opt Options) (*Engine, error) {
 	fi, err := os.Stat(abs)
 	if err != nil || !fi.IsDir() {
 		return nil, plan.Errorf(plan.ErrInvalidInput, "project folder %s does not exist", abs)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("open engine: %w", err)
 	}
 	if len(opt.Key) < 16 {
 		return nil, fmt.Errorf("open engine: no per-user state key")
@@ -73,7 +68,7 @@ func Open(root string, opt Options) (*Engine, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	e := &Engine{root: abs, realRoot: real, r: r, opt: opt, fs: opt.FS}
+	e := &Engine{root: abs, r: r, opt: opt, fs: opt.FS}
 	if e.fs == nil {
 		e.fs = OSFS{}
 	}

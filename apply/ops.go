@@ -141,7 +141,7 @@ func sortStrings(s []string) {
 
 // diskSum is the sha256 of rel's bytes now ("" when it is missing or a folder).
 func (e *Engine) diskSum(rel string) string {
-	b, err := e.r.ReadFile(name(rel))
+	b, err := readIn(e.r, name(rel))
 	if err != nil {
 		return ""
 	}

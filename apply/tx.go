@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -162,13 +163,13 @@ func (e *Engine) writeJournal(j *journal) error {
 // another name), the journal on the same filesystem and an FS that can link
 // (OSFS off Windows); otherwise the bytes are copied and fsynced. The link's
 // folder entry becomes durable with the journal's folder sync.
-func (e *Engine) saveOriginal(id string, en *entry) error {
+func (e *Engine) saveOriginal(txr *os.Root, id string, en *entry) error {
 	blob := txName(id, en.Blob)
 	if l, ok := e.fs.(Linker); ok {
 		if fi, err := e.r.Lstat(name(en.Path)); err == nil && fi.Mode().IsRegular() && linkCount(fi) == 1 {
 			err := l.Link(e.r, name(en.Path), blob)
 			if err == nil {
-				b, err := e.r.ReadFile(blob)
+				b, err := readIn(txr, en.Blob)
 				switch {
 				case err != nil:
 					return ioErr("read the original of "+en.Path, err)
@@ -183,7 +184,7 @@ func (e *Engine) saveOriginal(id string, en *entry) error {
 			// Another filesystem, or links not allowed there: copy instead.
 		}
 	}
-	b, err := e.r.ReadFile(name(en.Path))
+	b, err := readIn(e.r, name(en.Path))
 	if err != nil {
 		return ioErr("read "+en.Path, err)
 	}
@@ -234,17 +235,26 @@ func (e *Engine) run(ctx context.Context, j *journal) error {
 	if err := e.fs.Mkdir(e.r, txName(j.ID), 0o700); err != nil {
 		return ioErr("create the journal", err)
 	}
+	// The saved originals are read back from the transaction's folder, held open
+	// here instead of walking .fixplan/tx/<id> for each one.
+	txr, err := e.r.OpenRoot(txName(j.ID))
+	if err != nil {
+		e.discard(j.ID)
+		return ioErr("open the journal's folder", err)
+	}
 	for i := range j.Entries {
 		en := &j.Entries[i]
 		if !en.Existed || !en.isFile() {
 			continue
 		}
 		en.Blob = blobName(i)
-		if err := e.saveOriginal(j.ID, en); err != nil {
+		if err := e.saveOriginal(txr, j.ID, en); err != nil {
+			txr.Close()
 			e.discard(j.ID)
 			return err
 		}
 	}
+	txr.Close()
 	j.State = stateApplying
 	if err := e.writeJournal(j); err != nil {
 		e.discard(j.ID)
@@ -258,7 +268,6 @@ func (e *Engine) run(ctx context.Context, j *journal) error {
 	}
 	var n int
 	var failed string
-	var err error
 	if st, ok := e.fs.(Stager); ok && st.CanStage() {
 		n, failed, err = e.doStaged(st, j)
 	} else {

@@ -474,20 +474,25 @@ func runPatch(ctx context.Context, e *env, args []string) int {
 		writeJSON(e.Stdout, out)
 		return 0
 	}
+	// One write for the whole list (a write per line was ~4 system calls per file).
+	out := bufio.NewWriter(e.Stdout)
 	for _, c := range changes {
-		fmt.Fprintf(e.Stdout, "%s %s", c.Op, c.Path)
+		fmt.Fprintf(out, "%s %s", c.Op, c.Path)
 		if len(c.Placement) > 0 {
-			fmt.Fprintf(e.Stdout, " (hunks: %s)", strings.Join(c.Placement, "; "))
+			fmt.Fprintf(out, " (hunks: %s)", strings.Join(c.Placement, "; "))
 		}
-		fmt.Fprintln(e.Stdout)
+		fmt.Fprintln(out)
 		for _, f := range c.Flags {
-			fmt.Fprintf(e.Stdout, "  ! %s\n", f)
+			fmt.Fprintf(out, "  ! %s\n", f)
 		}
 	}
 	if *check {
-		fmt.Fprintln(e.Stdout, "check only: nothing written")
+		fmt.Fprintln(out, "check only: nothing written")
 	} else {
-		fmt.Fprintf(e.Stdout, "applied as transaction %s (undo with: fixplan undo)\n", res.Transaction)
+		fmt.Fprintf(out, "applied as transaction %s (undo with: fixplan undo)\n", res.Transaction)
+	}
+	if err := out.Flush(); err != nil {
+		fmt.Fprintf(e.Stderr, "fixplan: cannot print the result: %v\n", err)
 	}
 	return 0
 }
