@@ -132,7 +132,8 @@ type defFile struct {
 	defs  []defSpan
 	ok    bool
 	// parsed is what the language keeps of the file between calls (Go: the
-	// syntax tree; TS/JS: the blanked lines).
+	// syntax tree, only of a file whose uses are read; TS/JS and Python: what
+	// the line scans need, defs_ts.go's tsLines and defs_py.go's pyLines).
 	parsed any
 }
 
@@ -154,6 +155,9 @@ type defFinder struct {
 	files   map[string]*defFile
 	imports map[string][]defImport
 	folders map[string][]string
+	// the read bounds of defs_limits.go: bytes read, files left out
+	readBytes          int64
+	tooBig, overBudget []string
 }
 
 // context returns what file imports from the project and the other files of its
@@ -196,7 +200,7 @@ func (d *defFinder) file(rel string, lang defLang) *defFile {
 	}
 	f := &defFile{}
 	d.files[rel] = f
-	src, err := d.g.readRaw(rel)
+	src, err := d.readDef(rel)
 	if err != nil {
 		return f
 	}
@@ -344,6 +348,7 @@ func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, res
 		hits = append(hits, next...)
 		frontier = next
 	}
+	*warnings = append(*warnings, d.limitWarnings()...)
 	return g.defCandidates(have, hits, warnings)
 }
 
@@ -543,7 +548,7 @@ func (d *defFinder) wideSearch(ctx context.Context, lang defLang, wanted map[str
 			return
 		}
 		var buf []byte
-		data, ok := dir.readFile(name, &buf, d.g.opts.MaxFileBytes)
+		data, ok := dir.readFile(name, &buf, min(d.g.opts.MaxFileBytes, defFileCap))
 		if !ok || IsBinary(data) {
 			return
 		}

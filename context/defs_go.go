@@ -28,12 +28,14 @@ type goParsed struct {
 	file *ast.File
 }
 
-// parsed parses a file once (with comments, for the doc comments of spans).
+// parsed parses a file whose uses are read, once (without comments: uses are
+// names in code). Only these files keep their syntax tree (defs_limits.go).
 func (l goLang) parsed(df *defFile) (*token.FileSet, *ast.File) {
 	if p, ok := df.parsed.(goParsed); ok {
 		return p.fset, p.file
 	}
-	fset, f := l.parse(df.src, parser.ParseComments)
+	defParsed.Add(1)
+	fset, f := l.parse(df.src, 0)
 	df.parsed = goParsed{fset, f}
 	return fset, f
 }
@@ -109,18 +111,23 @@ func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 	return span, out
 }
 
+// defs parses the file without comments and keeps only its spans (a package's
+// syntax trees are not all kept): a span starts at the doc comment found on the
+// lines right above the declaration (docStart).
 func (l goLang) defs(df *defFile) []defSpan {
-	fset, f := l.parsed(df)
+	var fset *token.FileSet
+	var f *ast.File
+	if p, ok := df.parsed.(goParsed); ok {
+		fset, f = p.fset, p.file
+	} else {
+		defParsed.Add(1)
+		fset, f = l.parse(df.src, 0)
+	}
 	if f == nil {
 		return nil
 	}
 	lineOf := func(p token.Pos) int { return fset.Position(p).Line }
-	start := func(doc *ast.CommentGroup, p token.Pos) int {
-		if doc != nil {
-			return lineOf(doc.Pos())
-		}
-		return lineOf(p)
-	}
+	start := func(_ *ast.CommentGroup, p token.Pos) int { return docStart(df.lines, lineOf(p)) }
 	var out []defSpan
 	for _, d := range f.Decls {
 		switch x := d.(type) {
@@ -216,7 +223,7 @@ func (l goLang) imports(g *Gatherer, file string, src []byte) []defImport {
 // path's last element without a major version suffix.
 func (l goLang) pkgName(g *Gatherer, files []string, importPath string) string {
 	for _, f := range files {
-		if src, err := g.readRaw(f); err == nil {
+		if src, err := g.readHead(f, 64<<10); err == nil { // the package clause is near the top
 			if _, af := l.parse(src, parser.PackageClauseOnly); af != nil && af.Name != nil {
 				return af.Name.Name
 			}

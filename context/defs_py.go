@@ -39,28 +39,59 @@ func pyBlank(l string) string {
 	return l
 }
 
-// pyBlockEnd returns the last line of the block that starts at from (1-based)
-// with indentation ind: the last non-blank line before a line indented no deeper.
-func pyBlockEnd(lines []string, from, ind int) int {
-	end := from
-	depth := strings.Count(lines[from-1], "(") + strings.Count(lines[from-1], "[") - strings.Count(lines[from-1], ")") - strings.Count(lines[from-1], "]")
-	for i := from; i < len(lines); i++ {
-		l := lines[i]
+// pyLines is what the block-end scan needs of each line of a file, computed once
+// per file (strings and comments are blanked once, not per scan).
+type pyLines struct {
+	ind   []int  // indentation
+	delta []int  // change of bracket depth over the blanked line
+	empty []bool // a blank line
+}
+
+func pyScan(f *defFile) *pyLines {
+	if p, ok := f.parsed.(*pyLines); ok {
+		return p
+	}
+	n := len(f.lines)
+	p := &pyLines{ind: make([]int, n), delta: make([]int, n), empty: make([]bool, n)}
+	for i, l := range f.lines {
 		if strings.TrimSpace(l) == "" {
+			p.empty[i] = true
 			continue
 		}
-		if depth <= 0 && indentOf(l) <= ind {
+		p.ind[i] = indentOf(l)
+		p.delta[i], _ = bracketDelta(pyBlank(l))
+	}
+	f.parsed = p
+	return p
+}
+
+// pyBlockEnd returns the last line of the block that starts at from (1-based)
+// with indentation ind: the last non-blank line before a line indented no deeper
+// outside the brackets opened since from; at most maxBlockLines lines below from
+// (a bracket that never closes does not make every block run to the end of the
+// file).
+func pyBlockEnd(p *pyLines, from, ind int) int {
+	end := from
+	depth := p.delta[from-1]
+	last := min(len(p.ind), from+maxBlockLines)
+	i := from
+	for ; i < last; i++ {
+		if p.empty[i] {
+			continue
+		}
+		if depth <= 0 && p.ind[i] <= ind {
 			break
 		}
-		b := pyBlank(l)
-		depth += strings.Count(b, "(") + strings.Count(b, "[") + strings.Count(b, "{") - strings.Count(b, ")") - strings.Count(b, "]") - strings.Count(b, "}")
+		depth += p.delta[i]
 		end = i + 1
 	}
+	defScanned.Add(int64(i - from + 1))
 	return end
 }
 
 func (pyLang) defs(f *defFile) []defSpan {
 	lines := f.lines
+	scan := pyScan(f)
 	var out []defSpan
 	for i, l := range lines {
 		if m := pyDefRe.FindStringSubmatch(l); m != nil {
@@ -69,11 +100,11 @@ func (pyLang) defs(f *defFile) []defSpan {
 			for from > 1 && strings.HasPrefix(strings.TrimSpace(lines[from-2]), "@") && indentOf(lines[from-2]) == ind {
 				from--
 			}
-			out = append(out, defSpan{name: m[2], from: from, to: pyBlockEnd(lines, i+1, ind), member: ind > 0})
+			out = append(out, defSpan{name: m[2], from: from, to: pyBlockEnd(scan, i+1, ind), member: ind > 0})
 			continue
 		}
 		if m := pyAssignRe.FindStringSubmatch(l); m != nil {
-			out = append(out, defSpan{name: m[1], from: i + 1, to: pyBlockEnd(lines, i+1, 0), data: true})
+			out = append(out, defSpan{name: m[1], from: i + 1, to: pyBlockEnd(scan, i+1, 0), data: true})
 		}
 	}
 	return out
@@ -81,6 +112,7 @@ func (pyLang) defs(f *defFile) []defSpan {
 
 func (l pyLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 	lines := f.lines
+	scan := pyScan(f)
 	line = min(max(line, 1), len(lines))
 	span := lineRange{max(1, line-20), min(len(lines), line+20)}
 	// the nearest enclosing def: a def line at or above line, indented less
@@ -93,7 +125,7 @@ func (l pyLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 		}
 		d := indentOf(m[1])
 		if i == line || d < ind {
-			if end := pyBlockEnd(lines, i, d); end >= line {
+			if end := pyBlockEnd(scan, i, d); end >= line {
 				span = lineRange{i, end}
 				break
 			}

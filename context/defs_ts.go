@@ -115,49 +115,80 @@ func bracketDelta(l string) (delta int, any bool) {
 
 // tsStmtEnd returns the last line (1-based) of the statement that starts at
 // from: where its brackets close, at a `;`, or before the next line that is
-// indented no deeper and does not continue an expression.
-func tsStmtEnd(blank []string, from int) int {
+// indented no deeper and does not continue an expression; at most maxBlockLines
+// lines below from (a bracket that never closes does not make every statement
+// run to the end of the file).
+func tsStmtEnd(t *tsLines, from int) int {
+	blank := t.blank
 	ind := indentOf(blank[from-1])
 	depth, opened := 0, false
-	for j := from - 1; j < len(blank); j++ {
-		d, any := bracketDelta(blank[j])
-		depth += d
-		opened = opened || any
+	last := min(len(blank), from+maxBlockLines)
+	j := from - 1
+	defer func() { defScanned.Add(int64(j - from + 2)) }()
+	for ; j < last; j++ {
+		depth += t.delta[j]
+		opened = opened || t.bracket[j]
 		if depth > 0 {
 			continue
 		}
-		t := strings.TrimSpace(blank[j])
-		if opened || strings.HasSuffix(t, ";") || strings.HasSuffix(t, "}") {
+		tt := strings.TrimSpace(blank[j])
+		if opened || strings.HasSuffix(tt, ";") || strings.HasSuffix(tt, "}") {
 			return j + 1
 		}
-		k := j + 1
-		for k < len(blank) && strings.TrimSpace(blank[k]) == "" {
-			k++
-		}
+		k := t.next[j+1]
 		if k == len(blank) {
 			return j + 1
 		}
 		next := strings.TrimSpace(blank[k])
 		if indentOf(blank[k]) <= ind && !strings.HasPrefix(next, ".") && !strings.HasPrefix(next, "?") && !strings.HasPrefix(next, ":") &&
-			!strings.HasSuffix(t, "=>") && !strings.HasSuffix(t, "=") {
+			!strings.HasSuffix(tt, "=>") && !strings.HasSuffix(tt, "=") {
 			return j + 1
 		}
 	}
-	return len(blank)
+	return last
+}
+
+// tsLines is what the scans need of each line of a file, computed once per
+// file: the lines with strings and comments blanked, each line's change of
+// bracket depth, the depth at each line's start, and the next non-blank line.
+type tsLines struct {
+	blank   []string
+	delta   []int
+	bracket []bool // the line has a bracket
+	depthAt []int  // depth at the start of line i+1 (len(blank)+1 entries)
+	next    []int  // index of the first non-blank line at or after i (len(blank)+1 entries)
+}
+
+// scanned returns the file's tsLines, computed once.
+func (tsLang) scanned(f *defFile) *tsLines {
+	if t, ok := f.parsed.(*tsLines); ok {
+		return t
+	}
+	b := tsBlank(f.lines)
+	n := len(b)
+	t := &tsLines{blank: b, delta: make([]int, n), bracket: make([]bool, n), depthAt: make([]int, n+1), next: make([]int, n+1)}
+	for i, l := range b {
+		t.delta[i], t.bracket[i] = bracketDelta(l)
+		t.depthAt[i+1] = t.depthAt[i] + t.delta[i]
+	}
+	t.next[n] = n
+	for i := n - 1; i >= 0; i-- {
+		if strings.TrimSpace(b[i]) == "" {
+			t.next[i] = t.next[i+1]
+		} else {
+			t.next[i] = i
+		}
+	}
+	f.parsed = t
+	return t
 }
 
 // blanked returns the file's lines with strings and comments blanked, once.
-func (tsLang) blanked(f *defFile) []string {
-	if b, ok := f.parsed.([]string); ok {
-		return b
-	}
-	b := tsBlank(f.lines)
-	f.parsed = b
-	return b
-}
+func (l tsLang) blanked(f *defFile) []string { return l.scanned(f).blank }
 
 func (l tsLang) defs(f *defFile) []defSpan {
-	blank := l.blanked(f)
+	scan := l.scanned(f)
+	blank := scan.blank
 	var out []defSpan
 	dflt := ""
 	for i, l := range blank {
@@ -177,7 +208,7 @@ func (l tsLang) defs(f *defFile) []defSpan {
 		if name == "" {
 			continue
 		}
-		out = append(out, defSpan{name: name, from: i + 1, to: tsStmtEnd(blank, i+1), member: member, data: data})
+		out = append(out, defSpan{name: name, from: i + 1, to: tsStmtEnd(scan, i+1), member: member, data: data})
 	}
 	for i := range out {
 		out[i].dflt = dflt != "" && out[i].name == dflt && !out[i].member
@@ -188,27 +219,24 @@ func (l tsLang) defs(f *defFile) []defSpan {
 func (l tsLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 	lines := f.lines
 	line = min(max(line, 1), len(lines))
-	blank := l.blanked(f)
-	depthAt := make([]int, len(blank)+1) // depth at the start of line i+1
-	for i, l := range blank {
-		d, _ := bracketDelta(l)
-		depthAt[i+1] = depthAt[i] + d
-	}
+	scan := l.scanned(f)
+	blank, depthAt := scan.blank, scan.depthAt
 	span := lineRange{max(1, line-20), min(len(lines), line+20)}
 	target := depthAt[line-1]
 	for j := line - 1; j >= 1 && target > 0; j-- {
 		if depthAt[j-1] >= target {
 			continue
 		}
-		// line j opens the block around line
-		end := len(blank)
-		for k := j; k <= len(blank); k++ {
-			if depthAt[k] <= depthAt[j-1] {
-				end = k
-				break
-			}
-		}
+		// line j opens the block around line: its end is searched only when it
+		// is a function's (one search per call, not one per enclosing block)
 		if tsFuncOpenRe.MatchString(blank[j-1]) || tsMethodRe.MatchString(blank[j-1]) {
+			end := len(blank)
+			for k := j; k <= len(blank); k++ {
+				if depthAt[k] <= depthAt[j-1] {
+					end = k
+					break
+				}
+			}
 			span = lineRange{j, max(end, line)}
 			break
 		}

@@ -1,0 +1,145 @@
+package codectx
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+
+	"fixplan/plan"
+)
+
+// Bounds of the definitions step: a project file may be anything (a generated
+// 20,000-line module, sixty 4 MiB Go files in one package), and the heuristics
+// and go/parser must not turn it into minutes of work or gigabytes of syntax
+// trees.
+//
+//   - a file over defFileCap is not read for definitions (a generated file is
+//     not where a fix goes, and its definitions are rarely what a failure uses);
+//   - the files the step reads together stay within defReadBudget bytes; the
+//     files asked for after that are not read (the nearest ones are asked for
+//     first: the failing file, its imports and folder, then further hops);
+//   - a block end is searched at most maxBlockLines lines below its first line
+//     (more than is shown of a definition, maxDefLines, or scanned for names
+//     around a failing line, maxUseSpan), so finding the definitions of a file
+//     is linear in its lines even when its brackets never close;
+//   - Go files are parsed without comments (doc comments are found on the lines
+//     above a declaration) and their syntax trees are kept only for the files
+//     whose uses are read (failure points and the definitions of each hop).
+//
+// A warning names the files left out by the first two bounds.
+var (
+	defFileCap    int64 = 1 << 20 // bytes of one file read for definitions
+	defReadBudget int64 = 8 << 20 // bytes of all the files one Base call reads for definitions
+)
+
+// maxBlockLines is how far below its first line a definition's end is searched.
+const maxBlockLines = 2 * maxUseSpan
+
+// Work counters, read by tests to assert the work done (not the time taken).
+var (
+	defScanned atomic.Int64 // lines visited by the block-end scanners
+	defParsed  atomic.Int64 // Go files parsed whole
+)
+
+// maxLimitNames is how many file names a limit warning lists.
+const maxLimitNames = 5
+
+// readDef reads a project file for definitions: readRaw's checks, plus the
+// per-file cap and the step's read budget (a file left out is noted for the
+// warning).
+func (d *defFinder) readDef(rel string) ([]byte, error) {
+	_, _, f, size, err := d.g.openFile(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	limit := min(d.g.opts.MaxFileBytes, defFileCap)
+	if size > limit {
+		d.tooBig = append(d.tooBig, rel)
+		return nil, refusal(plan.ErrInvalidInput, "file %q is too big to read for definitions", rel)
+	}
+	if d.readBytes+size > defReadBudget {
+		d.overBudget = append(d.overBudget, rel)
+		return nil, refusal(plan.ErrInvalidInput, "file %q is past the definitions' read budget", rel)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	d.readBytes += int64(len(data))
+	if err != nil || int64(len(data)) > limit || IsBinary(data) {
+		return nil, refusal(plan.ErrInvalidInput, "file %q cannot be read as text", rel)
+	}
+	return data, nil
+}
+
+// readHead reads at most n bytes of the start of a confined text file (a Go
+// package clause is near the top; the rest of the file is not needed).
+func (g *Gatherer) readHead(rel string, n int64) ([]byte, error) {
+	_, _, f, _, err := g.openFile(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, n))
+	if err != nil || IsBinary(data) {
+		return nil, refusal(plan.ErrInvalidInput, "file %q cannot be read as text", rel)
+	}
+	return data, nil
+}
+
+// limitWarnings says which files the definitions step left out because of its
+// bounds, and what to do about it.
+func (d *defFinder) limitWarnings() []string {
+	var out []string
+	if len(d.tooBig) > 0 {
+		out = append(out, fmt.Sprintf("%d files over %s not read for definitions: %s (read them with a context request if the fix is there)",
+			len(d.tooBig), sizeText(defFileCap), limitNames(d.tooBig)))
+	}
+	if len(d.overBudget) > 0 {
+		out = append(out, fmt.Sprintf("%d files not read for definitions (the definitions' read budget of %s was reached): %s",
+			len(d.overBudget), sizeText(defReadBudget), limitNames(d.overBudget)))
+	}
+	return out
+}
+
+func limitNames(names []string) string {
+	if len(names) <= maxLimitNames {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:maxLimitNames], ", ") + fmt.Sprintf(", and %d more", len(names)-maxLimitNames)
+}
+
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	if n >= 1<<10 && n%(1<<10) == 0 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// docStart is the first line of the doc comment right above line n (1-based):
+// the `//` lines, or a `/* … */` block, that end on the line before it; n when
+// there is none.
+func docStart(lines []string, n int) int {
+	k := n
+	for k > 1 {
+		t := strings.TrimSpace(lines[k-2])
+		switch {
+		case strings.HasPrefix(t, "//"):
+			k--
+			continue
+		case strings.HasSuffix(t, "*/"):
+			j := k - 1
+			for j >= 1 && j > k-maxBlockLines && !strings.Contains(lines[j-1], "/*") {
+				j--
+			}
+			if j >= 1 && strings.HasPrefix(strings.TrimSpace(lines[j-1]), "/*") {
+				k = j
+				continue
+			}
+		}
+		break
+	}
+	return k
+}
