@@ -599,7 +599,7 @@ func (d *defFinder) wideSearch(ctx context.Context, lang defLang, wanted map[str
 }
 
 // numberedLineRe finds the line number of a numbered line ("  12 | text").
-var numberedLineRe = regexp.MustCompile(`(?m)^\s*(\d+) \| `)
+var numberedLineRe = lazyRegexp(`(?m)^\s*(\d+) \| `)
 
 // shownLines returns the lines of each file that the sections in have show,
 // after the per-section cap.
@@ -707,7 +707,7 @@ func (g *Gatherer) defCandidates(have []candidate, hits []defHit, warnings *[]st
 }
 
 // identRe finds identifiers and dotted chains in Python and TS/JS code.
-var identRe = regexp.MustCompile(`[A-Za-z_$][\w$]*(?:\s*\??\.\s*[A-Za-z_$][\w$]*)*`)
+var identRe = lazyRegexp(`[A-Za-z_$][\w$]*(?:\s*\??\.\s*[A-Za-z_$][\w$]*)*`)
 
 // chainUses turns the identifier chains of lines (strings and comments already
 // blanked) into uses: a.b.c() gives a, a.b and b.c.

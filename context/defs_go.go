@@ -163,7 +163,7 @@ func (l goLang) defs(df *defFile) []defSpan {
 	return out
 }
 
-var goModuleRe = regexp.MustCompile(`(?m)^module\s+"?([^\s"]+)"?`)
+var goModuleRe = lazyRegexp(`(?m)^module\s+"?([^\s"]+)"?`)
 
 // module returns the folder and module path of the go.mod nearest above file.
 func (goLang) module(g *Gatherer, file string) (dir, mod string) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -39,9 +38,9 @@ var msgReadBudget int64 = 64 << 20
 
 var (
 	// quoted strings of output and code: "..." with escapes, `...`
-	msgQuotedRe = regexp.MustCompile("\"(?:[^\"\\\\\\n]|\\\\.)*\"|`[^`\\n]*`")
+	msgQuotedRe = lazyRegexp("\"(?:[^\"\\\\\\n]|\\\\.)*\"|`[^`\\n]*`")
 	// what cuts a string into fragments: escapes, format verbs, quotes
-	msgCutRe = regexp.MustCompile(`\\.|%[-+# 0-9.*]*[a-zA-Z%]|["'` + "`" + `]`)
+	msgCutRe = lazyRegexp(`\\.|%[-+# 0-9.*]*[a-zA-Z%]|["'` + "`" + `]`)
 )
 
 // msgFragments returns the fragments of the quoted strings of text, in order,

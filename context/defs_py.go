@@ -23,11 +23,11 @@ import (
 type pyLang struct{}
 
 var (
-	pyDefRe    = regexp.MustCompile(`^(\s*)(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)`)
-	pyAssignRe = regexp.MustCompile(`^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]`)
-	pyStrRe    = regexp.MustCompile(`(?:[rbuRBUfF]{0,2})(?:"""|'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')`)
-	pyImportRe = regexp.MustCompile(`(?m)^[ \t]*import[ \t]+([\w. \t,]+?)[ \t]*(?:#.*)?$`)
-	pyFromRe   = regexp.MustCompile(`(?m)^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)`)
+	pyDefRe    = lazyRegexp(`^(\s*)(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)`)
+	pyAssignRe = lazyRegexp(`^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]`)
+	pyStrRe    = lazyRegexp(`(?:[rbuRBUfF]{0,2})(?:"""|'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')`)
+	pyImportRe = lazyRegexp(`(?m)^[ \t]*import[ \t]+([\w. \t,]+?)[ \t]*(?:#.*)?$`)
+	pyFromRe   = lazyRegexp(`(?m)^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)`)
 )
 
 // pyBlank blanks strings and comments of a line (their names are not uses).

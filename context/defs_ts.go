@@ -28,13 +28,13 @@ import (
 type tsLang struct{}
 
 var (
-	tsDefRe      = regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\s*\*?|class|interface|type|enum|const\s+enum|const|let|var)\s+([A-Za-z_$][\w$]*)`)
-	tsMethodRe   = regexp.MustCompile(`^\s+(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\s+)*\*?#?([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^;]*$`)
-	tsArrowRe    = regexp.MustCompile(`^\s+(?:(?:public|private|protected|static|readonly)\s+)*#?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=]+)?=>`)
-	tsDefaultRe  = regexp.MustCompile(`^\s*export\s+default\s+(?:(?:async\s+)?function\s*\*?\s*|(?:abstract\s+)?class\s+)?([A-Za-z_$][\w$]*)`)
-	tsFuncOpenRe = regexp.MustCompile(`\bfunction\b|=>|\b(?:it|test|describe|beforeEach|afterEach)(?:\.\w+)?\s*\(`)
-	tsImportRe   = regexp.MustCompile(`(?s)\bimport\s+(?:type\s+)?([^;'"]*?)\s+from\s+['"]([^'"\n]+)['"]`)
-	tsRequireRe  = regexp.MustCompile(`(?s)\b(?:const|let|var)\s+([^;=]+?)\s*=\s*require\(\s*['"]([^'"\n]+)['"]\s*\)`)
+	tsDefRe      = lazyRegexp(`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\s*\*?|class|interface|type|enum|const\s+enum|const|let|var)\s+([A-Za-z_$][\w$]*)`)
+	tsMethodRe   = lazyRegexp(`^\s+(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\s+)*\*?#?([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^;]*$`)
+	tsArrowRe    = lazyRegexp(`^\s+(?:(?:public|private|protected|static|readonly)\s+)*#?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=]+)?=>`)
+	tsDefaultRe  = lazyRegexp(`^\s*export\s+default\s+(?:(?:async\s+)?function\s*\*?\s*|(?:abstract\s+)?class\s+)?([A-Za-z_$][\w$]*)`)
+	tsFuncOpenRe = lazyRegexp(`\bfunction\b|=>|\b(?:it|test|describe|beforeEach|afterEach)(?:\.\w+)?\s*\(`)
+	tsImportRe   = lazyRegexp(`(?s)\bimport\s+(?:type\s+)?([^;'"]*?)\s+from\s+['"]([^'"\n]+)['"]`)
+	tsRequireRe  = lazyRegexp(`(?s)\b(?:const|let|var)\s+([^;=]+?)\s*=\s*require\(\s*['"]([^'"\n]+)['"]\s*\)`)
 )
 
 var tsNotMethods = wordSet(`if for while switch catch function return with do else constructor super new typeof await`)
@@ -380,4 +380,4 @@ func (tsLang) builtin(name string) bool { return tsBuiltins[name] }
 
 // tsVarRe finds a variable declaration (a definition that is data unless it
 // holds a function).
-var tsVarRe = regexp.MustCompile(`^\s*(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s`)
+var tsVarRe = lazyRegexp(`^\s*(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s`)

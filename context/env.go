@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -56,7 +55,7 @@ var lockFiles = [][2]string{
 }
 
 // ansiRe matches terminal colour/escape sequences some tools print even to a pipe.
-var ansiRe = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+var ansiRe = lazyRegexp(`\x1b\[[0-9;?]*[A-Za-z]`)
 
 // pendingVersion stands for a tool whose probe is still running.
 const pendingVersion = "installed (version not known yet)"

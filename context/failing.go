@@ -3,7 +3,6 @@ package codectx
 import (
 	"context"
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -15,23 +14,23 @@ type FailingTest struct {
 }
 
 var (
-	pytestNodeRe = regexp.MustCompile(`([\w./\\\-]+\.py)::(?:[\w\[\]\-]+::)?(\w+)`)
-	goFailRe     = regexp.MustCompile(`(?m)--- FAIL: (\w+)`)
-	unitFailRe   = regexp.MustCompile(`(?m)^(?:FAIL|ERROR): (\w+) \(`)
-	gradleFailRe = regexp.MustCompile(`(\w+)\s*>\s*(\w+)\(\)\s+FAILED`)
-	junit4FailRe = regexp.MustCompile(`\b(test\w*)\((?:[\w$]+\.)*(\w+)\)`)
-	rustFailRe   = regexp.MustCompile(`(?m)^test (?:[\w]+::)*(\w+) \.\.\. FAILED`)
-	setupErrRe   = regexp.MustCompile(`ERROR at (?:setup|teardown) of (\w+)`)
-	jestFailRe   = regexp.MustCompile(`(?m)^\s*● (?:[^›\n]+ › )*([^›\n]+?)\s*$`)
+	pytestNodeRe = lazyRegexp(`([\w./\\\-]+\.py)::(?:[\w\[\]\-]+::)?(\w+)`)
+	goFailRe     = lazyRegexp(`(?m)--- FAIL: (\w+)`)
+	unitFailRe   = lazyRegexp(`(?m)^(?:FAIL|ERROR): (\w+) \(`)
+	gradleFailRe = lazyRegexp(`(\w+)\s*>\s*(\w+)\(\)\s+FAILED`)
+	junit4FailRe = lazyRegexp(`\b(test\w*)\((?:[\w$]+\.)*(\w+)\)`)
+	rustFailRe   = lazyRegexp(`(?m)^test (?:[\w]+::)*(\w+) \.\.\. FAILED`)
+	setupErrRe   = lazyRegexp(`ERROR at (?:setup|teardown) of (\w+)`)
+	jestFailRe   = lazyRegexp(`(?m)^\s*● (?:[^›\n]+ › )*([^›\n]+?)\s*$`)
 	// Jest's and Vitest's failed rows (✕ / ×, then the title and the time taken)
 	// and file headers (" FAIL  src/x.test.ts", Vitest adds " > Suite > title").
-	jsFailRowRe  = regexp.MustCompile(`^\s*(?:✕|×) (?:[^>\n]+ > )*(.+?)(?: \(\d+(?:\.\d+)? ?m?s\)| \d+(?:\.\d+)?m?s)?\s*$`)
-	jsFailFileRe = regexp.MustCompile(`^\s*FAIL\s+(\S+\.(?:[cm]?[jt]sx?))(?:\s+>\s+(?:[^>\n]+ > )*(.+?))?(?:\s+\(\d+(?:\.\d+)? ?m?s\))?\s*$`)
+	jsFailRowRe  = lazyRegexp(`^\s*(?:✕|×) (?:[^>\n]+ > )*(.+?)(?: \(\d+(?:\.\d+)? ?m?s\)| \d+(?:\.\d+)?m?s)?\s*$`)
+	jsFailFileRe = lazyRegexp(`^\s*FAIL\s+(\S+\.(?:[cm]?[jt]sx?))(?:\s+>\s+(?:[^>\n]+ > )*(.+?))?(?:\s+\(\d+(?:\.\d+)? ?m?s\))?\s*$`)
 	// pytest's "____ test_x ____" headers (the FAILURES and ERRORS sections),
 	// and its "=== FAILURES ===" section lines.
-	pytestHeadRe    = regexp.MustCompile(`^_{3,} (?:ERROR at (?:setup|teardown) of )?([\w.:\[\]\-]+?)(?:\[[^\]\n]*\])? _{3,}$`)
-	pytestSectionRe = regexp.MustCompile(`^={3,} ([A-Za-z ]+?) ={3,}$`)
-	phraseFailRe    = regexp.MustCompile(`\b(test_\w+|Test[A-Z0-9_]\w*|\w+(?:_test|Test|Tests|Spec))\s+(?:(?:still |now |keeps? |is )?(?:fails|failed|failing)|broke|breaks)\b|\bFAIL(?:ED)?:?\s+(test_\w+|Test[A-Z0-9_]\w*|\w+(?:Test|Tests|_test))\b`)
+	pytestHeadRe    = lazyRegexp(`^_{3,} (?:ERROR at (?:setup|teardown) of )?([\w.:\[\]\-]+?)(?:\[[^\]\n]*\])? _{3,}$`)
+	pytestSectionRe = lazyRegexp(`^={3,} ([A-Za-z ]+?) ={3,}$`)
+	phraseFailRe    = lazyRegexp(`\b(test_\w+|Test[A-Z0-9_]\w*|\w+(?:_test|Test|Tests|Spec))\s+(?:(?:still |now |keeps? |is )?(?:fails|failed|failing)|broke|breaks)\b|\bFAIL(?:ED)?:?\s+(test_\w+|Test[A-Z0-9_]\w*|\w+(?:Test|Tests|_test))\b`)
 )
 
 // FailingTests finds the tests the text says fail, in order of appearance and
@@ -58,7 +57,7 @@ func FailingTests(text string) []FailingTest {
 		}
 		hits = append(hits, hit{m[0], FailingTest{Name: text[m[4]:m[5]], File: strings.ReplaceAll(text[m[2]:m[3]], `\`, "/")}})
 	}
-	for _, re := range []*regexp.Regexp{goFailRe, unitFailRe, rustFailRe, setupErrRe, jestFailRe} {
+	for _, re := range []*lazyRE{goFailRe, unitFailRe, rustFailRe, setupErrRe, jestFailRe} {
 		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
 			if name := text[m[2]:m[3]]; name != "Test suite failed to run" {
 				hits = append(hits, hit{m[0], FailingTest{Name: name}})
@@ -191,7 +190,7 @@ type testDefinition struct {
 }
 
 // jsTitleRe finds the test functions of JS test runners that take a title.
-var jsTitleRe = regexp.MustCompile(`\b(?:it|test|describe)(?:\.(?:only|each|skip|concurrent))?\(`)
+var jsTitleRe = lazyRegexp(`\b(?:it|test|describe)(?:\.(?:only|each|skip|concurrent))?\(`)
 
 // defPrefixes precede a test's name in its definition, per language.
 var defPrefixes = []string{"func ", "func (", "def ", "async def ", "void ", "fun ", "fn ", "function ", "async function ", "public void ", "it(", "test("}

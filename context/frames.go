@@ -3,7 +3,6 @@ package codectx
 import (
 	"net/url"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,30 +21,30 @@ type Frame struct {
 
 var (
 	// Python tracebacks: File "x.py", line 12, in f
-	pyFrameRe = regexp.MustCompile(`File "([^"\n]+)", line (\d+)`)
+	pyFrameRe = lazyRegexp(`File "([^"\n]+)", line (\d+)`)
 	// Java/Kotlin/Scala: at com.x.C.m(C.java:12), at java.base/java.lang.Thread.run(Thread.java:833)
-	javaFrameRe = regexp.MustCompile(`\bat\s+([\w$.<>/\-]+)\(([\w$.\-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)`)
+	javaFrameRe = lazyRegexp(`\bat\s+([\w$.<>/\-]+)\(([\w$.\-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)`)
 	// .NET: at Ns.C.M() in C:\src\App\C.cs:line 42; PHP: ... in /var/www/x.php on line 12
-	inLineRe = regexp.MustCompile(` in ((?:[A-Za-z]:)?[^\s:"<>|*?]*[^\s:"<>|*?./\\]\.[A-Za-z][A-Za-z0-9]{0,9})(?::line | on line )(\d+)`)
+	inLineRe = lazyRegexp(` in ((?:[A-Za-z]:)?[^\s:"<>|*?]*[^\s:"<>|*?./\\]\.[A-Za-z][A-Za-z0-9]{0,9})(?::line | on line )(\d+)`)
 	// file:// URLs (Node ESM, browsers): file:///home/x.mjs:3:9, file:///C:/x.js:3:9
-	fileURLRe = regexp.MustCompile(`file://((?:/[A-Za-z]:)?/[^\s:()'"<>]*[^\s:()'"<>./]\.[A-Za-z][A-Za-z0-9_+\-]{0,9}):(\d+)(?::(\d+))?`)
+	fileURLRe = lazyRegexp(`file://((?:/[A-Za-z]:)?/[^\s:()'"<>]*[^\s:()'"<>./]\.[A-Za-z][A-Za-z0-9_+\-]{0,9}):(\d+)(?::(\d+))?`)
 	// Node internals: node:internal/modules/cjs/loader:1105:14
-	nodeInternalRe = regexp.MustCompile(`\b(node:[\w/\-.]+):(\d+)(?::(\d+))?`)
+	nodeInternalRe = lazyRegexp(`\b(node:[\w/\-.]+):(\d+)(?::(\d+))?`)
 	// MSVC and tsc: file(12) : error, file(12,5): error TS2322 — at line start (msbuild may prefix "1>").
-	parenFrameRe = regexp.MustCompile(`^\s*(?:\d+>)?((?:[A-Za-z]:)?[^():"<>|*?\n]*?[^():"<>|*?\s./\\]\.[A-Za-z][A-Za-z0-9_+\-]{0,9})\((\d+)(?:,(\d+))?(?:,\d+,\d+)?\)\s*:`)
+	parenFrameRe = lazyRegexp(`^\s*(?:\d+>)?((?:[A-Za-z]:)?[^():"<>|*?\n]*?[^():"<>|*?\s./\\]\.[A-Za-z][A-Za-z0-9_+\-]{0,9})\((\d+)(?:,(\d+))?(?:,\d+,\d+)?\)\s*:`)
 	// ESLint stylish: a path alone on a line, then indented "  12:5  error  message  rule" rows.
-	eslintHeaderRe = regexp.MustCompile(`^((?:[A-Za-z]:[\\/]|/)?[^\s:"<>|*?][^:"<>|*?\n]*\.[A-Za-z][A-Za-z0-9]{0,9})\s*$`)
-	eslintRowRe    = regexp.MustCompile(`^\s+(\d+):(\d+)\s+(?:error|warning|✖|⚠)\s`)
+	eslintHeaderRe = lazyRegexp(`^((?:[A-Za-z]:[\\/]|/)?[^\s:"<>|*?][^:"<>|*?\n]*\.[A-Za-z][A-Za-z0-9]{0,9})\s*$`)
+	eslintRowRe    = lazyRegexp(`^\s+(\d+):(\d+)\s+(?:error|warning|✖|⚠)\s`)
 	// ts-loader (webpack): [tsl] ERROR in C:\x\app.ts(12,5)
-	tslFrameRe = regexp.MustCompile(`(?:ERROR|WARNING) in ((?:[A-Za-z]:)?[^()\n]*?[^():"<>|*?\s./\\]\.[A-Za-z][A-Za-z0-9]{0,9})\((\d+),(\d+)\)`)
+	tslFrameRe = lazyRegexp(`(?:ERROR|WARNING) in ((?:[A-Za-z]:)?[^()\n]*?[^():"<>|*?\s./\\]\.[A-Za-z][A-Za-z0-9]{0,9})\((\d+),(\d+)\)`)
 	// webpack module locations: "ERROR in ./src/a.ts 14:4-10", " @ ./src/index.ts 3:0-32",
 	// and a bare "./src/a.ts 14:4-10" (then the range is required).
-	webpackLocRe     = regexp.MustCompile(`^\s*(?:(?:ERROR|WARNING) in |@ )(\S+\.[A-Za-z][A-Za-z0-9]{0,9}) (\d+):(\d+)(?:-(?:\d+:)?\d+)?(?:\s|$)`)
-	webpackBareLocRe = regexp.MustCompile(`^\s*(\.{1,2}/\S+\.[A-Za-z][A-Za-z0-9]{0,9}) (\d+):(\d+)-(?:\d+:)?\d+(?:\s|$)`)
+	webpackLocRe     = lazyRegexp(`^\s*(?:(?:ERROR|WARNING) in |@ )(\S+\.[A-Za-z][A-Za-z0-9]{0,9}) (\d+):(\d+)(?:-(?:\d+:)?\d+)?(?:\s|$)`)
+	webpackBareLocRe = lazyRegexp(`^\s*(\.{1,2}/\S+\.[A-Za-z][A-Za-z0-9]{0,9}) (\d+):(\d+)-(?:\d+:)?\d+(?:\s|$)`)
 	// Node stacks and whole-line locations whose absolute path has spaces
 	// (C:\Users\John Smith\app\x.ts): "at f (PATH:12:5)", "PATH:12" at line start.
-	spacedParenRe = regexp.MustCompile(`\(((?:[A-Za-z]:[\\/]|/)[^()\n:]* [^()\n:]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d+):(\d+)\)`)
-	spacedLineRe  = regexp.MustCompile(`^\s*((?:[A-Za-z]:[\\/]|/)[^:*?"<>|\n]* [^:*?"<>|\n]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d+)(?::(\d+))?(?:$|[: ])`)
+	spacedParenRe = lazyRegexp(`\(((?:[A-Za-z]:[\\/]|/)[^()\n:]* [^()\n:]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d+):(\d+)\)`)
+	spacedLineRe  = lazyRegexp(`^\s*((?:[A-Za-z]:[\\/]|/)[^:*?"<>|\n]* [^:*?"<>|\n]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d+)(?::(\d+))?(?:$|[: ])`)
 )
 
 // extensionlessNames are build files without an extension whose tools report
@@ -196,7 +195,7 @@ func lineFrames(line string) []Frame {
 	for _, m := range tslFrameRe.FindAllStringSubmatchIndex(lineIf(line, hasParen && hasIn), -1) {
 		spans = append(spans, span{m[2], m[1], Frame{Path: line[m[2]:m[3]], Line: atoi(line[m[4]:m[5]]), Column: atoi(line[m[6]:m[7]])}})
 	}
-	for i, re := range []*regexp.Regexp{webpackLocRe, webpackBareLocRe} {
+	for i, re := range []*lazyRE{webpackLocRe, webpackBareLocRe} {
 		if i == 0 && !hasIn && !strings.Contains(line, "@ ") || i == 1 && !strings.HasPrefix(strings.TrimLeft(line, " \t"), ".") {
 			continue
 		}

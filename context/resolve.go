@@ -3,7 +3,6 @@ package codectx
 import (
 	"context"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,7 +56,7 @@ func (g *Gatherer) index(ctx context.Context) fileIndex {
 
 // goPkgRe finds Go package import paths in `go test`/`go build` output
 // ("FAIL\tgithub.com/acme/calc\t0.01s", "ok  \texample.com/x", "# example.com/x").
-var goPkgRe = regexp.MustCompile(`(?m)^(?:(?:FAIL|ok)\s+([\w.\-~]+(?:/[\w.\-~]+)+)\s|# ([\w.\-~]+(?:/[\w.\-~]+)+))`)
+var goPkgRe = lazyRegexp(`(?m)^(?:(?:FAIL|ok)\s+([\w.\-~]+(?:/[\w.\-~]+)+)\s|# ([\w.\-~]+(?:/[\w.\-~]+)+))`)
 
 // ResolveTrace parses the frames of text (ParseFrames) and resolves them
 // (ResolveFrames). A bare file name that several project files share is settled
@@ -325,8 +324,8 @@ func normFramePath(p string) string {
 }
 
 var (
-	libPathRe  = regexp.MustCompile(`(?i)(^|/)(site-packages|dist-packages|node_modules|bower_components|\.cargo/registry|\.cargo/git|rustlib|\.rustup|\.m2/repository|\.gradle/caches|pkg/mod|jdk[^/]*|\.nuget/packages|gems)/|^node:|^internal/|^/rustc/|/lib/python\d[^/]*/|^/usr/(local/)?(include|lib)/|(^|/)(go|goroot|libexec)/src/(runtime|testing|reflect|internal|sync|net|os|syscall|fmt|encoding|io|context|crypto|database)/|^<`)
-	libClassRe = regexp.MustCompile(`^(java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|org\.junit|junit|org\.gradle|org\.apache\.maven|org\.springframework|worker\.org\.gradle)\.`)
+	libPathRe  = lazyRegexp(`(?i)(^|/)(site-packages|dist-packages|node_modules|bower_components|\.cargo/registry|\.cargo/git|rustlib|\.rustup|\.m2/repository|\.gradle/caches|pkg/mod|jdk[^/]*|\.nuget/packages|gems)/|^node:|^internal/|^/rustc/|/lib/python\d[^/]*/|^/usr/(local/)?(include|lib)/|(^|/)(go|goroot|libexec)/src/(runtime|testing|reflect|internal|sync|net|os|syscall|fmt|encoding|io|context|crypto|database)/|^<`)
+	libClassRe = lazyRegexp(`^(java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|org\.junit|junit|org\.gradle|org\.apache\.maven|org\.springframework|worker\.org\.gradle)\.`)
 )
 
 // isLibraryFrame reports whether a frame belongs to a standard library or a dependency.
