@@ -129,7 +129,7 @@ func cleanPatch(patch string) (string, error) {
 		case l == "":
 			// A blank line inside a hunk is an empty context line whose space was lost,
 			// unless it ends the patch.
-			if rest := strings.Join(lines[i+1:], ""); strings.TrimSpace(rest) == "" {
+			if onlySpace(lines[i+1:]) {
 				hunk = nil
 				continue
 			}
@@ -141,6 +141,7 @@ func cleanPatch(patch string) (string, error) {
 		}
 	}
 	var b strings.Builder
+	b.Grow(len(patch) + 64*len(files)) // the cleaned patch is about as long
 	n := 0
 	for _, f := range files {
 		if f.renameFrom != "" && f.renameTo != "" {
@@ -223,6 +224,17 @@ func cleanPatch(patch string) (string, error) {
 			WithHint("a unified diff needs --- a/FILE, +++ b/FILE and @@ hunks")
 	}
 	return b.String(), nil
+}
+
+// onlySpace reports whether every line is blank (without joining them: a patch
+// with many blank lines would otherwise copy its rest once per blank line).
+func onlySpace(lines []string) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // regularMode reports a git mode of a regular file ("100644", "100755", or bare

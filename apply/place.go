@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"strings"
@@ -38,15 +39,13 @@ func norm(s string, level int) string {
 	return s
 }
 
-type outLine struct {
-	text string
-	eol  bool
-}
-
 // splitLines splits b into lines without their line breaks; last reports whether
 // the final line ends with a break.
 func splitLines(b []byte) (lines []string, finalEOL bool) {
-	s := string(toLF(b))
+	if bytes.Contains(b, []byte("\r\n")) {
+		b = toLF(b)
+	}
+	s := string(b) // one copy; the lines share it
 	if s == "" {
 		return nil, true
 	}
@@ -65,7 +64,29 @@ func place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 	if indentSensitive(rel) {
 		maxLevel = levelTrailing
 	}
-	out := make([]outLine, 0, len(lines)+64)
+	eol := "\n"
+	if usesCRLF(before) {
+		eol = "\r\n"
+	}
+	// The new content is written as the lines are placed: a line break goes
+	// before every line but the first; the last line's break is decided at the end.
+	size := len(before) + 256
+	for _, f := range frags {
+		for _, l := range f.Lines {
+			if l.Op == gitdiff.OpAdd {
+				size += len(l.Line) + 1
+			}
+		}
+	}
+	buf := make([]byte, 0, size)
+	n, lastEOL := 0, false
+	emit := func(text string, breaks bool) {
+		if n > 0 {
+			buf = append(buf, eol...)
+		}
+		buf = append(buf, text...)
+		n, lastEOL = n+1, breaks
+	}
 	var placements []string
 	cursor := 0
 	explicitNoEOL := false
@@ -88,7 +109,7 @@ func place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 			return nil, nil, hunkError(rel, hi+1, f, old, lines, err.Error())
 		}
 		for _, l := range lines[cursor:pos] {
-			out = append(out, outLine{l, true})
+			emit(l, true)
 		}
 		// Placed ignoring indentation: added lines move with the context, as the
 		// search/replace fitter moves them (searchreplace.go), else the file
@@ -112,42 +133,32 @@ func place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 		for _, l := range f.Lines {
 			switch l.Op {
 			case gitdiff.OpContext:
-				out = append(out, outLine{lines[k], true})
+				emit(lines[k], true)
 				k++
 			case gitdiff.OpDelete:
 				k++
 			case gitdiff.OpAdd:
 				text, _ := ind.fit(strings.TrimRight(l.Line, "\r\n"))
-				out = append(out, outLine{text, strings.HasSuffix(l.Line, "\n")})
+				emit(text, strings.HasSuffix(l.Line, "\n"))
 			}
 		}
 		cursor = k
 		placements = append(placements, describe(level, pos-expected))
 	}
 	for _, l := range lines[cursor:] {
-		out = append(out, outLine{l, true})
+		emit(l, true)
 	}
-	eol := "\n"
-	if usesCRLF(before) {
-		eol = "\r\n"
-	}
-	var b strings.Builder
-	b.Grow(len(before) + len(before)/8 + 256)
-	for i, l := range out {
-		b.WriteString(l.text)
-		last := i == len(out)-1
+	if n > 0 {
 		switch {
-		case !last:
-			b.WriteString(eol)
 		case explicitNoEOL:
-			if l.eol {
-				b.WriteString(eol)
+			if lastEOL {
+				buf = append(buf, eol...)
 			}
 		case len(before) == 0 || finalEOL:
-			b.WriteString(eol)
+			buf = append(buf, eol...)
 		}
 	}
-	return []byte(b.String()), placements, nil
+	return buf, placements, nil
 }
 
 func describe(level, offset int) string {
