@@ -132,14 +132,19 @@ func PathProblem(p string) string {
 // returns), so a path or a command carrying one would not be what the user reads.
 func controlRune(s string) (rune, bool) {
 	for _, r := range s {
-		if r == '\t' {
-			continue
-		}
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || bidiControl(r) {
+		if IsControlRune(r) {
 			return r, true
 		}
 	}
 	return 0, false
+}
+
+// IsControlRune reports whether r is a character controlRune refuses: a C0 or
+// C1 control character other than tab, DEL, or a bidirectional formatting
+// character. Text from the project shown inside a framed block (the project's
+// rules) has them escaped.
+func IsControlRune(r rune) bool {
+	return r != '\t' && (r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || bidiControl(r))
 }
 
 // bidiControl reports Unicode bidirectional formatting characters: they reorder

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -61,7 +62,11 @@ func TestProjectRulesInPrompt(t *testing.T) {
 		if len(shown) != 1 || shown[0] != "Project rules (AGENTS.md)" {
 			t.Errorf("context sent does not show the rules file: %q", shown)
 		}
-		rulesAt, baseAt := strings.Index(user, "PROJECT RULES — Project rules (AGENTS.md)"), strings.Index(user, "BASE CONTEXT")
+		opening := regexp.MustCompile(`PROJECT RULES [0-9a-f]{16} — Project rules \(AGENTS\.md\)`).FindStringIndex(user)
+		rulesAt, baseAt := -1, strings.Index(user, "BASE CONTEXT")
+		if opening != nil {
+			rulesAt = opening[0]
+		}
 		if rulesAt < 0 || rulesAt > baseAt || !strings.Contains(user[rulesAt:baseAt], "pytest -q -p no:cacheprovider") {
 			t.Errorf("no PROJECT RULES block before the base context:\n%s", user)
 		}

@@ -85,7 +85,7 @@ func TestPlanNoRules(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		user := srv.Requests()[0].LastUser()
-		if sent := strings.Contains(user, "PROJECT RULES — Project rules (AGENTS.md)") && strings.Contains(user, "Use pytest -q"); sent == off {
+		if sent := strings.Contains(user, "PROJECT RULES ") && strings.Contains(user, " — Project rules (AGENTS.md)") && strings.Contains(user, "Use pytest -q"); sent == off {
 			t.Errorf("--no-rules=%v: rules sent = %v:\n%s", off, sent, user)
 		}
 	}
