@@ -33,7 +33,7 @@ func TestProjectRulesBlockCannotBeEnded(t *testing.T) {
 		}
 		token := m[1]
 		tokens[token] = true
-		end := regexp.MustCompile(`(?m)^END OF PROJECT RULES ` + token + `$`).FindAllStringIndex(user, -1)
+		end := regexp.MustCompile(`(?m)^END OF PROJECT RULES `+token+`$`).FindAllStringIndex(user, -1)
 		if len(end) != 1 {
 			t.Fatalf("want exactly one closing line with the token %s, got %d:\n%s", token, len(end), user)
 		}
