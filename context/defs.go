@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"fixplan/plan"
 )
@@ -543,12 +544,14 @@ func (d *defFinder) wideSearch(ctx context.Context, lang defLang, wanted map[str
 	}
 	var mu sync.Mutex
 	var all []found
+	var read atomic.Int64 // the walk reads at most msgReadBudget bytes, like the message search
 	_ = d.g.walk(ctx, func(dir dirHandle, rel, name string) {
-		if !slices.Contains(exts, path.Ext(name)) {
+		if !slices.Contains(exts, path.Ext(name)) || read.Load() >= msgReadBudget {
 			return
 		}
 		var buf []byte
 		data, ok := dir.readFile(name, &buf, min(d.g.opts.MaxFileBytes, defFileCap))
+		read.Add(int64(len(data)))
 		if !ok || IsBinary(data) {
 			return
 		}

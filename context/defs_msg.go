@@ -135,7 +135,7 @@ func (d *defFinder) messageHits(ctx context.Context, text string, points []defPo
 			return
 		}
 		var buf []byte
-		data, ok := dir.readFile(name, &buf, d.g.opts.MaxFileBytes)
+		data, ok := dir.readFile(name, &buf, min(d.g.opts.MaxFileBytes, defFileCap))
 		read.Add(int64(len(data)))
 		if !ok || IsBinary(data) {
 			return
