@@ -165,8 +165,45 @@ func (s Settings) normalised() Settings {
 	return s
 }
 
-// SaveSettings writes s to path atomically (temp file, fsync, rename), creating the folder.
+// Validate refuses a value typed in that has no meaning (a negative window, a zero
+// timeout, more than 5 repair attempts, …) with ERR_INVALID_INPUT naming the field
+// and its range. Saving must not quietly store something else than what the user
+// sees; a file written by hand is still normalised when it is loaded.
+func (s Settings) Validate() error {
+	bad := func(field string, v any, want string) error {
+		return plan.Errorf(plan.ErrInvalidInput, "%s %v is out of range: it must be %s", field, v, want).
+			WithHint("correct the value in Settings and save again")
+	}
+	finite := func(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+	switch {
+	case s.TimeoutSeconds < 1:
+		return bad("timeout (s)", s.TimeoutSeconds, "at least 1 second")
+	case s.MaxTokens < 0:
+		return bad("max tokens", s.MaxTokens, "0 (the provider's default) or more")
+	case s.MaxRetries < 0:
+		return bad("retries", s.MaxRetries, "0 or more")
+	case s.ContextBudget < 1:
+		return bad("context budget (bytes)", s.ContextBudget, "at least 1")
+	case s.ContextWindow < 0:
+		return bad("context window (tokens)", s.ContextWindow, "0 (ask the server) or more")
+	case s.PriceInput < 0 || !finite(s.PriceInput):
+		return bad("price per 1M tokens in", s.PriceInput, "0 (not set) or more")
+	case s.PriceOutput < 0 || !finite(s.PriceOutput):
+		return bad("price per 1M tokens out", s.PriceOutput, "0 (not set) or more")
+	case s.VerifyAttempts < 0 || s.VerifyAttempts > 5:
+		return bad("repair attempts", s.VerifyAttempts, "between 0 and 5")
+	case s.CheckTimeoutSeconds < 1:
+		return bad("check timeout (s)", s.CheckTimeoutSeconds, "at least 1 second")
+	}
+	return nil
+}
+
+// SaveSettings checks s (Validate) and writes it to path atomically (temp file,
+// fsync, rename), creating the folder.
 func SaveSettings(path string, s Settings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
 	b, err := json.MarshalIndent(s.normalised(), "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode settings: %w", err)

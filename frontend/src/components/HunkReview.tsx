@@ -26,6 +26,12 @@ export function HunkReview({ change, layout, rejected, focused, actions }: Props
     <div className="hunks" data-testid="hunks" data-path={change.path}>
       {hunks.map((h) => {
         const rej = rejected.includes(h.n);
+        // The button pressed is disabled at once: the focus stays on its hunk instead
+        // of falling to the page (a, r and j/k go on from there).
+        const decide = (e: React.MouseEvent<HTMLButtonElement>, accept: boolean) => {
+          (e.currentTarget.closest(".hunk-block") as HTMLElement | null)?.focus();
+          actions?.setHunk(change.path, h.n, accept);
+        };
         return (
           <div
             key={h.n}
@@ -35,6 +41,8 @@ export function HunkReview({ change, layout, rejected, focused, actions }: Props
             data-path={change.path}
             data-n={h.n}
             data-state={rej ? "rejected" : "accepted"}
+            tabIndex={-1}
+            aria-label={`Hunk ${h.n} of ${hunks.length} of ${change.path}, ${rej ? "rejected" : "accepted"}`}
             onClick={() => actions?.focus(change.path, h.n)}
           >
             <div className="hunk-bar row">
@@ -45,10 +53,10 @@ export function HunkReview({ change, layout, rejected, focused, actions }: Props
               <span className="spacer" />
               {actions && (
                 <>
-                  <button className="small" data-testid="hunk-accept" disabled={!rej} title="Accept this hunk (a)" onClick={() => actions.setHunk(change.path, h.n, true)}>
+                  <button className="small" data-testid="hunk-accept" disabled={!rej} title="Accept this hunk (a)" onClick={(e) => decide(e, true)}>
                     Accept
                   </button>
-                  <button className="small" data-testid="hunk-reject" disabled={rej} title="Reject this hunk (r)" onClick={() => actions.setHunk(change.path, h.n, false)}>
+                  <button className="small" data-testid="hunk-reject" disabled={rej} title="Reject this hunk (r)" onClick={(e) => decide(e, false)}>
                     Reject
                   </button>
                 </>

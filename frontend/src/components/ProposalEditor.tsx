@@ -1,11 +1,12 @@
 // The editor for a proposal, in a chunk of its own: CodeMirror 6 is loaded only
 // when the user presses Edit (ChangeList imports this module lazily).
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { EditorState, type Extension } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { MergeView } from "@codemirror/merge";
 import type { Proposed } from "../api/types";
+import { useModal } from "./useModal";
 
 type Props = {
   proposed: Proposed & { text: string; error?: string };
@@ -19,11 +20,27 @@ type Props = {
  * Ctrl/Cmd+S saves, Escape cancels. */
 export default function ProposalEditor({ proposed, onSave, onCancel }: Props) {
   const host = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const keep = useRef<HTMLButtonElement>(null);
   const view = useRef<EditorView | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const save = useRef(onSave);
-  const cancel = useRef(onCancel);
   save.current = onSave;
-  cancel.current = onCancel;
+  const text = () => view.current?.state.doc.toString() ?? proposed.text;
+  // Escape never throws typed text away unasked: with changes it asks first.
+  const escape = () => {
+    if (confirming) {
+      setConfirming(false);
+      view.current?.focus();
+    } else if (text() !== proposed.text) setConfirming(true);
+    else onCancel();
+  };
+  const cancel = useRef(escape);
+  cancel.current = escape;
+  useModal(box, () => cancel.current());
+  useEffect(() => {
+    if (confirming) keep.current?.focus();
+  }, [confirming]);
   useEffect(() => {
     if (!host.current) return;
     const keys = keymap.of([
@@ -49,13 +66,12 @@ export default function ProposalEditor({ proposed, onSave, onCancel }: Props) {
     mv.b.focus();
     return () => mv.destroy();
   }, [proposed.path, proposed.before, proposed.text]);
-  const text = () => view.current?.state.doc.toString() ?? proposed.text;
   const reset = () => {
     const v = view.current;
     if (v) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: proposed.after } });
   };
   return (
-    <div className="editor-backdrop" role="dialog" aria-modal="true" aria-label={`Edit ${proposed.path}`} data-testid="proposal-editor">
+    <div className="editor-backdrop" role="dialog" aria-modal="true" aria-label={`Edit ${proposed.path}`} data-testid="proposal-editor" ref={box}>
       <div className="editor-dialog">
         <div className="row">
           <strong>
@@ -70,8 +86,22 @@ export default function ProposalEditor({ proposed, onSave, onCancel }: Props) {
             Not saved: {proposed.error}
           </div>
         )}
+        {confirming && (
+          <div className="alert row" role="alertdialog" aria-label="Discard your edits?" data-testid="editor-confirm-discard">
+            <span>
+              Discard your edits to <code>{proposed.path}</code>?
+            </span>
+            <span className="spacer" />
+            <button ref={keep} onClick={escape} data-testid="editor-keep-editing">
+              Keep editing
+            </button>
+            <button onClick={onCancel} data-testid="editor-discard">
+              Discard edits
+            </button>
+          </div>
+        )}
         <div className="row">
-          <span className="muted small">Your text is checked like the model's and previewed again before anything is written. Ctrl+S saves, Esc cancels.</span>
+          <span className="muted small">Your text is checked like the model's and previewed again before anything is written. Ctrl+S saves, Esc cancels (it asks first if you changed the text).</span>
           <span className="spacer" />
           <button onClick={reset} data-testid="editor-reset" title="Start again from the proposal (with the hunks you accepted)">
             Reset

@@ -1,6 +1,30 @@
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { appVersion } from "../api/backend";
 import type { EditFormat, Preset, Settings } from "../api/types";
+import { useModal } from "./useModal";
+
+type NumKey = "timeout_seconds" | "max_tokens" | "context_budget" | "max_retries" | "context_window" | "price_input_per_mtok" | "price_output_per_mtok" | "verify_attempts" | "check_timeout_seconds";
+
+/** RANGES are the values the Go side accepts (session.Settings.Validate). */
+const RANGES: Record<NumKey, { min: number; max?: number; int: boolean; text: string }> = {
+  timeout_seconds: { min: 1, int: true, text: "a whole number of seconds, at least 1" },
+  max_tokens: { min: 0, int: true, text: "a whole number, 0 (the provider's default) or more" },
+  context_budget: { min: 1, int: true, text: "a whole number of bytes, at least 1" },
+  max_retries: { min: 0, int: true, text: "a whole number, 0 or more" },
+  context_window: { min: 0, int: true, text: "a whole number of tokens, 0 (ask the server) or more" },
+  price_input_per_mtok: { min: 0, int: false, text: "a price, 0 (not set) or more" },
+  price_output_per_mtok: { min: 0, int: false, text: "a price, 0 (not set) or more" },
+  verify_attempts: { min: 0, max: 5, int: true, text: "a whole number from 0 to 5" },
+  check_timeout_seconds: { min: 1, int: true, text: "a whole number of seconds, at least 1" },
+};
+
+/** invalid says what is wrong with a number typed in Settings ("" when it is fine). */
+export function invalid(k: NumKey, raw: string): string {
+  const r = RANGES[k];
+  const v = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(v) || v < r.min || (r.max !== undefined && v > r.max) || (r.int && !Number.isInteger(v))) return `Must be ${r.text}.`;
+  return "";
+}
 
 type Props = {
   settings: Settings;
@@ -21,12 +45,48 @@ export function SettingsDialog({ settings, presets, connection, approved, onSave
   const [s, setS] = useState(settings);
   const [key, setKey] = useState("");
   const [version, setVersion] = useState("");
+  // raw keeps what is typed in the number fields, so an invalid entry stays visible with its message.
+  const [raw, setRaw] = useState<Partial<Record<NumKey, string>>>({});
+  const box = useRef<HTMLDivElement>(null);
+  useModal(box, onClose);
   useEffect(() => {
     appVersion().then(setVersion, () => {});
   }, []);
-  const num = (k: keyof Settings) => (e: React.ChangeEvent<HTMLInputElement>) => setS({ ...s, [k]: Number(e.target.value) });
+  const errors = (Object.keys(RANGES) as NumKey[]).map((k) => [k, raw[k] === undefined ? "" : invalid(k, raw[k] ?? "")] as const).filter(([, m]) => m);
+  const errorOf = (k: NumKey) => errors.find(([x]) => x === k)?.[1] ?? "";
+  /** field is a number input with its inline message when the value is out of range. */
+  const field = (k: NumKey, label: ReactNode, extra: { testid?: string; step?: string; hint?: string; title?: string } = {}) => {
+    const msg = errorOf(k);
+    return (
+      <label title={extra.title}>
+        {label}
+        <input
+          type="number"
+          min={RANGES[k].min}
+          max={RANGES[k].max}
+          step={extra.step}
+          data-testid={extra.testid}
+          aria-invalid={msg ? true : undefined}
+          aria-describedby={msg ? `err-${k}` : undefined}
+          value={raw[k] ?? String(s[k] ?? 0)}
+          onChange={(e) => {
+            const v = e.target.value;
+            setRaw({ ...raw, [k]: v });
+            if (!invalid(k, v)) setS({ ...s, [k]: Number(v) });
+          }}
+        />
+        {extra.hint && !msg && <span className="hint small muted">{extra.hint}</span>}
+        {msg && (
+          <span className="field-error small" id={`err-${k}`} data-testid="field-error" data-field={k}>
+            {msg}
+          </span>
+        )}
+      </label>
+    );
+  };
   return (
-    <div className="dialog" role="dialog" aria-label="Settings" data-testid="settings-dialog">
+    <div className="modal-backdrop">
+    <div className="dialog" role="dialog" aria-modal="true" aria-label="Settings" data-testid="settings-dialog" ref={box}>
       <h2>Settings</h2>
       <label>
         Provider
@@ -58,35 +118,21 @@ export function SettingsDialog({ settings, presets, connection, approved, onSave
       </label>
       {!s.keychain_available && <p className="hint small">{s.keychain_note}</p>}
       <div className="grid">
-        <label>
-          Timeout (s)
-          <input type="number" min={5} value={s.timeout_seconds} onChange={num("timeout_seconds")} />
-        </label>
-        <label>
-          Max tokens
-          <input type="number" min={0} value={s.max_tokens} onChange={num("max_tokens")} />
-        </label>
-        <label>
-          Context budget (bytes)
-          <input type="number" min={4096} value={s.context_budget} onChange={num("context_budget")} />
-        </label>
-        <label>
-          Retries
-          <input type="number" min={0} value={s.max_retries} onChange={num("max_retries")} />
-        </label>
-        <label title="Only for servers that do not say; 0 asks Ollama, LM Studio, llama.cpp or vLLM what they serve">
-          Context window (tokens, 0 = ask the server)
-          <input type="number" min={0} data-testid="context-window" value={s.context_window ?? 0} onChange={num("context_window")} />
-        </label>
-        <label>
-          Price per 1M tokens in
-          <input type="number" min={0} step="any" data-testid="price-input" value={s.price_input_per_mtok ?? 0} onChange={num("price_input_per_mtok")} />
-        </label>
-        <label>
-          Price per 1M tokens out
-          <input type="number" min={0} step="any" data-testid="price-output" value={s.price_output_per_mtok ?? 0} onChange={num("price_output_per_mtok")} />
-        </label>
+        {field("timeout_seconds", "Timeout (s)")}
+        {field("max_tokens", "Max tokens")}
+        {field("context_budget", "Context budget (bytes)")}
+        {field("max_retries", "Retries")}
+        {field("context_window", "Context window (tokens)", {
+          testid: "context-window",
+          hint: "0 = ask the server",
+          title: "Only for servers that do not say; 0 asks Ollama, LM Studio, llama.cpp or vLLM what they serve",
+        })}
       </div>
+      <div className="grid">
+        {field("price_input_per_mtok", "Price in, per 1M tokens", { testid: "price-input", step: "any" })}
+        {field("price_output_per_mtok", "Price out, per 1M tokens", { testid: "price-output", step: "any" })}
+      </div>
+      <p className="hint small muted">Prices are in your provider's currency; they are used only to show what a plan cost (0: not shown).</p>
       <label className="inline">
         <input type="checkbox" checked={s.stream} onChange={(e) => setS({ ...s, stream: e.target.checked })} /> Stream replies
       </label>
@@ -126,14 +172,8 @@ export function SettingsDialog({ settings, presets, connection, approved, onSave
           that fails goes back to the model.
         </p>
         <div className="grid">
-          <label>
-            Repair attempts (0–5)
-            <input type="number" min={0} max={5} data-testid="verify-attempts" value={s.verify_attempts} onChange={num("verify_attempts")} />
-          </label>
-          <label>
-            Check timeout (s)
-            <input type="number" min={1} data-testid="check-timeout" value={s.check_timeout_seconds} onChange={num("check_timeout_seconds")} />
-          </label>
+          {field("verify_attempts", "Repair attempts (0–5)", { testid: "verify-attempts" })}
+          {field("check_timeout_seconds", "Check timeout (s)", { testid: "check-timeout" })}
         </div>
         <div className="approved-checks" data-testid="approved-checks">
           <span className="label">Approved checks for this project</span>
@@ -168,8 +208,14 @@ export function SettingsDialog({ settings, presets, connection, approved, onSave
         <button onClick={onTest}>Test connection</button>
         <span className="spacer" />
         <button onClick={onClose}>Close</button>
+        {errors.length > 0 && (
+          <span className="field-error small" data-testid="save-blocked">
+            Correct the {errors.length === 1 ? "value" : `${errors.length} values`} marked above to save.
+          </span>
+        )}
         <button
           className="primary"
+          disabled={errors.length > 0}
           onClick={() => {
             onSave(s, key);
             setKey("");
@@ -183,6 +229,7 @@ export function SettingsDialog({ settings, presets, connection, approved, onSave
           About: fixplan {version}
         </p>
       )}
+    </div>
     </div>
   );
 }
