@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -22,7 +21,7 @@ type Failures struct {
 	Names []string `json:"names,omitempty"`
 }
 
-var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+var ansiEscape = lazyRegexp(`\x1b\[[0-9;?]*[A-Za-z]`)
 
 // ParseFailures reads the names of the failing tests from the output of go
 // test, pytest, python -m unittest, node --test (TAP and spec reporters), jest
@@ -68,8 +67,8 @@ type failureParser interface {
 type goParser struct{ pending []string }
 
 var (
-	reGoTest = regexp.MustCompile(`^\s*--- FAIL: (\S+) \(`)
-	reGoPkg  = regexp.MustCompile(`^(FAIL|ok )\s+(\S+)(.*)$`)
+	reGoTest = lazyRegexp(`^\s*--- FAIL: (\S+) \(`)
+	reGoPkg  = lazyRegexp(`^(FAIL|ok )\s+(\S+)(.*)$`)
 )
 
 func (p *goParser) line(s string, add func(string, string)) {
@@ -107,8 +106,8 @@ func (p *goParser) end(add func(string, string)) {
 type pytestParser struct{}
 
 var (
-	rePyShort   = regexp.MustCompile(`^(?:FAILED|ERROR) (\S.*?)(?: - .*)?$`)
-	rePyVerbose = regexp.MustCompile(`^(\S+\.py::.+?) (?:FAILED|ERROR)(?:\s+\[\s*\d+%\])?$`)
+	rePyShort   = lazyRegexp(`^(?:FAILED|ERROR) (\S.*?)(?: - .*)?$`)
+	rePyVerbose = lazyRegexp(`^(\S+\.py::.+?) (?:FAILED|ERROR)(?:\s+\[\s*\d+%\])?$`)
 )
 
 func (pytestParser) line(s string, add func(string, string)) {
@@ -129,7 +128,7 @@ func (pytestParser) end(func(string, string)) {}
 // "ERROR: test_y (test_x.TestX)" (older).
 type unittestParser struct{}
 
-var reUnittest = regexp.MustCompile(`^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)`)
+var reUnittest = lazyRegexp(`^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)`)
 
 func (unittestParser) line(s string, add func(string, string)) {
 	m := reUnittest.FindStringSubmatch(s)
@@ -150,8 +149,8 @@ func (unittestParser) end(func(string, string)) {}
 type tapParser struct{ stack []string }
 
 var (
-	reTapSubtest = regexp.MustCompile(`^(\s*)# Subtest: (.*)$`)
-	reTapNotOk   = regexp.MustCompile(`^(\s*)not ok \d+(?: - (.*?))?(\s+#\s*(?i:SKIP|TODO)\b.*)?$`)
+	reTapSubtest = lazyRegexp(`^(\s*)# Subtest: (.*)$`)
+	reTapNotOk   = lazyRegexp(`^(\s*)not ok \d+(?: - (.*?))?(\s+#\s*(?i:SKIP|TODO)\b.*)?$`)
 )
 
 func (p *tapParser) line(s string, add func(string, string)) {
@@ -182,8 +181,8 @@ type specParser struct {
 }
 
 var (
-	reSpecSuite = regexp.MustCompile(`^(\s*)▶ (.*)$`)
-	reSpecFail  = regexp.MustCompile(`^(\s*)✖ (.*?)(?: \(\d+(?:\.\d+)?m?s\))?$`)
+	reSpecSuite = lazyRegexp(`^(\s*)▶ (.*)$`)
+	reSpecFail  = lazyRegexp(`^(\s*)✖ (.*?)(?: \(\d+(?:\.\d+)?m?s\))?$`)
 )
 
 func (p *specParser) line(s string, add func(string, string)) {
@@ -227,9 +226,9 @@ func joinLevel(stack []string, level int, name, sep string) string {
 type jestParser struct{ file string }
 
 var (
-	reJestFile   = regexp.MustCompile(`^\s*(FAIL|PASS) +(\S+)\s*(?:\(.*\))?$`)
-	reJestTest   = regexp.MustCompile(`^\s*● (.+)$`)
-	reVitestFail = regexp.MustCompile(`^\s*FAIL +(\S+) > (.+?)(?: \[.*\])?$`)
+	reJestFile   = lazyRegexp(`^\s*(FAIL|PASS) +(\S+)\s*(?:\(.*\))?$`)
+	reJestTest   = lazyRegexp(`^\s*● (.+)$`)
+	reVitestFail = lazyRegexp(`^\s*FAIL +(\S+) > (.+?)(?: \[.*\])?$`)
 )
 
 func (p *jestParser) line(s string, add func(string, string)) {
@@ -265,9 +264,9 @@ func (p *jestParser) end(func(string, string)) {}
 type cargoParser struct{}
 
 var (
-	reCargoTest    = regexp.MustCompile(`^test (.+?) \.\.\. FAILED$`)
-	reCargoStdout  = regexp.MustCompile(`^---- (.+?) stdout ----$`)
-	reCargoCompile = regexp.MustCompile("^error: could not compile `([^`]+)`")
+	reCargoTest    = lazyRegexp(`^test (.+?) \.\.\. FAILED$`)
+	reCargoStdout  = lazyRegexp(`^---- (.+?) stdout ----$`)
+	reCargoCompile = lazyRegexp("^error: could not compile `([^`]+)`")
 )
 
 func (cargoParser) line(s string, add func(string, string)) {

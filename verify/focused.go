@@ -37,10 +37,10 @@ func FocusedCommand(problem string, files func(rel string) bool) (cmd string, ok
 }
 
 var (
-	reFGoTest  = regexp.MustCompile(`^\s*--- FAIL: ([A-Za-z_][A-Za-z0-9_]*)(?:/\S*)? \(`)
-	reFGoPkg   = regexp.MustCompile(`^FAIL\s+([^\s\[]+)(?:\s+\[(?:build|setup) failed\]|\s+\d+(?:\.\d+)?s)?\s*$`)
-	reFGoFrame = regexp.MustCompile(`^\s+([^\s:]*_test\.go):\d+:`)
-	reFGoOk    = regexp.MustCompile(`^ok\s+\S+`)
+	reFGoTest  = lazyRegexp(`^\s*--- FAIL: ([A-Za-z_][A-Za-z0-9_]*)(?:/\S*)? \(`)
+	reFGoPkg   = lazyRegexp(`^FAIL\s+([^\s\[]+)(?:\s+\[(?:build|setup) failed\]|\s+\d+(?:\.\d+)?s)?\s*$`)
+	reFGoFrame = lazyRegexp(`^\s+([^\s:]*_test\.go):\d+:`)
+	reFGoOk    = lazyRegexp(`^ok\s+\S+`)
 )
 
 type goGroup struct {
@@ -127,8 +127,8 @@ func dirArg(dir string) string {
 }
 
 var (
-	reFCargo     = regexp.MustCompile(`(?m)^(?:---- (\S+) stdout ----|test (\S+) \.\.\. FAILED)$`)
-	reCargoIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*$`)
+	reFCargo     = lazyRegexp(`(?m)^(?:---- (\S+) stdout ----|test (\S+) \.\.\. FAILED)$`)
+	reCargoIdent = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*$`)
 )
 
 func focusCargo(text string, _ func(string) bool) (string, bool) {
@@ -142,13 +142,13 @@ func focusCargo(text string, _ func(string) bool) (string, bool) {
 }
 
 var (
-	reFPyNode    = regexp.MustCompile(`(?m)^(?:FAILED|ERROR) (\S+?\.py)::(\S+)`)
-	reFPyVerbose = regexp.MustCompile(`(?m)^(\S+?\.py)::(\S+) (?:FAILED|ERROR)`)
-	reFPyHeader  = regexp.MustCompile(`^_{3,} ([A-Za-z_][\w.]*(?:\[[^\]\n]*\])?) _{3,}$`)
-	reFPyFrame   = regexp.MustCompile(`^(\S+\.py):\d+: `)
-	reFPyRun     = regexp.MustCompile(`(?m)(?:^|\$ |> )((?:python3?|py) -m pytest|pytest|py\.test|uv run pytest|poetry run pytest)(?:\s|$)`)
-	rePyTestFile = regexp.MustCompile(`(?:^|/)(?:test_[^/]*|[^/]*_test)\.py$`)
-	rePyIdent    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	reFPyNode    = lazyRegexp(`(?m)^(?:FAILED|ERROR) (\S+?\.py)::(\S+)`)
+	reFPyVerbose = lazyRegexp(`(?m)^(\S+?\.py)::(\S+) (?:FAILED|ERROR)`)
+	reFPyHeader  = lazyRegexp(`^_{3,} ([A-Za-z_][\w.]*(?:\[[^\]\n]*\])?) _{3,}$`)
+	reFPyFrame   = lazyRegexp(`^(\S+\.py):\d+: `)
+	reFPyRun     = lazyRegexp(`(?m)(?:^|\$ |> )((?:python3?|py) -m pytest|pytest|py\.test|uv run pytest|poetry run pytest)(?:\s|$)`)
+	rePyTestFile = lazyRegexp(`(?:^|/)(?:test_[^/]*|[^/]*_test)\.py$`)
+	rePyIdent    = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
 // pytestRun is how pytest is started: as the text shows it, or python3 -m
@@ -204,7 +204,7 @@ func focusPytest(text string, files func(string) bool) (string, bool) {
 	return pytestRun(text) + " " + strings.Join(args, " "), true
 }
 
-var reFUnittest = regexp.MustCompile(`(?m)^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)`)
+var reFUnittest = lazyRegexp(`(?m)^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)`)
 
 func focusUnittest(text string, files func(string) bool) (string, bool) {
 	var ids []string
@@ -233,7 +233,7 @@ func focusUnittest(text string, files func(string) bool) (string, bool) {
 	return py + " -m unittest " + strings.Join(ids, " "), true
 }
 
-var reFPyTraceback = regexp.MustCompile(`(?m)^\s*File "([^"\n]+\.py)", line \d+, in (\w+)$`)
+var reFPyTraceback = lazyRegexp(`(?m)^\s*File "([^"\n]+\.py)", line \d+, in (\w+)$`)
 
 // focusPythonTraceback: a plain traceback whose frame is a test function in a
 // test file; the class is unknown, so pytest selects by name (-k).
@@ -250,8 +250,8 @@ func focusPythonTraceback(text string, files func(string) bool) (string, bool) {
 }
 
 var (
-	reFJestFile = regexp.MustCompile(`^\s*FAIL +(\S+\.[cm]?[jt]sx?)\b`)
-	reFJestTest = regexp.MustCompile(`^\s*● (.+)$`)
+	reFJestFile = lazyRegexp(`^\s*FAIL +(\S+\.[cm]?[jt]sx?)\b`)
+	reFJestTest = lazyRegexp(`^\s*● (.+)$`)
 )
 
 func focusJest(text string, files func(string) bool) (string, bool) {
@@ -283,14 +283,14 @@ func focusJest(text string, files func(string) bool) (string, bool) {
 }
 
 var (
-	reFNodeFail  = regexp.MustCompile(`(?m)^\s*(?:✖ .+|not ok \d+ - .+)$`)
-	reFNodeFiles = []*regexp.Regexp{
-		regexp.MustCompile(`test at (\S+?):\d+:\d+`),
-		regexp.MustCompile(`location: '([^'\n]+?):\d+:\d+'`),
-		regexp.MustCompile(`\(((?:file://)?[^()\s]+?\.[cm]?[jt]s):\d+:\d+\)`),
-		regexp.MustCompile(`(?m)^\s*(?:not ok \d+ - |# Subtest: )(\S+\.[cm]?[jt]s)$`),
+	reFNodeFail  = lazyRegexp(`(?m)^\s*(?:✖ .+|not ok \d+ - .+)$`)
+	reFNodeFiles = []*lazyRE{
+		lazyRegexp(`test at (\S+?):\d+:\d+`),
+		lazyRegexp(`location: '([^'\n]+?):\d+:\d+'`),
+		lazyRegexp(`\(((?:file://)?[^()\s]+?\.[cm]?[jt]s):\d+:\d+\)`),
+		lazyRegexp(`(?m)^\s*(?:not ok \d+ - |# Subtest: )(\S+\.[cm]?[jt]s)$`),
 	}
-	reNodeTestFile = regexp.MustCompile(`(?:^|/)(?:test[-_.][^/]*|[^/]*[-_.]test|[^/]*\.spec|test)\.[cm]?[jt]s$|(?:^|/)tests?/[^/]+\.[cm]?[jt]s$`)
+	reNodeTestFile = lazyRegexp(`(?:^|/)(?:test[-_.][^/]*|[^/]*[-_.]test|[^/]*\.spec|test)\.[cm]?[jt]s$|(?:^|/)tests?/[^/]+\.[cm]?[jt]s$`)
 )
 
 func focusNode(text string, files func(string) bool) (string, bool) {
@@ -354,7 +354,7 @@ func pathArg(p string) string {
 	return p
 }
 
-var safeShell = regexp.MustCompile(`^[A-Za-z0-9_./:=@%+,-]+$`)
+var safeShell = lazyRegexp(`^[A-Za-z0-9_./:=@%+,-]+$`)
 
 // shellQuote quotes s for a POSIX shell: as is when made of safe characters,
 // otherwise in single quotes, where a quote inside is written as a closing
