@@ -63,6 +63,7 @@ func (e *Engine) Changes(p *plan.Plan) ([]Change, error) {
 		return nil, err
 	}
 	order(out)
+	e.shade(out)
 	for i := range out {
 		out[i].memo()
 		flag(&out[i])

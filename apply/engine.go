@@ -33,6 +33,13 @@ type Options struct {
 	// Key is the per-user key that seals journals and plans (LoadKey). Required:
 	// state without this user's seal is never obeyed.
 	Key []byte
+	// Redact, when set, is how previews show the project's own text (shown.go):
+	// the lines of a preview diff that come from the files — context, removed
+	// lines, added lines copied from a file the plan changes (a moved file's) — and
+	// a hand edit's diff appear as Redact returns them for the whole file, so the
+	// plan records that keep those diffs hold no secret values. It must keep the
+	// number of lines (codectx.RedactFile does). What is written is never redacted.
+	Redact func(path, text string) string
 }
 
 // Engine applies changes inside one project root.
@@ -190,6 +197,8 @@ type Change struct {
 	Flags []string `json:"flags,omitempty"`
 	// pv memoises the preview diff (computed once per change, see memo).
 	pv *plan.FileChange
+	// shown redacts the project's text in the preview (Options.Redact; nil: shown as is).
+	shown *shown
 	// patchLines counts the +/- lines of the patch hunks an update came from.
 	patchLines int
 }

@@ -164,6 +164,9 @@ func editChange(c *Change, content string, fr *plan.FileReview) (bool, error) {
 	proposed := c.After
 	fr.Edited = true
 	fr.EditDiff = unifiedDiff("proposed/"+c.Path, "operator/"+c.Path, proposed, b)
+	if c.shown != nil { // kept in the record: the user's text is shown redacted too
+		fr.EditDiff = c.shown.diff(c.Path, fr.EditDiff, proposed, b, true)
+	}
 	if c.Op == plan.OpUpdate && string(b) == string(c.Before) {
 		return false, nil
 	}

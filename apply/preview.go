@@ -54,6 +54,9 @@ func (c Change) preview() plan.FileChange {
 		}
 	}
 	d := unifiedDiff(oldLabel, newLabel, c.Before, c.After)
+	if c.shown != nil {
+		d = c.shown.diff(c.Path, d, c.Before, c.After, false)
+	}
 	if d == "" {
 		fc.Diff = header
 		return fc

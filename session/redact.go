@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"os"
 	"reflect"
 	"strings"
 
@@ -96,6 +97,20 @@ func (pl *Planner) redactRecord(rec *plan.Record) {
 	redactValuesIn(reflect.ValueOf(rec).Elem(), secrets)
 	for _, i := range marked {
 		rec.Changes[i].Flags = append(rec.Changes[i].Flags, secretInChangeFlag)
+	}
+}
+
+// shownRedactor is how previews show the project's text (apply.Options.Redact):
+// whole files redacted as the context reader redacts them (codectx.RedactFile),
+// and the configured secrets by value, so the diffs a plan record keeps hold no
+// secret of the project (context, removed lines, a moved file's content, a hand
+// edit) while apply still compares them with previews made the same way.
+func shownRedactor(configured []string) func(path, text string) string {
+	secrets := literalSecrets(append(append([]string(nil), configured...), os.Getenv("FIXPLAN_API_KEY"), os.Getenv("OPENAI_API_KEY")))
+	return func(path, text string) string {
+		text, _ = codectx.RedactFile(path, text)
+		text, _ = codectx.RedactValues(text, secrets...)
+		return text
 	}
 }
 
