@@ -367,8 +367,12 @@ func (a engineAdapter) Preview(p *plan.Plan) ([]plan.FileChange, error) {
 			if c.Op == plan.OpUpdate {
 				before = c.Before
 			}
-			for _, is := range syntax.Check(c.Path, before, c.After) {
+			issues, note := syntax.CheckNote(c.Path, before, c.After)
+			for _, is := range issues {
 				out[i].SyntaxIssues = append(out[i].SyntaxIssues, is.String())
+			}
+			if note != "" {
+				out[i].Flags = append(out[i].Flags, "syntax not checked: "+note)
 			}
 		}
 	}

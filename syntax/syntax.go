@@ -117,19 +117,32 @@ func jsonWithComments(p, base string) bool {
 // not judged; Go's parser goes on after an error (the first one of each line, up
 // to ten) and the errors are compared by message.
 func Check(p string, before, after []byte) []Issue {
+	issues, _ := CheckNote(p, before, after)
+	return issues
+}
+
+// CheckNote is Check that also says why content was not judged when that is
+// worth telling the user: "too deeply nested to check (depth N)" for JavaScript,
+// TypeScript or TOML nested deeper than MaxDepth (the parsers would overflow the
+// stack and end the program); "" otherwise.
+func CheckNote(p string, before, after []byte) ([]Issue, string) {
 	if len(after) > MaxBytes || len(before) > MaxBytes {
-		return nil
+		return nil, ""
+	}
+	lang := Language(p)
+	if d := depthOf(lang, after); d > MaxDepth {
+		return nil, fmt.Sprintf("too deeply nested to check (depth %d)", d)
 	}
 	var parse func([]byte) []Issue
 	all := false
-	switch Language(p) {
+	switch lang {
 	case "Go":
 		parse, all = func(b []byte) []Issue { return parseGo(p, b) }, true
 	case "JSON":
 		parse = parseJSON
 	case "YAML":
 		if bytes.Contains(after, []byte("{{")) || bytes.Contains(after, []byte("{%")) {
-			return nil // Helm, Jinja or Ansible templates are not YAML until rendered
+			return nil, "" // Helm, Jinja or Ansible templates are not YAML until rendered
 		}
 		parse = parseYAML
 	case "TOML":
@@ -138,16 +151,21 @@ func Check(p string, before, after []byte) []Issue {
 		loader := jsLoader(p)
 		parse = func(b []byte) []Issue { return parseJS(p, loader, b) }
 	default:
-		return nil
+		return nil, ""
 	}
 	got := parse(after)
 	if len(got) == 0 {
-		return nil
+		return nil, ""
 	}
 	if before != nil {
+		// The original is parsed only to tell new errors from old ones, and a
+		// hostile project file may be nested deep enough to overflow the parser.
+		if d := depthOf(lang, before); d > MaxDepth {
+			return nil, fmt.Sprintf("too deeply nested to check (depth %d in the current file)", d)
+		}
 		old := parse(before)
 		if len(old) > 0 && !all {
-			return nil
+			return nil, ""
 		}
 		// A multiset of the old messages: an error the file already had is not new.
 		count := map[string]int{}
@@ -168,9 +186,9 @@ func Check(p string, before, after []byte) []Issue {
 		got = got[:MaxIssues]
 	}
 	if len(got) == 0 {
-		return nil
+		return nil, ""
 	}
-	return got
+	return got, ""
 }
 
 func parseGo(name string, b []byte) []Issue {

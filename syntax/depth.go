@@ -1,0 +1,312 @@
+package syntax
+
+// The parsers Check calls recurse once per level of nesting and have no limit of
+// their own: esbuild overflows Go's 1 GB goroutine stack at about 150,000 to
+// 300,000 levels (`{a:` or `(` repeated; measured with a 2 MiB input), go-toml at
+// well under 1.5 million `[`, and a stack overflow is a fatal error that no
+// recover() catches — a hostile project file or a model reply would end the
+// whole app. So before parsing, depth estimates the nesting with a linear scan
+// and Check skips content deeper than MaxDepth, far below what overflows. The
+// estimate may count too much (an odd bracket in JSX text, a long run of
+// operators on one statement), never much too little: brackets are counted both
+// with strings and comments skipped and raw, and the larger depth is used, so a
+// bracket hidden in a string cannot cancel a real one.
+
+// MaxDepth is the deepest nesting Check parses in JavaScript, TypeScript and
+// TOML: hand-written code stays far below it (a few dozen levels).
+const MaxDepth = 500
+
+// depthOf estimates how deep the parser for lang recurses on b, stopping early
+// once the estimate passes MaxDepth. Go, JSON and YAML parsers have their own
+// limits (or do not recurse per level) and are not screened.
+func depthOf(lang string, b []byte) int {
+	switch lang {
+	case "JavaScript", "TypeScript":
+		return max(rawDepth(b), jsDepth(b))
+	case "TOML":
+		return max(rawDepth(b), tomlDepth(b))
+	}
+	return 0
+}
+
+// rawDepth is the bracket nesting counting every bracket, in strings and
+// comments too.
+func rawDepth(b []byte) int {
+	d, top := 0, 0
+	for _, c := range b {
+		switch c {
+		case '(', '[', '{':
+			d++
+			if d > top {
+				top = d
+				if top > MaxDepth {
+					return top
+				}
+			}
+		case ')', ']', '}':
+			if d > 0 {
+				d--
+			}
+		}
+	}
+	return top
+}
+
+// tomlDepth is the bracket nesting outside TOML strings and comments.
+func tomlDepth(b []byte) int {
+	d, top := 0, 0
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; c {
+		case '#':
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+		case '"', '\'':
+			delim := []byte{c}
+			if i+2 < len(b) && b[i+1] == c && b[i+2] == c {
+				delim = []byte{c, c, c}
+			}
+			i += len(delim)
+			for i < len(b) {
+				if c == '"' && b[i] == '\\' {
+					i += 2
+					continue
+				}
+				if hasAt(b, i, delim) {
+					i += len(delim) - 1
+					break
+				}
+				if len(delim) == 1 && b[i] == '\n' {
+					break
+				}
+				i++
+			}
+		case '[', '{':
+			d++
+			if d > top {
+				top = d
+				if top > MaxDepth {
+					return top
+				}
+			}
+		case ']', '}':
+			if d > 0 {
+				d--
+			}
+		}
+	}
+	return top
+}
+
+func hasAt(b []byte, i int, s []byte) bool {
+	return i+len(s) <= len(b) && string(b[i:i+len(s)]) == string(s)
+}
+
+// jsDepth estimates esbuild's recursion on JavaScript or TypeScript: one level
+// per open bracket, plus, on each bracket level, the operators and keywords that
+// make the parser recurse without a bracket (`!`, unary `-`, `=`, `?`, `:`,
+// `=>`, `<`, `new`, `await`, `if`, `else`, …) since that level's last statement
+// or list separator (`;` not followed by `else`, `,`, or a line break between
+// two complete operands). Strings, template text, comments and regular
+// expressions are skipped; `${` opens a level.
+func jsDepth(b []byte) int {
+	type level struct {
+		chain    int
+		template bool // the level is a `${` and its `}` returns to template text
+		ctrl     bool // the level is the ( after if/while/for/with: a regexp may follow its )
+	}
+	stack := []level{{}}
+	top := 0
+	sum := 0 // Σ chain over the stack
+	// prevEnds: the last token ends an operand (a name, a number, a string, a
+	// closing bracket), so a following / divides and a line break may end the
+	// statement. prevWord is that token when it was a keyword.
+	prevEnds, prevWord, afterCtrl := false, "", false
+	measure := func() int {
+		if e := len(stack) - 1 + sum; e > top {
+			top = e
+		}
+		return top
+	}
+	bump := func() {
+		stack[len(stack)-1].chain++
+		sum++
+		measure()
+	}
+	reset := func() {
+		sum -= stack[len(stack)-1].chain
+		stack[len(stack)-1].chain = 0
+	}
+	push := func(l level) {
+		stack = append(stack, l)
+		measure()
+	}
+	pop := func() level {
+		if len(stack) == 1 {
+			reset()
+			return level{}
+		}
+		l := stack[len(stack)-1]
+		sum -= l.chain
+		stack = stack[:len(stack)-1]
+		return l
+	}
+	// skipTemplate skips template text from i (just past ` or the } of a ${…})
+	// and returns the index of the closing ` or of the $ of the next ${, and
+	// whether it was a ${.
+	skipTemplate := func(i int) (int, bool) {
+		for i < len(b) {
+			switch b[i] {
+			case '\\':
+				i++
+			case '`':
+				return i, false
+			case '$':
+				if i+1 < len(b) && b[i+1] == '{' {
+					return i, true
+				}
+			}
+			i++
+		}
+		return i, false
+	}
+	sawNewline := false
+	for i := 0; i < len(b) && top <= MaxDepth; i++ {
+		c := b[i]
+		switch {
+		case c == '\n':
+			sawNewline = true
+			continue
+		case c == ' ' || c == '\t' || c == '\r':
+			continue
+		case c == '/' && i+1 < len(b) && b[i+1] == '/':
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+			i--
+			continue
+		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+			i += 2
+			for i+1 < len(b) && (b[i] != '*' || b[i+1] != '/') {
+				if b[i] == '\n' {
+					sawNewline = true
+				}
+				i++
+			}
+			i++
+			continue
+		}
+		// A line break between two operands ends a statement (ASI).
+		if sawNewline && prevEnds && (isWordByte(c) || c == '"' || c == '\'' || c == '`') {
+			reset()
+		}
+		sawNewline = false
+		ends, word := false, ""
+		switch {
+		case isWordByte(c):
+			j := i
+			for j < len(b) && isWordByte(b[j]) {
+				j++
+			}
+			word = string(b[i:j])
+			i = j - 1
+			switch word {
+			case "new", "typeof", "void", "delete", "await", "yield", "return", "throw", "case",
+				"if", "else", "for", "while", "do", "with", "extends", "keyof", "in", "of", "instanceof":
+				bump()
+			default:
+				ends = true
+			}
+		case c == '"' || c == '\'':
+			for i++; i < len(b) && b[i] != c && b[i] != '\n'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			ends = true
+		case c == '`':
+			j, dollar := skipTemplate(i + 1)
+			i = j
+			if dollar {
+				i++ // the {
+				push(level{template: true})
+			} else {
+				ends = true
+			}
+		case c == '/' && !prevEnds:
+			// A regular expression literal: up to the unescaped / outside a class.
+			class := false
+			for i++; i < len(b) && b[i] != '\n'; i++ {
+				if b[i] == '\\' {
+					i++
+				} else if b[i] == '[' {
+					class = true
+				} else if b[i] == ']' {
+					class = false
+				} else if b[i] == '/' && !class {
+					break
+				}
+			}
+			ends = true
+		case c == '(' || c == '[' || c == '{':
+			push(level{ctrl: c == '(' && afterCtrl})
+		case c == ')' || c == ']' || c == '}':
+			l := pop()
+			if l.template {
+				j, dollar := skipTemplate(i + 1)
+				i = j
+				if dollar {
+					i++
+					push(level{template: true})
+				} else {
+					ends = true
+				}
+				break
+			}
+			// After if (…) a / starts a regular expression; after f(…) it divides.
+			ends = !(c == ')' && l.ctrl)
+		case c == ';' || c == ',':
+			if c == ',' || !nextWordIs(b, i+1, "else") {
+				reset()
+			}
+		case c == '!' || c == '~' || c == '?' || c == ':' || c == '<' || c == '@':
+			bump()
+		case c == '=':
+			if i+1 < len(b) && b[i+1] == '=' { // == and === compare
+				i++
+				if i+1 < len(b) && b[i+1] == '=' {
+					i++
+				}
+			} else {
+				bump() // =, =>, and the end of +=, &&=, …
+			}
+		case c == '-' || c == '+':
+			if i+1 < len(b) && b[i+1] == c {
+				i++ // ++ and --
+				ends = prevEnds
+			} else if !prevEnds {
+				bump() // a sign, not a subtraction
+			}
+		case c == '.' && i+1 < len(b) && b[i+1] == '.' && i+2 < len(b) && b[i+2] == '.':
+			i += 2
+			bump() // spread
+		}
+		prevEnds, prevWord = ends, word
+		afterCtrl = prevWord == "if" || prevWord == "while" || prevWord == "for" || prevWord == "with"
+	}
+	return top
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '$' || c == '#' || c >= 0x80 ||
+		(c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
+
+// nextWordIs reports whether the first word after i (past spaces, line breaks
+// and comments-free text) is w.
+func nextWordIs(b []byte, i int, w string) bool {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return hasAt(b, i, []byte(w)) && (i+len(w) == len(b) || !isWordByte(b[i+len(w)]))
+}

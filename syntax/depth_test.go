@@ -1,0 +1,78 @@
+package syntax
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCheckDeepNesting: content nested deep enough to overflow esbuild's or
+// go-toml's stack (a fatal error that ends the app) is not parsed but skipped
+// with a note, whether the model wrote it or the project file already was.
+func TestCheckDeepNesting(t *testing.T) {
+	deepJS := "x = " + strings.Repeat("(", 300_000)
+	tests := []struct {
+		name          string
+		path          string
+		before, after string // before "" = a new file
+	}{
+		{name: "model creates deep javascript", path: "app/x.js", after: deepJS},
+		{name: "model creates deep typescript", path: "app/x.ts", after: deepJS},
+		{name: "model creates deep toml", path: "cfg.toml", after: "a = " + strings.Repeat("[", 1_500_000)},
+		{name: "model creates deep inline tables", path: "cfg.toml", after: "a = " + strings.Repeat("{b=", 400_000)},
+		{name: "hostile original, harmless edit", path: "app/deep.js", before: "// header\n" + deepJS, after: "// header 2\n" + deepJS},
+		{name: "hostile original, edit breaks it", path: "app/deep.js", before: "// header\n" + deepJS + ")", after: "// header\n" + deepJS},
+		{name: "closers hidden in strings", path: "app/x.js", after: "x = " + strings.Repeat(`(")"+`, 300_000)},
+		{name: "closers hidden in regexps", path: "app/x.js", after: "x = " + strings.Repeat(`(/)/`, 300_000)},
+		{name: "closers hidden in toml strings", path: "cfg.toml", after: "a = " + strings.Repeat(`["]",`, 300_000)},
+		{name: "object literals", path: "app/x.js", after: "x = " + strings.Repeat("{a:", 300_000)},
+		{name: "negations without brackets", path: "app/x.ts", after: "x = " + strings.Repeat("!", 2_000_000)},
+		{name: "conditional chain", path: "app/x.js", after: "x = " + strings.Repeat("a?", 1_000_000)},
+		{name: "assignment chain across lines", path: "app/x.js", after: "x = " + strings.Repeat("a=\n", 600_000)},
+		{name: "template literal nesting", path: "app/x.js", after: "x = " + strings.Repeat("`${", 600_000)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var before []byte
+			if tc.before != "" {
+				before = []byte(tc.before)
+			}
+			issues, note := CheckNote(tc.path, before, []byte(tc.after))
+			if len(issues) != 0 || !strings.HasPrefix(note, "too deeply nested to check (depth ") {
+				t.Fatalf("CheckNote(%s) = %v, %q; want no issues and the too-deeply-nested note", tc.path, issues, note)
+			}
+		})
+	}
+}
+
+// TestCheckDeepNestingOtherLanguages: Go, JSON and YAML parsers bound their own
+// recursion; deep content there is judged (an error reported), never a crash.
+func TestCheckDeepNestingOtherLanguages(t *testing.T) {
+	for _, tc := range []struct{ path, after string }{
+		{"a.json", strings.Repeat("[", 1_500_000)},
+		{"a.yaml", "a: " + strings.Repeat("[", 1_500_000)},
+		{"a.go", "package a\nvar x = " + strings.Repeat("(", 1_500_000)},
+	} {
+		if issues, note := CheckNote(tc.path, nil, []byte(tc.after)); len(issues) == 0 || note != "" {
+			t.Errorf("CheckNote(%s) = %v, %q; want a syntax issue", tc.path, issues, note)
+		}
+	}
+}
+
+// TestCheckOrdinaryNestingStillChecked: real code stays far below MaxDepth, so an
+// edit that breaks nested code is still reported.
+func TestCheckOrdinaryNestingStillChecked(t *testing.T) {
+	nested := "export const f = () => " + strings.Repeat("g(", 60) + "1" + strings.Repeat(")", 60) + ";\n"
+	var sb strings.Builder
+	for i := 0; i < 3000; i++ { // many statements, no semicolons: line breaks end them
+		sb.WriteString("if (a) b = !c ? d : e\nconst x = y => z\n")
+	}
+	for _, after := range []string{nested + "let = ;\n", sb.String() + "let = ;\n"} {
+		issues, note := CheckNote("src/a.ts", nil, []byte(after))
+		if len(issues) == 0 || note != "" {
+			t.Errorf("CheckNote = %v, %q; want the new syntax error", issues, note)
+		}
+	}
+	if _, note := CheckNote("Cargo.toml", nil, []byte("a = "+strings.Repeat("[", 100)+strings.Repeat("]", 100)+"\n")); note != "" {
+		t.Errorf("a 100-deep TOML array was skipped: %q", note)
+	}
+}
