@@ -2,10 +2,14 @@ package apply
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/aymanbagabas/go-udiff/lcs"
 )
+
+// contextLines is the number of unchanged lines shown around each change.
+const contextLines = 3
 
 // unifiedDiff is the one unified diff fixplan shows for a change (Preview) and
 // numbers hunks by (HunksOf, SelectHunks): "" when before and after are equal.
@@ -15,28 +19,83 @@ import (
 // proposal with several separate edits in a file would show, and could only be
 // accepted or rejected as, one giant hunk. Here lines that occur exactly once in
 // both texts anchor them first (patience diff, applied again inside each gap),
-// and udiff diffs only what lies between anchors.
+// and udiff's LCS diffs only what lies between anchors.
+//
+// The hunks are written here, not by udiff.ToUnified: it does not count the
+// unchanged lines between two edits of one hunk on the new side, so every hunk
+// after such a hunk had a new-side start too small by that many lines (an
+// insertion after line 13 and a change at line 19 made the next hunk read
+// "@@ -24,3 +20,5 @@" instead of "+25").
 func unifiedDiff(oldLabel, newLabel string, before, after []byte) string {
-	edits := lineEdits(string(before), string(after))
+	a, b := splitKeep(string(before)), splitKeep(string(after))
+	edits := diffLines(a, b)
 	if len(edits) == 0 {
 		return ""
 	}
-	d, err := udiff.ToUnified(oldLabel, newLabel, string(before), edits, udiff.DefaultContextLines)
-	if err != nil {
-		// Cannot happen: the edits are line-aligned and in order. Fall back to udiff's own.
-		return udiff.Unified(oldLabel, newLabel, string(before), string(after))
-	}
-	return d
+	return formatUnified(oldLabel, newLabel, a, b, edits, contextLines)
 }
 
-// lineEdits returns line-aligned edits, in order, that turn before into after.
-func lineEdits(before, after string) []udiff.Edit {
-	a, b := splitKeep(before), splitKeep(after)
-	off := make([]int, len(a)+1) // byte offset of each line of a
-	for i, l := range a {
-		off[i+1] = off[i] + len(l)
+// lineEdit replaces the old lines a[a0:a1] with the new lines b[b0:b1].
+type lineEdit struct{ a0, a1, b0, b1 int }
+
+// formatUnified writes edits (in order, not overlapping) of a into b as a
+// unified diff with ctx lines of context: edits whose old lines are at most
+// 2*ctx lines apart share a hunk. Each hunk's header counts exactly the lines
+// of its body, and its new-side start is where its first line is in b.
+func formatUnified(oldLabel, newLabel string, a, b []string, edits []lineEdit, ctx int) string {
+	var w strings.Builder
+	w.WriteString("--- " + oldLabel + "\n+++ " + newLabel + "\n")
+	body := func(mark byte, ls []string) {
+		for _, l := range ls {
+			w.WriteByte(mark)
+			w.WriteString(l)
+			if !strings.HasSuffix(l, "\n") {
+				w.WriteString("\n\\ No newline at end of file\n")
+			}
+		}
 	}
-	var out []udiff.Edit
+	for i := 0; i < len(edits); {
+		j := i + 1 // edits[i:j] make one hunk
+		for j < len(edits) && edits[j].a0-edits[j-1].a1 <= 2*ctx {
+			j++
+		}
+		first, last := edits[i], edits[j-1]
+		oldFrom := max(first.a0-ctx, 0)
+		oldTo := min(last.a1+ctx, len(a))
+		newFrom := first.b0 - (first.a0 - oldFrom)
+		newTo := last.b1 + (oldTo - last.a1)
+		w.WriteString("@@ -" + hunkRange(oldFrom, oldTo-oldFrom) + " +" + hunkRange(newFrom, newTo-newFrom) + " @@\n")
+		body(' ', a[oldFrom:first.a0])
+		for k := i; k < j; k++ {
+			e := edits[k]
+			body('-', a[e.a0:e.a1])
+			body('+', b[e.b0:e.b1])
+			if k+1 < j {
+				body(' ', a[e.a1:edits[k+1].a0])
+			}
+		}
+		body(' ', a[last.a1:oldTo])
+		i = j
+	}
+	return w.String()
+}
+
+// hunkRange is one side of a hunk header from the 0-based index of its first
+// line and its number of lines: "5" for one line at index 4, "5,3" for three,
+// and for no lines the line before it ("0,0" in an empty file), as diff -u.
+func hunkRange(from, n int) string {
+	switch n {
+	case 0:
+		return strconv.Itoa(from) + ",0"
+	case 1:
+		return strconv.Itoa(from + 1)
+	}
+	return strconv.Itoa(from+1) + "," + strconv.Itoa(n)
+}
+
+// diffLines returns the edits, in order, that turn the lines a into b.
+func diffLines(a, b []string) []lineEdit {
+	var out []lineEdit
 	var gap func(a0, a1, b0, b1, depth int)
 	gap = func(a0, a1, b0, b1, depth int) {
 		for a0 < a1 && b0 < b1 && a[a0] == b[b0] {
@@ -49,14 +108,13 @@ func lineEdits(before, after string) []udiff.Edit {
 		case a0 == a1 && b0 == b1:
 			return
 		case a0 == a1 || b0 == b1:
-			out = append(out, udiff.Edit{Start: off[a0], End: off[a1], New: strings.Join(b[b0:b1], "")})
+			out = append(out, lineEdit{a0, a1, b0, b1})
 			return
 		}
 		anchors := uniqueCommon(a[a0:a1], b[b0:b1])
 		if len(anchors) == 0 || depth > 32 {
-			for _, e := range udiff.Lines(strings.Join(a[a0:a1], ""), strings.Join(b[b0:b1], "")) {
-				e.Start, e.End = e.Start+off[a0], e.End+off[a0]
-				out = append(out, e)
+			for _, d := range lcs.DiffLines(a[a0:a1], b[b0:b1]) {
+				out = append(out, lineEdit{a0 + d.Start, a0 + d.End, b0 + d.ReplStart, b0 + d.ReplEnd})
 			}
 			return
 		}
