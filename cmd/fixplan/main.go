@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/mattn/go-isatty"
@@ -29,6 +30,9 @@ type env struct {
 	Getenv func(string) string
 	// StdinIsTTY reports whether stdin is an interactive terminal (apply's confirmation).
 	StdinIsTTY bool
+	// OneShot: the process ends with the command (main, not tests), so patch,
+	// apply and undo may let the heap grow more between collections.
+	OneShot bool
 }
 
 // command runs one subcommand with its own arguments and returns the exit code:
@@ -72,7 +76,7 @@ func main() {
 	defer stop()
 	// A real terminal, not just a character device (</dev/null is one).
 	tty := isatty.IsTerminal(os.Stdin.Fd()) || isatty.IsCygwinTerminal(os.Stdin.Fd())
-	e := &env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, StdinIsTTY: tty}
+	e := &env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, StdinIsTTY: tty, OneShot: true}
 	os.Exit(run(ctx, e, os.Args[1:]))
 }
 
@@ -110,6 +114,13 @@ func run(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		fmt.Fprintf(e.Stderr, "fixplan: unknown command %q (known: %s)\n", rest[0], strings.Join(known(), ", "))
 		return 2
+	}
+	if e.OneShot && e.Getenv("GOGC") == "" && (rest[0] == "patch" || rest[0] == "apply" || rest[0] == "undo") {
+		// A transaction's garbage is a few times its files' size and the process
+		// ends right after: collecting at 5× the live heap instead of 2× spares
+		// most collections (fixplan patch of 47 files: ~3 ms of CPU), while the
+		// heap still stays proportional to the change however large it is.
+		debug.SetGCPercent(400)
 	}
 	return cmd(ctx, e, rest[1:])
 }
