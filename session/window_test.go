@@ -9,9 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"fixplan/llm"
 	"fixplan/llm/llmtest"
+	"fixplan/llm/openai"
 	"fixplan/plan"
 	"fixplan/tokens"
 )
@@ -299,5 +301,34 @@ func TestPlanAbsurdWindowIsIgnored(t *testing.T) {
 		if rec.Usage == nil || rec.Usage.Window != 0 || !strings.Contains(strings.Join(rec.Warnings, "\n"), "more than any model serves") {
 			t.Errorf("setting %d: usage %+v, warnings %q", setting, rec.Usage, rec.Warnings)
 		}
+	}
+}
+
+// Writing an approved plan's changes into a window too small for them stops
+// before anything is sent, like a plan does.
+func TestWriteChangesTinyWindow(t *testing.T) {
+	f := newFixture(t, nil, planOnlyReply(t))
+	approved, err := f.s.Plan(context.Background(), plan.ProblemInput{Problem: "test_divide_by_zero fails:\n" + pytestFailure, PlanOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := openai.New(openai.Config{BaseURL: f.srv.URL(), Model: "fake-model", APIKey: apiKey, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := DefaultSettings()
+	st.BaseURL, st.ContextWindow = f.srv.URL(), 1500
+	s, err := Open(f.root, st, m, nil, Options{UserPrefsPath: f.user, ConfigDir: filepath.Dir(f.user)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, err = s.WriteChanges(context.Background(), approved.ID)
+	var pe *plan.Error
+	if !errors.As(err, &pe) || pe.Code != plan.ErrProviderRequest || !strings.Contains(pe.Msg, "context window is only 1500 tokens") || !strings.Contains(pe.Msg, "nothing was sent") {
+		t.Fatalf("err = %v, want %s saying the 1500-token window cannot hold the request", err, plan.ErrProviderRequest)
+	}
+	if n := len(f.srv.Requests()); n != 1 {
+		t.Errorf("%d requests, want only the plan's", n)
 	}
 }
