@@ -51,7 +51,8 @@ func ProviderError(err error, provider string, ctx context.Context) error {
 			e.Hint = "the context is too big for this model: lower the context budget in Settings (context_budget) or use a model with a larger context window"
 		}
 		if strings.HasPrefix(detail, "the provider redirected") { // llm/openai refuses redirects that leave the base URL's origin
-			e.Msg = fmt.Sprintf("%s redirected the request elsewhere: %s", where, detail)
+			what, _, _ := strings.Cut(detail, " — ") // the fix goes in the hint
+			e.Msg = fmt.Sprintf("%s redirected the request elsewhere: %s", where, what)
 			e.Hint = "set the base URL (FIXPLAN_BASE_URL or Settings) to the address the provider redirects to, if you trust it"
 		}
 	case llm.KindTooLarge:
