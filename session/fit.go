@@ -86,7 +86,14 @@ func (r *run) prepareResults(raw string, results []plan.ContextResult) []plan.Co
 	for i, res := range results {
 		deduped := r.sent.dedupe(res)
 		if deduped.Text != res.Text {
-			r.usage.RepeatsAvoided += r.fit.count.Count(res.Text) - r.fit.count.Count(deduped.Text)
+			// A reference names where the lines were sent (a section title can be
+			// long): for a line or two it costs more than the lines themselves, and
+			// the model then gets the lines again, which is cheaper.
+			if before, after := r.fit.count.Count(res.Text), r.fit.count.Count(deduped.Text); after < before {
+				r.usage.RepeatsAvoided += before - after
+			} else {
+				deduped = res
+			}
 		}
 		results[i] = deduped
 	}

@@ -109,8 +109,12 @@ func (l *sentLedger) dedupeRead(text string) string {
 	var b strings.Builder
 	b.WriteString(label)
 	b.WriteByte('\n')
-	// runs of already-sent lines, flushed as one reference each
-	runFrom, runTo, runWhere := 0, 0, ""
+	// Runs of consecutive already-sent lines, flushed as one reference each. A run
+	// spans lines sent in different places (the base context may show a file in
+	// many one-line definition sections): one reference per place made the
+	// "deduplicated" text longer than the lines it replaced.
+	runFrom, runTo := 0, 0
+	var runWhere []string
 	flush := func() {
 		if runFrom == 0 {
 			return
@@ -119,8 +123,8 @@ func (l *sentLedger) dedupeRead(text string) string {
 		if runTo > runFrom {
 			span = fmt.Sprintf("lines %d-%d", runFrom, runTo)
 		}
-		fmt.Fprintf(&b, "[%s of %s: already sent in %s; not repeated]\n", span, path, runWhere)
-		runFrom = 0
+		fmt.Fprintf(&b, "[%s of %s: already sent in %s; not repeated]\n", span, path, wherePhrase(runWhere))
+		runFrom, runWhere = 0, nil
 	}
 	lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
 	if body == "" {
@@ -135,16 +139,37 @@ func (l *sentLedger) dedupeRead(text string) string {
 			b.WriteByte('\n')
 			continue
 		}
-		if runFrom != 0 && (n != runTo+1 || where != runWhere) {
+		if runFrom != 0 && n != runTo+1 {
 			flush()
 		}
 		if runFrom == 0 {
-			runFrom, runWhere = n, where
+			runFrom = n
+		}
+		if !slices.Contains(runWhere, where) {
+			runWhere = append(runWhere, where)
 		}
 		runTo = n
 	}
 	flush()
 	return b.String()
+}
+
+// wherePhrase says where a run of lines was sent: the one place as recorded, or
+// for several places "the base context" and the context rounds, each once.
+func wherePhrase(wheres []string) string {
+	if len(wheres) == 1 {
+		return wheres[0]
+	}
+	var parts []string
+	for _, w := range wheres {
+		if strings.HasPrefix(w, "the base context") {
+			w = "the base context"
+		}
+		if !slices.Contains(parts, w) {
+			parts = append(parts, w)
+		}
+	}
+	return strings.Join(parts, " and ")
 }
 
 // dedupeSearch drops the search groups (separated by "--") whose every line the
