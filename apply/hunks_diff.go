@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,6 +35,20 @@ func unifiedDiff(oldLabel, newLabel string, before, after []byte) string {
 	}
 	return formatUnified(oldLabel, newLabel, a, b, edits, contextLines)
 }
+
+// samePreview reports whether the preview diff a draft plan stored is the
+// one computed now from the same files. A draft saved before the new-side
+// starts were counted right (see unifiedDiff) differs only in the "+c" of some
+// hunk headers; its hunks — old lines, bodies, numbering — are the ones
+// computed now, so it is still that preview and stays appliable.
+func samePreview(stored, now string) bool {
+	return stored == now || (strings.Contains(stored, "\n@@ ") && dropNewStarts(stored) == dropNewStarts(now))
+}
+
+var hunkNewStart = regexp.MustCompile(`(?m)^(@@ -[0-9]+(?:,[0-9]+)? \+)[0-9]+`)
+
+// dropNewStarts blanks the new-side start of every hunk header of diff.
+func dropNewStarts(diff string) string { return hunkNewStart.ReplaceAllString(diff, "$1") }
 
 // lineEdit replaces the old lines a[a0:a1] with the new lines b[b0:b1].
 type lineEdit struct{ a0, a1, b0, b1 int }
