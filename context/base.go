@@ -242,6 +242,12 @@ func (g *Gatherer) frameWindows(rs []ResolvedFrame, warnings *[]string) (win, li
 			*warnings = append(*warnings, fmt.Sprintf("%d more files with frames were not shown", len(order)-i))
 			break
 		}
+		if IsRuleFile(f) {
+			// its text reaches the model only as PROJECT RULES (and not at all
+			// with the rules off); the model may still ask to read it
+			*warnings = append(*warnings, fmt.Sprintf("%s is a project rules file: no window around its frame is shown", f))
+			continue
+		}
 		c, err := g.windowSection(f, lines[f], g.opts.WindowLines, g.opts.WindowLines, "around the stack frames")
 		if err != nil {
 			*warnings = append(*warnings, reason(err))

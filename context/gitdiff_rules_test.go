@@ -69,6 +69,26 @@ func TestGitDiffLeavesRulesOut(t *testing.T) {
 	}
 }
 
+// TestFrameWindowLeavesRulesOut: a problem text whose trace names AGENTS.md
+// does not bring the rules text in as a stack-frame window (with the rules off
+// it would reach the model after all; with them on, outside their framing).
+func TestFrameWindowLeavesRulesOut(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"AGENTS.md": "Use tabs.\nRULES-SENTINEL\n", "calc.py": "x = 1\n"})
+	in := plan.ProblemInput{Problem: "error at AGENTS.md:2:1\n  File \"AGENTS.md\", line 2, in <module>\n  File \"calc.py\", line 1, in <module>\n"}
+	for _, off := range []bool{false, true} {
+		got, err := newGatherer(t, root, Options{NoProjectRules: off}).Base(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range got.Sections {
+			if strings.Contains(s.Body, "RULES-SENTINEL") && !strings.HasPrefix(s.Title, RulesTitle) {
+				t.Errorf("rules off=%v: section %q shows the rules text", off, s.Title)
+			}
+		}
+	}
+}
+
 // TestIsRuleFile: the files RuleFiles may read, and no others.
 func TestIsRuleFile(t *testing.T) {
 	for p, want := range map[string]bool{
