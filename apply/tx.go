@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -59,6 +60,18 @@ type entry struct {
 	// recomputed from the saved original when an undo reports them).
 	Diff string `json:"diff,omitempty"`
 	data []byte
+	// before holds the bytes Before is the hash of, while the change that
+	// read them is in memory (nil otherwise): the saved original is compared
+	// with them, which costs less than hashing it again.
+	before []byte
+}
+
+// sameBefore reports whether b are the bytes the change was computed from.
+func (en *entry) sameBefore(b []byte) bool {
+	if en.before != nil {
+		return bytes.Equal(b, en.before)
+	}
+	return sum(b) == en.Before
 }
 
 func (en entry) isFile() bool { return en.Op != plan.OpMkdir && en.Op != plan.OpRmdir }
@@ -113,6 +126,9 @@ func (e *Engine) entries(cs []Change, memory []byte) ([]entry, error) {
 			}
 		}
 		en := entry{Path: c.Path, Op: c.Op, Existed: c.Existed, Mode: c.BeforeMode, Before: c.BeforeSHA256, AfterMode: c.Mode, data: c.After}
+		if c.Before != nil && c.BeforeSHA256 != "" {
+			en.before = c.Before // BeforeSHA256 is always the hash of Before when both are set
+		}
 		if c.Op == plan.OpCreate || c.Op == plan.OpUpdate {
 			en.After = sum(c.After)
 		}
@@ -173,7 +189,7 @@ func (e *Engine) saveOriginal(txr *os.Root, id string, en *entry) error {
 				switch {
 				case err != nil:
 					return ioErr("read the original of "+en.Path, err)
-				case sum(b) != en.Before:
+				case !en.sameBefore(b):
 					return baseMismatch([]string{en.Path})
 				}
 				return nil
@@ -188,7 +204,7 @@ func (e *Engine) saveOriginal(txr *os.Root, id string, en *entry) error {
 	if err != nil {
 		return ioErr("read "+en.Path, err)
 	}
-	if sum(b) != en.Before {
+	if !en.sameBefore(b) {
 		return baseMismatch([]string{en.Path})
 	}
 	if err := e.fs.WriteFile(e.r, blob, b, 0o600); err != nil {
