@@ -10,6 +10,10 @@ import (
 // maxUserContent caps the content a user may write in place of a proposal.
 const maxUserContent = 4 << 20
 
+// MaxUserContent is maxUserContent for callers that read the user's content
+// (`fixplan apply --edit`): reading one byte more is enough to be refused.
+const MaxUserContent = maxUserContent
+
 // FileChoice refines one ticked change of a plan: apply only some of its hunks,
 // or apply the user's own content instead of the proposal.
 type FileChoice struct {

@@ -102,19 +102,8 @@ func (e *Engine) ApplyPlan(ctx context.Context, id string, sel Selection) (Resul
 	if err != nil {
 		return Result{}, err
 	}
-	if len(cs) == 0 && sel.ProjectMemory == nil {
-		return Result{}, plan.Errorf(plan.ErrInvalidInput, "nothing is left to apply: every hunk of the ticked files is rejected").
-			WithHint("accept at least one hunk, or untick the files")
-	}
-	var marked []string
-	for _, c := range cs {
-		if writesRedacted(c) {
-			marked = append(marked, c.Path)
-		}
-	}
-	if len(marked) > 0 {
-		return Result{}, (&plan.Error{Code: plan.ErrInvalidInput, Msg: "would write the [REDACTED] mark over a secret: " + strings.Join(marked, ", "), Paths: marked}).
-			WithHint("nothing was written; untick those files, or make the change by hand")
+	if err := e.refuseSelected(cs, sel); err != nil {
+		return Result{}, err
 	}
 	res, err := e.transact(ctx, id, cs, sel)
 	if err != nil {
@@ -129,6 +118,57 @@ func (e *Engine) ApplyPlan(ctx context.Context, id string, sel Selection) (Resul
 		return res, fmt.Errorf("files applied, but marking plan %s applied failed: %w", id, err)
 	}
 	return res, nil
+}
+
+// refuseSelected is what ApplyPlan refuses once the selected changes are known
+// (DryRun refuses the same): nothing left to write, a [REDACTED] mark written
+// over a secret, a path changed twice in one transaction.
+func (e *Engine) refuseSelected(cs []Change, sel Selection) error {
+	if len(cs) == 0 && sel.ProjectMemory == nil {
+		return plan.Errorf(plan.ErrInvalidInput, "nothing is left to apply: every hunk of the ticked files is rejected").
+			WithHint("accept at least one hunk, or untick the files")
+	}
+	var marked []string
+	for _, c := range cs {
+		if writesRedacted(c) {
+			marked = append(marked, c.Path)
+		}
+	}
+	if len(marked) > 0 {
+		return (&plan.Error{Code: plan.ErrInvalidInput, Msg: "would write the [REDACTED] mark over a secret: " + strings.Join(marked, ", "), Paths: marked}).
+			WithHint("nothing was written; untick those files, or make the change by hand")
+	}
+	ens, err := e.entries(cs, sel.ProjectMemory)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, en := range ens {
+		if seen[en.Path] {
+			return (&plan.Error{Code: plan.ErrActionConflict, Msg: en.Path + " is changed twice in one transaction; nothing was written", Paths: []string{en.Path}}).
+				WithHint("re-plan: each file may be changed once")
+		}
+		seen[en.Path] = true
+	}
+	return nil
+}
+
+// DryRun previews what ApplyPlan(id, sel) would write, like PreviewSelection,
+// and refuses everything ApplyPlan would refuse before writing (a dry run that
+// shows a clean diff must not hide a refusal). Nothing is written.
+func (e *Engine) DryRun(id string, sel Selection) ([]plan.FileChange, error) {
+	cs, err := e.SelectedChanges(id, sel)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.refuseSelected(cs, sel); err != nil {
+		return nil, err
+	}
+	out := make([]plan.FileChange, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, c.Preview())
+	}
+	return out, nil
 }
 
 func sortStrings(s []string) {

@@ -24,6 +24,14 @@ func (s *Session) PreviewSelection(id string, paths []string, files []apply.File
 	return s.eng.PreviewSelection(id, apply.Selection{Paths: paths, Files: files})
 }
 
+// DryRun is PreviewSelection that also refuses what Apply would refuse before
+// writing (`fixplan apply --dry-run`).
+func (s *Session) DryRun(id string, paths []string, files []apply.FileChoice) ([]plan.FileChange, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.eng.DryRun(id, apply.Selection{Paths: paths, Files: files})
+}
+
 // Caps of the review section of a re-plan request: each quoted hunk or edit,
 // and the whole section.
 const (

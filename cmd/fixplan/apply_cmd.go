@@ -167,7 +167,7 @@ func choices(rec *plan.Record, hunks, edits []string) ([]apply.FileChoice, error
 		if !ok || p == "" || file == "" {
 			return nil, plan.Errorf(plan.ErrInvalidInput, "--edit %q: expected PATH=FILE", v).WithHint("e.g. --edit src/app.py=/tmp/app.py")
 		}
-		b, err := os.ReadFile(file)
+		b, err := readEditFile(file)
 		if err != nil {
 			return nil, plan.Errorf(plan.ErrInvalidInput, "--edit %s: cannot read %s: %v", p, file, err).WithHint("pass a readable file with your version of " + p)
 		}
@@ -177,6 +177,49 @@ func choices(rec *plan.Record, hunks, edits []string) ([]apply.FileChoice, error
 		}
 	}
 	return out, nil
+}
+
+// readEditFile reads an --edit FILE: a regular file only (a FIFO would block,
+// /dev/zero never ends, a folder has no content), and at most one byte more than
+// apply accepts, so a huge file is refused by apply's size check without being
+// read whole.
+func readEditFile(file string) ([]byte, error) {
+	notRegular := func(fi os.FileInfo) error {
+		if fi.Mode().IsRegular() {
+			return nil
+		}
+		what := "not a regular file"
+		switch {
+		case fi.IsDir():
+			what = "a folder"
+		case fi.Mode()&os.ModeNamedPipe != 0:
+			what = "a named pipe (FIFO)"
+		case fi.Mode()&(os.ModeDevice|os.ModeCharDevice) != 0:
+			what = "a device"
+		case fi.Mode()&os.ModeSocket != 0:
+			what = "a socket"
+		}
+		return fmt.Errorf("it is %s, not a regular file", what)
+	}
+	fi, err := os.Stat(file) // before opening: opening a FIFO blocks
+	if err != nil {
+		return nil, err
+	}
+	if err := notRegular(fi); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil { // what was opened, if the name changed meanwhile
+		return nil, err
+	}
+	if err := notRegular(fi); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(io.LimitReader(f, apply.MaxUserContent+1))
 }
 
 // rejectReview turns `plan --replan ID --reject PATH[:N,N]` values into the
@@ -348,7 +391,7 @@ func runApply(ctx context.Context, e *env, args []string) int {
 		return fail(e, "apply", err, *asJSON)
 	}
 	if *dry {
-		pv, err := s.PreviewSelection(rec.ID, paths, files)
+		pv, err := s.DryRun(rec.ID, paths, files)
 		if err != nil {
 			return fail(e, "apply", err, *asJSON)
 		}
