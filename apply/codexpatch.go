@@ -288,15 +288,17 @@ func (e *Engine) codexUpdate(rel string, f codexFile) ([]Change, error) {
 	}
 	c := Change{Path: rel, Op: plan.OpUpdate, Before: cur.data, BeforeSHA256: sum(cur.data), BeforeMode: cur.mode,
 		Existed: true, After: after, Mode: cur.mode, FromPatch: true, Placement: placements}
-	if f.moveTo == "" {
+	newRel := ""
+	if f.moveTo != "" {
+		if newRel, err = cleanRel(f.moveTo); err != nil {
+			return nil, err
+		}
+	}
+	if newRel == "" || newRel == rel { // a move onto the file's own path is no move
 		if string(after) == string(cur.data) {
 			return nil, nil
 		}
 		return []Change{c}, nil
-	}
-	newRel, err := cleanRel(f.moveTo)
-	if err != nil {
-		return nil, err
 	}
 	nabs, err := e.checkTarget(newRel)
 	if err != nil {

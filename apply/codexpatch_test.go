@@ -172,3 +172,20 @@ func TestCodexPatchAnchors(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexPatchMoveOntoItself: a `*** Move to:` naming the file's own path is
+// no move — the chunks update the file in place (it used to be refused as "is
+// changed twice (the patch and the patch)").
+func TestCodexPatchMoveOntoItself(t *testing.T) {
+	root := tree(t, map[string]string{"app/handler.py": codexApp})
+	e := open(t, root, nil)
+	patch := "*** Begin Patch\n*** Update File: app/handler.py\n*** Move to: ./app/handler.py\n@@\n-        return value\n+        return value or None\n*** End Patch\n"
+	cs, err := e.Changes(&plan.Plan{Patch: &patch})
+	if err != nil {
+		t.Fatalf("move onto itself: %v", err)
+	}
+	want := strings.Replace(codexApp, "        return value\n", "        return value or None\n", 1)
+	if len(cs) != 1 || cs[0].Path != "app/handler.py" || cs[0].Op != plan.OpUpdate || string(cs[0].After) != want {
+		t.Fatalf("changes = %+v, want one update of app/handler.py", cs)
+	}
+}
