@@ -194,7 +194,9 @@ try {
   assert.equal(readFileSync(join(project, "calc.py"), "utf8"), original, "planning must not change files");
   assert.match(await page.getByTestId("calls").textContent(), /1 model request to fake-model \(json_schema\): [\d,]+ tokens in/);
   step("plan shown with 2 changes and a diff; nothing written");
-  assert.match(await page.locator('[data-testid="context-sent"] > summary').textContent(), /~[\d,]+ tokens \(estimated\)\)/);
+  const sentHead = await page.locator('[data-testid="context-sent"] > summary').textContent();
+  assert.match(sentHead, /— the sections are ~[\d,]+ tokens \(estimated\)/);
+  assert.ok(!sentHead.includes("))"), sentHead);
   assert.ok((await page.getByTestId("section-tokens").count()) > 0, "each section of the context says what it cost");
   step("Context sent says what the context cost in (estimated) tokens, section by section");
 

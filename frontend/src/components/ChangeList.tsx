@@ -30,6 +30,20 @@ function elsewhere(t: EventTarget | null): boolean {
   return !!document.querySelector('[role="dialog"], .drawer');
 }
 
+/** placementNote words how the model's edits were placed in the file, naming only
+ * those placed by a looser match than an exact one ("" when every one matched exactly:
+ * nothing to check). The Go side numbers them as the model's edits, not as the diff's hunks. */
+export function placementNote(placement?: string[] | null): string {
+  const loose: string[] = [];
+  (placement ?? []).forEach((p, i) => {
+    const sr = /^edit (\d+): (.*?) at line (\d+)\s*(.*)$/.exec(p);
+    if (sr) {
+      if (sr[2] !== "exact") loose.push(`edit ${sr[1]} at line ${sr[3]}, ${sr[2].replace(/^fuzzy: /, "ignoring ")}${sr[4] ? ` ${sr[4]}` : ""}`);
+    } else if (p !== "exact") loose.push(`patch hunk ${i + 1}: ${p}`);
+  });
+  return loose.length ? `placed by a looser match — ${loose.join("; ")}` : "";
+}
+
 /** ChangeList lists every file change with its op badge, a checkbox and its diff; on a
  * draft each hunk of a changed file can be accepted or rejected (keys: j/k or n/p next
  * and previous hunk, a accept, r reject, e edit the file), and a created or changed
@@ -139,7 +153,11 @@ export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAl
                   {f}
                 </span>
               ))}
-              {(c.placement ?? []).some((p) => p !== "exact") && <span className="placement">hunks: {(c.placement ?? []).join("; ")}</span>}
+              {!edited && placementNote(c.placement) && (
+                <span className="placement" data-testid="placement" title="Where the model's edits did not match the file exactly and were placed by a looser match: check these spots">
+                  {placementNote(c.placement)}
+                </span>
+              )}
               {reviewing && editable(c) && (
                 <span className="change-actions" onClick={(e) => e.preventDefault()}>
                   <button className="small" data-testid="edit-file" title="Edit the proposed text (e)" onClick={() => reviewActions?.edit(c.path)}>

@@ -39,6 +39,8 @@ type Props = {
   /** review and reviewActions: per-hunk accept/reject and Edit of the draft's changes. */
   review?: ReviewState;
   reviewActions?: ReviewActions;
+  /** approvedSummary is the summary of the approved plan these changes were written for, when known. */
+  approvedSummary?: string;
   /** actionError is a failure of Apply or Undo, shown next to those buttons. */
   actionError?: ReactNode;
 };
@@ -115,6 +117,11 @@ export function PlanView(p: Props) {
           </span>
         )}
         {verification && <VerifyBadge verification={verification} />}
+        {plan.usage?.cost !== undefined && (
+          <span className="muted small" data-testid="plan-cost-header" title="At the prices per 1M tokens set in Settings, in your provider's currency">
+            cost {formatCost(plan.usage.cost)} at your Settings prices
+          </span>
+        )}
       </div>
       {foreign && (
         <div className="foreign-note" id={FOREIGN_NOTE} data-testid="foreign-note" role="note">
@@ -194,7 +201,8 @@ export function PlanView(p: Props) {
       <h3>Changes</h3>
       {plan.approved_plan && (
         <p className="muted small" data-testid="approved-plan">
-          Written for the approved plan <code>{plan.approved_plan}</code>.
+          Written for the approved plan {p.approvedSummary ? <>“{p.approvedSummary}” </> : null}
+          <code className="muted">{plan.approved_plan}</code>.
         </p>
       )}
       {plan.changes.some((c) => (c.syntax_issues ?? []).length > 0) && (
@@ -348,9 +356,9 @@ export function PlanView(p: Props) {
       )}
       <details className="context" data-testid="context-sent">
         <summary>
-          Context sent ({plan.base.sections.length} sections, {plan.rounds.length} round{plan.rounds.length === 1 ? "" : "s"}, {plan.base.redactions} redaction
+          Context sent: {plan.base.sections.length} section{plan.base.sections.length === 1 ? "" : "s"}, {plan.rounds.length} round{plan.rounds.length === 1 ? "" : "s"}, {plan.base.redactions} redaction
           {plan.base.redactions === 1 ? "" : "s"}
-          {plan.usage && `, ${tokenText(plan.base.sections.reduce((n, s) => n + (s.tokens ?? 0), 0), plan.usage)}`})
+          {plan.usage && ` — the sections are ${tokenText(plan.base.sections.reduce((n, s) => n + (s.tokens ?? 0), 0), plan.usage)}`}
           {rulesUsed(plan) && <span data-testid="rules-used"> · project rules from {rulesUsed(plan)}</span>}
         </summary>
         {plan.base.sections.map((s, i) => (
@@ -384,6 +392,9 @@ export function PlanView(p: Props) {
             {(plan.calls ?? []).reduce((n, c) => n + c.completion_tokens, 0).toLocaleString("en")} out
             {plan.usage?.counted && " (counted by fixplan: the provider reported none)"}
             {plan.usage?.cost !== undefined && <span data-testid="plan-cost">, cost {formatCost(plan.usage.cost)}</span>}
+            <span data-testid="calls-why">
+              . Tokens in count every request: each one sends the instructions and the conversation so far again, so they are more than the sections above.
+            </span>
           </p>
         )}
         {plan.usage && (plan.usage.window || plan.usage.repeats_avoided) ? (

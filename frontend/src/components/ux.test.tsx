@@ -125,3 +125,57 @@ describe("stale errors", () => {
     expect(screen.queryByTestId("error")).toBeNull();
   }, 60_000);
 });
+
+describe("plan header and Context sent wording", () => {
+  it("shows the cost in the header with where the prices come from, and no nested parentheses in Context sent", async () => {
+    const b = new FakeBackend();
+    b.planResult = async () => ({
+      ...samplePlan(),
+      usage: { tokenizer: "estimate", prompt_tokens: 6206, completion_tokens: 300, cost: 0.03 },
+      calls: [{ model: "m", format: "json_schema", prompt_tokens: 6206, completion_tokens: 300 }],
+    } as never);
+    await shown(b);
+    expect(screen.getByTestId("plan-cost-header").textContent).toBe("cost 0.03 at your Settings prices");
+    const head = screen.getByTestId("context-sent").querySelector("summary")?.textContent ?? "";
+    expect(head).not.toContain("))");
+    expect(head).toMatch(/^Context sent: 1 section, 0 rounds, 1 redaction — the sections are ~[\d,]+ tokens \(estimated\)/);
+    expect(screen.getByTestId("calls-why").textContent).toContain("each one sends the instructions and the conversation so far again");
+  }, 60_000);
+
+  it("names only the edits placed loosely, and nothing when all matched exactly", async () => {
+    const { placementNote } = await import("./ChangeList");
+    expect(placementNote(["edit 1: exact at line 18", "edit 2: exact at line 1", "edit 3: exact at line 13"])).toBe("");
+    expect(placementNote(["exact", "exact"])).toBe("");
+    expect(placementNote(["edit 1: exact at line 18", "edit 2: fuzzy: indentation at line 4"])).toBe("placed by a looser match — edit 2 at line 4, ignoring indentation");
+    expect(placementNote(["exact", "offset +5"])).toBe("placed by a looser match — patch hunk 2: offset +5");
+    const b = new FakeBackend();
+    b.planResult = async () => {
+      const p = samplePlan();
+      return { ...p, changes: p.changes.map((c) => ({ ...c, placement: ["edit 1: exact at line 18", "edit 2: exact at line 1", "edit 3: exact at line 13"] })) };
+    };
+    await shown(b);
+    expect(screen.queryAllByTestId("placement")).toHaveLength(0);
+    expect(document.body.textContent).not.toContain("hunks: edit 1");
+  }, 60_000);
+});
+
+describe("Write the changes", () => {
+  it("unticks Plan only and names the approved plan by its summary", async () => {
+    const b = new FakeBackend();
+    b.planResult = async () => ({ ...samplePlan(), id: "p0", changes: [], memory: [], input: { ...samplePlan().input, plan_only: true }, plan: { ...samplePlan().plan, summary: "guard the division" } });
+    const store = new Store(b);
+    render(<App store={store} />);
+    await act(async () => {
+      await store.start();
+      store.setProblem("x");
+      store.setPlanOnly(true);
+      await store.fix();
+    });
+    expect((screen.getByTestId("plan-only") as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(await screen.findByTestId("write-changes"));
+    const approved = await screen.findByTestId("approved-plan");
+    expect(approved.textContent).toContain("“guard the division”");
+    expect(approved.textContent).toContain("p0");
+    expect((screen.getByTestId("plan-only") as HTMLInputElement).checked).toBe(false);
+  }, 60_000);
+});

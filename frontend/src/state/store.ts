@@ -62,6 +62,8 @@ export type State = {
   /** errorAt says where the error is shown: "actions" next to the Apply and Undo
    * buttons it came from (the top of the page is far above them), else at the top. */
   errorAt: "top" | "actions";
+  /** summaries of plans seen, by id: a written plan names the approved plan by its summary. */
+  summaries: Record<string, string>;
 };
 
 export const initialState: State = {
@@ -92,6 +94,7 @@ export const initialState: State = {
   approved: null,
   review: emptyReview,
   errorAt: "top",
+  summaries: {},
 };
 
 /** foreignError explains why a plan not made by this user is never applied or run. */
@@ -455,6 +458,8 @@ export class Store {
     this.set({ planning: true, progress: null, error: null, result: null });
     try {
       const rec = await this.backend.writeChanges(p.id);
+      // The approach is approved: the next Fix asks for changes again, not for a plan only.
+      this.set({ planOnly: false, summaries: { ...this.state.summaries, [p.id]: p.plan.summary } });
       this.showPlan(rec);
       const pr = this.state.progress;
       if (pr && (rec.verification || pr.stage === "verify")) this.set({ progress: { ...pr, stage: "done", message: "" } });
@@ -679,7 +684,10 @@ export class Store {
 
   async openHistory() {
     try {
-      this.set({ history: await this.backend.history(), journals: null });
+      const history = await this.backend.history();
+      const summaries = { ...this.state.summaries };
+      for (const h of history ?? []) summaries[h.id] = h.summary;
+      this.set({ history, journals: null, summaries });
     } catch (e) {
       this.fail(e);
     }
