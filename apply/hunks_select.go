@@ -325,7 +325,7 @@ func (e *Engine) current(rec *plan.Record, want map[string]bool) ([]Change, erro
 		if !want[c.Path] {
 			continue
 		}
-		if pv := c.Preview(); pv.Diff != stored[c.Path].Diff || pv.BaseSHA256 != stored[c.Path].BaseSHA256 {
+		if pv := c.Preview(); !samePreview(stored[c.Path].Diff, pv.Diff) || pv.BaseSHA256 != stored[c.Path].BaseSHA256 {
 			return nil, baseMismatch([]string{c.Path})
 		}
 		found[c.Path] = true

@@ -77,7 +77,7 @@ func (e *Engine) ApplyPlan(ctx context.Context, id string, sel Selection) (Resul
 			if !want[c.Path] {
 				continue
 			}
-			if pv := c.Preview(); pv.Diff != stored[c.Path].Diff || pv.BaseSHA256 != stored[c.Path].BaseSHA256 {
+			if pv := c.Preview(); !samePreview(stored[c.Path].Diff, pv.Diff) || pv.BaseSHA256 != stored[c.Path].BaseSHA256 {
 				return Result{}, baseMismatch([]string{c.Path})
 			}
 			cs = append(cs, c)
