@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -135,6 +136,7 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 	for _, p := range rulesChanged {
 		fmt.Fprintf(&b, "%s: changed (a project rules file: its text is given only in Project rules, when it applies)\n", p)
 	}
+	blobs := g.prefetchBlobs(ctx, git, repo, files, sides)
 	var left []string
 	for _, f := range files {
 		body := f.text
@@ -144,7 +146,7 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 			left = append(left, f.path) // not redacted: it will not be shown
 			continue
 		} else {
-			text, k, why := g.redactDiffFile(ctx, git, repo, f, sides)
+			text, k, why := g.redactDiffFile(ctx, git, repo, f, sides, blobs)
 			if why != "" {
 				body = fmt.Sprintf("%s: changed; the diff is not shown (%s)\n", f.path, why)
 			} else {
@@ -205,7 +207,7 @@ func validHash(s string) bool {
 // a redacted line of its side (by the hunk headers' line numbers) is replaced by
 // that side's redacted line. The diff text is then redacted too. why says, when
 // it is not "", why the diff cannot be shown: one side could not be read whole.
-func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo, f diffFile, sides diffSides) (text string, n int, why string) {
+func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo, f diffFile, sides diffSides, blobs map[string]string) (text string, n int, why string) {
 	if f.link || !strings.Contains(f.text, "\n@@ ") {
 		text, n = Redact(f.text) // no lines of content: binary, a mode change, a link target
 		return text, n, ""
@@ -213,6 +215,10 @@ func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo,
 	var oldLines, newLines []string
 	var oldRed, newRed redactedLines
 	blob := func(rev, p string) ([]string, redactedLines, string) {
+		if out, ok := blobs[rev+":./"+p]; ok {
+			red, lines := redactWhole(p, out)
+			return splitLines([]byte(red)), lines, ""
+		}
 		out, cut, err := g.runGit(ctx, git, repo, "cat-file", "blob", rev+":./"+p)
 		switch {
 		case err != nil:
@@ -292,6 +298,65 @@ func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo,
 	}
 	text, n = Redact(b.String())
 	return text, n + len(touched), ""
+}
+
+// prefetchBlobs reads, in one `git cat-file --batch` (run like every git call,
+// runGitInput), the old and new blobs of the first files whose diffs have hunks
+// (up to maxPrefetch, and as much as maxGitOutput holds), keyed "rev:./path";
+// redactDiffFile reads the ones missing here one by one. Paths are given
+// relative to the repository (batch input has no working folder).
+func (g *Gatherer) prefetchBlobs(ctx context.Context, git string, repo gitRepo, files []diffFile, sides diffSides) map[string]string {
+	const maxPrefetch = 40
+	prefix := ""
+	if rel, err := filepath.Rel(repo.top, g.root); err == nil && rel != "." {
+		prefix = filepath.ToSlash(rel) + "/"
+	}
+	var keys []string
+	var in strings.Builder
+	for _, f := range files {
+		if len(keys) >= maxPrefetch {
+			break
+		}
+		if f.link || diffLockFiles[path.Base(f.path)] || !strings.Contains(f.text, "\n@@ ") {
+			continue
+		}
+		for _, side := range []struct{ rev, p string }{{sides.old, f.oldPath}, {sides.new, f.newPath}} {
+			if side.rev == "" || side.p == "" || strings.ContainsAny(side.p, "\n\r") {
+				continue
+			}
+			keys = append(keys, side.rev+":./"+side.p)
+			in.WriteString(side.rev + ":" + prefix + side.p + "\n")
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	out, _, err := g.runGitInput(ctx, git, repo, in.String(), "cat-file", "--batch")
+	if err != nil && out == "" {
+		return nil
+	}
+	got := map[string]string{}
+	for _, k := range keys {
+		// "<oid> blob <size>\n<content>\n", or "<name> missing\n"
+		head, rest, ok := strings.Cut(out, "\n")
+		if !ok {
+			break
+		}
+		fields := strings.Fields(head)
+		if len(fields) != 3 {
+			out = rest
+			continue
+		}
+		size, err := strconv.Atoi(fields[2])
+		if err != nil || size < 0 || len(rest) < size+1 {
+			break // cut at maxGitOutput: the rest are read one by one
+		}
+		if fields[1] == "blob" {
+			got[k] = rest[:size]
+		}
+		out = rest[size+1:]
+	}
+	return got
 }
 
 // hunkStart parses a hunk header "@@ -o[,c] +n[,c] @@": the first old and new

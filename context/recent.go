@@ -143,9 +143,17 @@ func keyList(keys []string, max int) string {
 // bounded by ToolTimeout, and returns its output (at most maxGitOutput bytes;
 // cut is set when there was more).
 func (g *Gatherer) runGit(ctx context.Context, git string, repo gitRepo, args ...string) (out string, cut bool, err error) {
+	return g.runGitInput(ctx, git, repo, "", args...)
+}
+
+// runGitInput is runGit with stdin (for `cat-file --batch`).
+func (g *Gatherer) runGitInput(ctx context.Context, git string, repo gitRepo, stdin string, args ...string) (out string, cut bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, g.opts.ToolTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, git, append(gitArgs(g.root, repo), args...)...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
 	cmd.Dir = g.root
 	cmd.Env = gitEnviron(os.Environ(), g.root, g.toolPATH(), repo)
 	cmd.WaitDelay = g.opts.ToolTimeout
