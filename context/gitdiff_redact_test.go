@@ -3,6 +3,9 @@ package codectx
 import (
 	"context"
 	"fmt"
+	"maps"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -90,4 +93,44 @@ func TestHunkStart(t *testing.T) {
 			t.Errorf("hunkStart(%q) = %d, %d, %v", tc.in, o, n, ok)
 		}
 	}
+}
+
+// TestPrefetchBlobs: one git cat-file --batch returns the old versions of the
+// changed files, also for a folder inside the repository (paths relative to it)
+// and for a commit's both sides.
+func TestPrefetchBlobs(t *testing.T) {
+	repo := t.TempDir()
+	commitTree(t, repo, map[string]string{"sub/a.txt": "one\ntwo\n", "sub/b.txt": "three\n", "top.txt": "x\n"})
+	writeTree(t, repo, map[string]string{"sub/a.txt": "one\nTWO\n", "sub/b.txt": "THREE\n"})
+	g := diffGatherer(t, filepath.Join(repo, "sub"), Options{})
+	gitPath, _ := exec.LookPath("git")
+	r, ok := findGitRepo(g.root, nil)
+	if !ok {
+		t.Fatal("no repository")
+	}
+	out, _, err := g.runGit(context.Background(), gitPath, r, "diff", "HEAD", "--relative", "--src-prefix=a/", "--dst-prefix=b/", "--", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, files := splitDiff(out, false)
+	got := g.prefetchBlobs(context.Background(), gitPath, r, files, diffSides{old: "HEAD"})
+	want := map[string]string{"HEAD:./a.txt": "one\ntwo\n", "HEAD:./b.txt": "three\n"}
+	if !maps.Equal(got, want) {
+		t.Errorf("prefetchBlobs = %q, want %q", got, want)
+	}
+	git(t, repo, "commit", "-qam", "change")
+	hash := strings.TrimSpace(gitOut(t, repo, "rev-parse", "HEAD"))
+	got = g.prefetchBlobs(context.Background(), gitPath, r, files, diffSides{old: hash + "^", new: hash})
+	if got[hash+"^:./a.txt"] != "one\ntwo\n" || got[hash+":./a.txt"] != "one\nTWO\n" || len(got) != 4 {
+		t.Errorf("prefetchBlobs of a commit = %q", got)
+	}
+}
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
+	}
+	return string(out)
 }
