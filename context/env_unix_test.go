@@ -293,7 +293,9 @@ func TestEnvProbeTimeoutIsNotCached(t *testing.T) {
 	t.Setenv("PATH", bin)
 	cache := filepath.Join(t.TempDir(), "env-cache.json")
 	for i := 1; i <= 2; i++ {
-		g, err := New(root, Options{ToolTimeout: 100 * time.Millisecond, EnvWait: time.Minute, EnvCachePath: cache})
+		// The timeout must leave the script time to record its run before it is killed
+		// (100 ms was not always enough on a loaded machine); the probe still times out.
+		g, err := New(root, Options{ToolTimeout: 1500 * time.Millisecond, EnvWait: time.Minute, EnvCachePath: cache})
 		if err != nil {
 			t.Fatal(err)
 		}
