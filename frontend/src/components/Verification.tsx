@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { Check, CheckOutcome, CheckResult, Verification, VerifyAttempt, VerifyState } from "../api/types";
 import type { ChecksState } from "../state/store";
 
@@ -107,12 +107,29 @@ function CheckResultRow({ c }: { c: CheckResult }) {
         </p>
       )}
       {c.outcome !== "not_run" && (
-        <details className="check-output">
-          <summary>Output</summary>
-          <pre data-testid="check-output">{c.output || "(no output)"}</pre>
-        </details>
+        <OutputTail text={c.output || "(no output)"} testid="check-output" />
       )}
     </li>
+  );
+}
+
+/** OutputTail is a check's output, collapsed; opened, it shows its end — where a
+ * traceback says what failed — and scrolls up for the rest. */
+function OutputTail({ text, testid }: { text: string; testid?: string }) {
+  const pre = useRef<HTMLPreElement>(null);
+  return (
+    <details
+      className="check-output"
+      onToggle={(e) => {
+        const el = pre.current;
+        if ((e.currentTarget as HTMLDetailsElement).open && el) el.scrollTop = el.scrollHeight;
+      }}
+    >
+      <summary>Output{text.split("\n").length > 20 ? " (opens at the end)" : ""}</summary>
+      <pre ref={pre} data-testid={testid}>
+        {text}
+      </pre>
+    </details>
   );
 }
 
@@ -132,10 +149,7 @@ function AttemptRow({ a, n }: { a: VerifyAttempt; n: number }) {
         </p>
       )}
       {a.output && (
-        <details className="check-output">
-          <summary>Output</summary>
-          <pre>{a.output}</pre>
-        </details>
+        <OutputTail text={a.output} />
       )}
     </li>
   );

@@ -133,3 +133,21 @@ describe("the merge editor", () => {
     expect(document.activeElement).toBe(screen.getByTestId("edit-file"));
   });
 });
+
+describe("a check's output", () => {
+  it("opens at its end, where the traceback says what failed", async () => {
+    const { VerificationView } = await import("./Verification");
+    const { sampleVerification } = await import("../state/fakeBackend");
+    const v = sampleVerification("verified");
+    const long = Array.from({ length: 60 }, (_, i) => `  File "calc.py", line ${i}`).join("\n") + "\nZeroDivisionError: division by zero\n";
+    v.commands = [{ ...v.commands[0], output: long }];
+    render(<VerificationView verification={v} />);
+    const pre = screen.getByTestId("check-output");
+    Object.defineProperty(pre, "scrollHeight", { configurable: true, value: 900 });
+    const details = pre.closest("details") as HTMLDetailsElement;
+    expect(details.querySelector("summary")?.textContent).toBe("Output (opens at the end)");
+    details.open = true;
+    fireEvent(details, new Event("toggle"));
+    expect(pre.scrollTop).toBe(900);
+  });
+});
