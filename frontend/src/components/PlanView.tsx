@@ -41,6 +41,8 @@ type Props = {
   reviewActions?: ReviewActions;
   /** approvedSummary is the summary of the approved plan these changes were written for, when known. */
   approvedSummary?: string;
+  /** onReplanReviewed re-plans this draft telling the model what was rejected, unticked or edited in it. */
+  onReplanReviewed?: () => void;
   /** actionError is a failure of Apply or Undo, shown next to those buttons. */
   actionError?: ReactNode;
 };
@@ -69,6 +71,12 @@ function memValue(v: unknown): string {
 function rulesUsed(plan: PlanRecord): string {
   const t = plan.base.sections.find((s) => s.title.startsWith("Project rules ("))?.title ?? "";
   return t.slice("Project rules (".length, -1);
+}
+
+/** reviewed says the user rejected, unticked or edited something in the draft shown. */
+function reviewed(plan: PlanRecord, selected: Record<string, boolean>, review?: ReviewState): boolean {
+  if (review && (Object.keys(review.rejected).some((k) => (review.rejected[k] ?? []).length > 0) || Object.keys(review.edits).length > 0)) return true;
+  return plan.changes.some((c) => !selected[c.path]);
 }
 
 export function PlanView(p: Props) {
@@ -281,6 +289,18 @@ export function PlanView(p: Props) {
         )}
       </div>
       {p.actionError}
+      {plan.state === "draft" && !foreign && p.onReplanReviewed && reviewed(plan, p.selected, p.review) && (
+        <div className="row" data-testid="replan-reviewed-offer">
+          <span className="muted small">
+            Fix (plan) above starts a new plan and does not send your choices. Re-plan tells the model which hunks you rejected, which files you unticked
+            and what you changed by hand, so it does not propose them again.
+          </span>
+          <span className="spacer" />
+          <button data-testid="replan-draft-reviewed" onClick={p.onReplanReviewed} disabled={p.planning || p.busy || p.verifying}>
+            Re-plan with my choices
+          </button>
+        </div>
+      )}
       {p.result && (
         <div className="result" data-testid="apply-result" role="status">
           <strong>{p.result.kind === "applied" ? "Applied" : "Undone"}</strong> transaction <code>{p.result.result.transaction}</code>

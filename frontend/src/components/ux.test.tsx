@@ -179,3 +179,18 @@ describe("Write the changes", () => {
     expect((screen.getByTestId("plan-only") as HTMLInputElement).checked).toBe(false);
   }, 60_000);
 });
+
+describe("a reviewed draft", () => {
+  it("offers to re-plan with the choices made, and that request carries them", async () => {
+    const { store, b } = await shown();
+    expect(screen.queryByTestId("replan-reviewed-offer")).toBeNull();
+    fireEvent.click(screen.getAllByTestId("change-check")[1]);
+    const offer = screen.getByTestId("replan-reviewed-offer");
+    expect(offer.textContent).toContain("Fix (plan) above starts a new plan and does not send your choices");
+    await act(async () => fireEvent.click(screen.getByTestId("replan-draft-reviewed")));
+    const req = b.called("plan").pop()!.args[0] as { previous: string; review?: { paths: string[] } };
+    expect(req.previous).toBe("p1");
+    expect(req.review?.paths).toEqual(["calc.py"]);
+    expect(store.get().planning).toBe(false);
+  }, 60_000);
+});
