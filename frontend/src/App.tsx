@@ -123,7 +123,7 @@ export function App({ store }: { store: Store }) {
       </main>
       {s.history && <HistoryDrawer items={s.history} onOpen={(id) => store.loadPlan(id)} onClose={store.closeHistory} />}
       {s.journals && (
-        <JournalsDrawer items={s.journals} discarding={s.discarding} onDiscard={(id) => store.discardJournal(id)} onClose={store.closeJournals}>
+        <JournalsDrawer items={s.journals} discarding={s.discarding} planSummary={(id) => s.summaries[id] ?? ""} onDiscard={(id) => store.discardJournal(id)} onClose={store.closeJournals}>
           {s.error && <ErrorAlert error={s.error} onDismiss={store.dismissError} />}
         </JournalsDrawer>
       )}

@@ -80,10 +80,15 @@ try {
 
   // One with the mouse, one from the keyboard.
   await drawer.getByRole("button", { name: `Discard ${txBare}` }).click();
+  await drawer.getByRole("button", { name: `Delete ${txBare}` }).click(); // Discard asks first
   await drawer.locator(`[data-testid="journal"][data-id="${txBare}"]`).waitFor({ state: "detached" });
   assert.equal(await rows.count(), 1);
   const second = drawer.getByRole("button", { name: `Discard ${txForged}` });
   await second.focus();
+  await page.keyboard.press("Enter");
+  // the question takes the focus: Enter confirms
+  await drawer.getByRole("button", { name: `Delete ${txForged}` }).waitFor();
+  assert.equal(await drawer.getByRole("button", { name: `Delete ${txForged}` }).evaluate((el) => el === document.activeElement), true, "the Delete question does not have the focus");
   await page.keyboard.press("Enter");
   await drawer.getByTestId("journals-empty").waitFor();
   assert.equal(await rows.count(), 0);

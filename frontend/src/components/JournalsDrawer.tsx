@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { discardable, type JournalInfo } from "../api/types";
 
 type Props = {
@@ -6,6 +6,8 @@ type Props = {
   /** discarding is the id being discarded; every Discard button waits meanwhile. */
   discarding: string | null;
   onDiscard: (id: string) => void;
+  /** planSummary names a plan by its summary when it is known ("" otherwise). */
+  planSummary?: (id: string) => string;
   onClose: () => void;
   /** children are shown under the heading (the error of the last action). */
   children?: ReactNode;
@@ -41,14 +43,23 @@ export function stateHelp(state: string): string {
 function when(created?: string): string {
   if (!created || created.startsWith("0001-")) return "";
   const d = new Date(created);
-  return Number.isNaN(d.getTime()) ? created : d.toLocaleString();
+  if (Number.isNaN(d.getTime())) return created;
+  // As History writes dates: 2026-11-22 10:00:00 (local time).
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
 
 /** JournalsDrawer lists the project's transactions and the folders a recovery set
  * aside, with where every saved original is; Discard deletes one that needs no
  * more work (never the undo history). */
-export function JournalsDrawer({ items, discarding, onDiscard, onClose, children }: Props) {
+export function JournalsDrawer({ items, discarding, onDiscard, onClose, children, planSummary }: Props) {
   const ref = useRef<HTMLElement>(null);
+  // Discard deletes a folder for good: it asks first, in place.
+  const [asking, setAsking] = useState<string | null>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) confirmRef.current?.focus();
+  }, [asking]);
   useEffect(() => {
     ref.current?.focus();
   }, []);
@@ -100,20 +111,43 @@ export function JournalsDrawer({ items, discarding, onDiscard, onClose, children
                     data-testid="journal-discard"
                     aria-label={`Discard ${j.id}`}
                     title={`Delete ${j.where}`}
-                    onClick={() => onDiscard(j.id)}
-                    disabled={discarding !== null}
+                    onClick={() => setAsking(j.id)}
+                    disabled={discarding !== null || asking === j.id}
                   >
                     {busy ? "Discarding…" : "Discard"}
                   </button>
                 )}
               </div>
+              {asking === j.id && !busy && (
+                <div className="alert row" role="alertdialog" aria-label={`Delete ${j.id}?`} data-testid="journal-confirm">
+                  <span className="small">
+                    Delete <code>{j.where}</code> for good? It cannot be undone.
+                  </span>
+                  <span className="spacer" />
+                  <button data-testid="journal-keep" onClick={() => setAsking(null)}>
+                    Keep
+                  </button>
+                  <button
+                    ref={confirmRef}
+                    data-testid="journal-discard-confirm"
+                    aria-label={`Delete ${j.id}`}
+                    onClick={() => {
+                      setAsking(null);
+                      onDiscard(j.id);
+                    }}
+                  >
+                    Delete
+                  </button>
+                </div>
+              )}
               <p className="muted small journal-help">{stateHelp(j.state)}</p>
               <dl className="journal-facts">
                 {j.plan_id && (
                   <>
                     <dt>Plan</dt>
                     <dd>
-                      <code>{j.plan_id}</code>
+                      {planSummary?.(j.plan_id) ? <span data-testid="journal-plan-summary">“{planSummary(j.plan_id)}” </span> : null}
+                      <code className="muted">{j.plan_id}</code>
                     </dd>
                   </>
                 )}

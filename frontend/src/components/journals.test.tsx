@@ -76,6 +76,15 @@ describe("JournalsDrawer", () => {
     const rows = screen.getAllByTestId("journal");
     expect(rows.map((r) => !!within(r).queryByTestId("journal-discard"))).toEqual([false, true, true, true, true]);
     fireEvent.click(within(rows[2]).getByRole("button", { name: "Discard 20260101-000000.000000-abcdef" }));
+    // it asks first: Keep leaves it, Delete discards it
+    const ask = within(rows[2]).getByTestId("journal-confirm");
+    expect(ask.textContent).toContain("for good? It cannot be undone.");
+    expect(document.activeElement).toBe(within(rows[2]).getByTestId("journal-discard-confirm"));
+    fireEvent.click(within(rows[2]).getByTestId("journal-keep"));
+    expect(onDiscard).not.toHaveBeenCalled();
+    expect(within(rows[2]).queryByTestId("journal-confirm")).toBeNull();
+    fireEvent.click(within(rows[2]).getByRole("button", { name: "Discard 20260101-000000.000000-abcdef" }));
+    fireEvent.click(within(rows[2]).getByRole("button", { name: "Delete 20260101-000000.000000-abcdef" }));
     expect(onDiscard).toHaveBeenCalledWith("20260101-000000.000000-abcdef");
   });
 
@@ -181,6 +190,7 @@ describe("App with journals", () => {
     await act(async () => fireEvent.click(screen.getByTestId("recovery-journals")));
     expect(screen.getAllByTestId("journal")).toHaveLength(3);
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Discard 20260101-000000.000000-abcdef" })));
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Delete 20260101-000000.000000-abcdef" })));
     expect(b.called("discardJournal")[0].args).toEqual(["20260101-000000.000000-abcdef"]);
     expect(screen.getAllByTestId("journal").map((j) => j.getAttribute("data-state"))).toEqual(["committed", "held"]);
   });
@@ -193,6 +203,7 @@ describe("App with journals", () => {
     await app(b);
     await act(async () => fireEvent.click(screen.getByTestId("journals")));
     await act(async () => fireEvent.click(screen.getAllByTestId("journal-discard")[0]));
+    await act(async () => fireEvent.click(screen.getByTestId("journal-discard-confirm")));
     const drawer = screen.getByTestId("journals-drawer");
     const err = within(drawer).getByTestId("error");
     expect(err.textContent).toContain("discard t: permission denied");

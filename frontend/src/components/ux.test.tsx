@@ -194,3 +194,19 @@ describe("a reviewed draft", () => {
     expect(store.get().planning).toBe(false);
   }, 60_000);
 });
+
+describe("Journals", () => {
+  it("names a journal's plan by its summary and writes dates as History does", async () => {
+    const b = new FakeBackend();
+    b.historyItems = [{ ...b.historyItems[0], id: "p1", summary: "guard b == 0" }];
+    const store = new Store(b);
+    render(<App store={store} />);
+    await act(async () => {
+      await store.start();
+      await store.openJournals();
+    });
+    const row = screen.getAllByTestId("journal").find((r) => r.getAttribute("data-id") === "20261122-100000.000000-aaaaaa")!;
+    expect(within(row).getByTestId("journal-plan-summary").textContent).toBe("“guard b == 0” ");
+    expect(row.textContent).toMatch(/Created\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+  }, 60_000);
+});

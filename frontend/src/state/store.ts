@@ -715,6 +715,15 @@ export class Store {
       this.set({ journals: await this.backend.journals(), history: null });
     } catch (e) {
       this.fail(e);
+      return;
+    }
+    // Journals name their plan: its summary reads better than its id.
+    try {
+      const summaries = { ...this.state.summaries };
+      for (const h of (await this.backend.history()) ?? []) summaries[h.id] = h.summary;
+      this.set({ summaries });
+    } catch {
+      // the ids are shown either way
     }
   }
 
