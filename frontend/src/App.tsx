@@ -105,6 +105,7 @@ export function App({ store }: { store: Store }) {
               onWriteChanges={() => store.writeChanges()}
               review={s.review}
               reviewActions={store.reviewActions}
+              filesChanged={s.changedSince === s.plan.id}
               onReplanReviewed={() => store.fix({ previous: s.plan?.id })}
               approvedSummary={s.plan.approved_plan ? s.summaries[s.plan.approved_plan] : undefined}
               actionError={

@@ -39,6 +39,8 @@ type Props = {
   /** review and reviewActions: per-hunk accept/reject and Edit of the draft's changes. */
   review?: ReviewState;
   reviewActions?: ReviewActions;
+  /** filesChanged: the plan's files changed on disk after it was made, so a verification is out of date. */
+  filesChanged?: boolean;
   /** approvedSummary is the summary of the approved plan these changes were written for, when known. */
   approvedSummary?: string;
   /** onReplanReviewed re-plans this draft telling the model what was rejected, unticked or edited in it. */
@@ -125,6 +127,11 @@ export function PlanView(p: Props) {
           </span>
         )}
         {verification && <VerifyBadge verification={verification} />}
+        {verification && p.filesChanged && (
+          <span className="flag" data-testid="verify-stale">
+            checked against the files as they were — they changed on disk since
+          </span>
+        )}
         {plan.usage?.cost !== undefined && (
           <span className="muted small" data-testid="plan-cost-header" title="At the prices per 1M tokens set in Settings, in your provider's currency">
             cost {formatCost(plan.usage.cost)} at your Settings prices

@@ -210,3 +210,17 @@ describe("Journals", () => {
     expect(row.textContent).toMatch(/Created\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
   }, 60_000);
 });
+
+describe("a verified plan whose files changed", () => {
+  it("says the verification was of the files as they were once Apply finds them changed", async () => {
+    const b = new FakeBackend();
+    b.planResult = async () => ({ ...samplePlan(), verification: (await import("../state/fakeBackend")).sampleVerification("verified") });
+    b.applyResult = async () => {
+      throw baseMismatch;
+    };
+    await shown(b);
+    expect(screen.queryByTestId("verify-stale")).toBeNull();
+    fireEvent.click(screen.getByTestId("apply"));
+    expect((await screen.findByTestId("verify-stale")).textContent).toBe("checked against the files as they were — they changed on disk since");
+  }, 60_000);
+});

@@ -64,6 +64,8 @@ export type State = {
   errorAt: "top" | "actions";
   /** summaries of plans seen, by id: a written plan names the approved plan by its summary. */
   summaries: Record<string, string>;
+  /** changedSince is the id of the plan shown whose files changed on disk after it was made (Apply said so). */
+  changedSince: string | null;
 };
 
 export const initialState: State = {
@@ -95,6 +97,7 @@ export const initialState: State = {
   review: emptyReview,
   errorAt: "top",
   summaries: {},
+  changedSince: null,
 };
 
 /** foreignError explains why a plan not made by this user is never applied or run. */
@@ -323,7 +326,7 @@ export class Store {
     for (const c of rec.changes ?? []) selected[c.path] = !rec.foreign;
     const memorySelected: Record<string, boolean> = {};
     for (const m of rec.memory ?? []) memorySelected[m.key] = !rec.foreign;
-    this.set({ plan: rec, selected, memorySelected, answers: (rec.plan.questions ?? []).map(() => ""), commands: {}, checks: null, review: emptyReview });
+    this.set({ changedSince: null, plan: rec, selected, memorySelected, answers: (rec.plan.questions ?? []).map(() => ""), commands: {}, checks: null, review: emptyReview });
   }
 
   /** loadChecks fills the Verify panel of the plan shown (the user's own drafts only:
@@ -510,6 +513,8 @@ export class Store {
       }
     } catch (e) {
       this.fail(e, "actions");
+      // A verification was of the files as they were: the badge must not vouch for them now.
+      if (toAppError(e).code === "ERR_BASE_MISMATCH") this.set({ changedSince: p.id });
     } finally {
       this.set({ busy: false });
     }
