@@ -120,8 +120,9 @@ func TestPlanJSON(t *testing.T) {
 	}
 	rd := got["rounds"].([]any)[0].(map[string]any)
 	res := rd["results"].([]any)[0].(map[string]any)
-	// test_calc.py was sent whole in the base context: the result refers to it instead of repeating it
-	if res["ok"] != true || !strings.Contains(res["text"].(string), `[lines 1-5 of test_calc.py: already sent in the base context`) || rd["requests"].([]any)[0].(map[string]any)["type"] != "read_file" {
+	// test_calc.py was sent whole in the base context, but its 5 lines cost fewer tokens than a
+	// reference to them, so they are sent again as they are (the session tests cover references)
+	if res["ok"] != true || !strings.Contains(res["text"].(string), "5 |     assert divide(1, 0) is None") || strings.Contains(res["text"].(string), "already sent") || rd["requests"].([]any)[0].(map[string]any)["type"] != "read_file" {
 		t.Errorf("round = %v", rd)
 	}
 	if mp := got["memory_patch"].([]any)[0].(map[string]any); mp["key"] != "project.default_test_command" || mp["value"] != "pytest -q" {
