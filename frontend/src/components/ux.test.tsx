@@ -224,3 +224,24 @@ describe("a verified plan whose files changed", () => {
     expect((await screen.findByTestId("verify-stale")).textContent).toBe("checked against the files as they were — they changed on disk since");
   }, 60_000);
 });
+
+describe("a provider failure", () => {
+  it("is said once, in the message box, not again raw in the progress line", async () => {
+    const b = new FakeBackend();
+    const store = new Store(b);
+    render(<App store={store} />);
+    const raw = "ERR_PROVIDER_UNAVAILABLE: cannot get an answer from http://127.0.0.1:1 (HTTP 500): llm unavailable (HTTP 500): llmtest: no scripted reply left";
+    b.planResult = async () => {
+      b.progress?.([{ stage: "error", message: raw } as never]);
+      throw JSON.stringify({ code: "ERR_PROVIDER_UNAVAILABLE", message: "cannot get an answer from http://127.0.0.1:1 (HTTP 500)", hint: "is the server running?" });
+    };
+    await act(async () => {
+      await store.start();
+      store.setProblem("x");
+      await store.fix();
+    });
+    expect(screen.getByTestId("error").textContent).toContain("cannot get an answer from http://127.0.0.1:1 (HTTP 500)");
+    expect(screen.getByTestId("progress").textContent).toBe("Planning stopped: the message above says why and what to do.");
+    expect(document.body.textContent).not.toContain("llm unavailable (HTTP 500)");
+  }, 60_000);
+});

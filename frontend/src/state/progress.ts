@@ -38,7 +38,9 @@ export function stageText(p: Progress | null): string {
     case "done":
       return "Plan ready.";
     case "error":
-      return p.message;
+      // The error itself is in the message box, worded for people; the event
+      // carries the raw chain ("… (HTTP 500): llm unavailable (HTTP 500): …").
+      return "Planning stopped: the message above says why and what to do.";
     case "recovery":
       return p.message;
   }
