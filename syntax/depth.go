@@ -1,5 +1,7 @@
 package syntax
 
+import "github.com/evanw/esbuild/pkg/api"
+
 // The parsers Check calls recurse once per level of nesting and have no limit of
 // their own: esbuild overflows Go's 1 GB goroutine stack at about 150,000 to
 // 300,000 levels (`{a:` or `(` repeated; measured with a 2 MiB input), go-toml at
@@ -19,10 +21,10 @@ const MaxDepth = 500
 // depthOf estimates how deep the parser for lang recurses on b, stopping early
 // once the estimate passes MaxDepth. Go, JSON and YAML parsers have their own
 // limits (or do not recurse per level) and are not screened.
-func depthOf(lang string, b []byte) int {
+func depthOf(p, lang string, b []byte) int {
 	switch lang {
 	case "JavaScript", "TypeScript":
-		return max(rawDepth(b), jsDepth(b))
+		return max(rawDepth(b), jsDepth(b, jsLoader(p) != api.LoaderTS))
 	case "TOML":
 		return max(rawDepth(b), tomlDepth(b))
 	}
@@ -108,16 +110,21 @@ func hasAt(b []byte, i int, s []byte) bool {
 // `=>`, `<`, `new`, `await`, `if`, `else`, …) since that level's last statement
 // or list separator (`;` not followed by `else`, `,`, or a line break between
 // two complete operands). Strings, template text, comments and regular
-// expressions are skipped; `${` opens a level.
-func jsDepth(b []byte) int {
+// expressions are skipped; `${` opens a level. A < counts until a > closes it
+// (type arguments) or, where JSX is allowed (jsx) or the < starts an operand
+// (a type assertion, a generic arrow), until a closing tag </…> or /> does —
+// or until the statement ends: `<a><a>` nests though each < has its >.
+func jsDepth(b []byte, jsx bool) int {
 	type level struct {
 		chain    int
+		angle    int  // < not yet closed by > (type arguments); a comma does not end them
+		tags     int  // JSX tags (or type assertions) not yet closed by </…> or />
 		template bool // the level is a `${` and its `}` returns to template text
 		ctrl     bool // the level is the ( after if/while/for/with: a regexp may follow its )
 	}
 	stack := []level{{}}
 	top := 0
-	sum := 0 // Σ chain over the stack
+	sum := 0 // Σ chain + angle over the stack
 	// prevEnds: the last token ends an operand (a name, a number, a string, a
 	// closing bracket), so a following / divides and a line break may end the
 	// statement. prevWord is that token when it was a keyword.
@@ -133,9 +140,15 @@ func jsDepth(b []byte) int {
 		sum++
 		measure()
 	}
-	reset := func() {
+	reset := func() { // a comma: the operators before it are done
 		sum -= stack[len(stack)-1].chain
 		stack[len(stack)-1].chain = 0
+	}
+	endStatement := func() {
+		reset()
+		l := &stack[len(stack)-1]
+		sum -= l.angle + l.tags
+		l.angle, l.tags = 0, 0
 	}
 	push := func(l level) {
 		stack = append(stack, l)
@@ -143,11 +156,11 @@ func jsDepth(b []byte) int {
 	}
 	pop := func() level {
 		if len(stack) == 1 {
-			reset()
+			endStatement()
 			return level{}
 		}
 		l := stack[len(stack)-1]
-		sum -= l.chain
+		sum -= l.chain + l.angle + l.tags
 		stack = stack[:len(stack)-1]
 		return l
 	}
@@ -198,7 +211,7 @@ func jsDepth(b []byte) int {
 		}
 		// A line break between two operands ends a statement (ASI).
 		if sawNewline && prevEnds && (isWordByte(c) || c == '"' || c == '\'' || c == '`') {
-			reset()
+			endStatement()
 		}
 		sawNewline = false
 		ends, word := false, ""
@@ -265,11 +278,44 @@ func jsDepth(b []byte) int {
 			}
 			// After if (…) a / starts a regular expression; after f(…) it divides.
 			ends = !(c == ')' && l.ctrl)
-		case c == ';' || c == ',':
-			if c == ',' || !nextWordIs(b, i+1, "else") {
-				reset()
+		case c == ',':
+			reset()
+		case c == ';':
+			if !nextWordIs(b, i+1, "else") {
+				endStatement()
 			}
-		case c == '!' || c == '~' || c == '?' || c == ':' || c == '<' || c == '@':
+		case c == '<' && i+1 < len(b) && b[i+1] == '/': // a JSX closing tag
+			for i < len(b) && b[i] != '>' {
+				i++
+			}
+			if stack[len(stack)-1].tags > 0 {
+				stack[len(stack)-1].tags--
+				sum--
+			}
+			ends = true
+		case c == '/' && i+1 < len(b) && b[i+1] == '>': // a self-closing JSX tag
+			i++
+			if stack[len(stack)-1].tags > 0 {
+				stack[len(stack)-1].tags--
+				sum--
+			}
+			ends = true
+		case c == '<' && (jsx || !prevEnds):
+			stack[len(stack)-1].tags++
+			sum++
+			measure()
+		case c == '<':
+			stack[len(stack)-1].angle++
+			sum++
+			measure()
+		case c == '>':
+			if i+1 < len(b) && b[i+1] == '=' { // >= compares
+				i++
+			} else if stack[len(stack)-1].angle > 0 {
+				stack[len(stack)-1].angle--
+				sum--
+			}
+		case c == '!' || c == '~' || c == '?' || c == ':' || c == '@':
 			bump()
 		case c == '=':
 			if i+1 < len(b) && b[i+1] == '=' { // == and === compare
@@ -278,14 +324,20 @@ func jsDepth(b []byte) int {
 					i++
 				}
 			} else {
+				if i+1 < len(b) && b[i+1] == '>' {
+					i++ // =>
+				}
 				bump() // =, =>, and the end of +=, &&=, …
 			}
 		case c == '-' || c == '+':
-			if i+1 < len(b) && b[i+1] == c {
-				i++ // ++ and --
-				ends = prevEnds
-			} else if !prevEnds {
-				bump() // a sign, not a subtraction
+			double := i+1 < len(b) && b[i+1] == c // ++ or --
+			if double {
+				i++
+			}
+			if prevEnds {
+				ends = double // x++ ends an operand; a - b does not
+			} else {
+				bump() // a sign or a prefix ++/--, not a subtraction
 			}
 		case c == '.' && i+1 < len(b) && b[i+1] == '.' && i+2 < len(b) && b[i+2] == '.':
 			i += 2

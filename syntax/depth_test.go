@@ -29,6 +29,9 @@ func TestCheckDeepNesting(t *testing.T) {
 		{name: "conditional chain", path: "app/x.js", after: "x = " + strings.Repeat("a?", 1_000_000)},
 		{name: "assignment chain across lines", path: "app/x.js", after: "x = " + strings.Repeat("a=\n", 600_000)},
 		{name: "template literal nesting", path: "app/x.js", after: "x = " + strings.Repeat("`${", 600_000)},
+		{name: "prefix decrements", path: "app/x.js", after: "x = " + strings.Repeat("--", 750_000)},
+		{name: "nested jsx elements", path: "src/App.tsx", after: "x = " + strings.Repeat("<a>", 500_000)},
+		{name: "type arguments separated by commas", path: "src/x.tsx", after: "x = " + strings.Repeat("A<B,", 375_000)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -130,7 +130,7 @@ func CheckNote(p string, before, after []byte) ([]Issue, string) {
 		return nil, ""
 	}
 	lang := Language(p)
-	if d := depthOf(lang, after); d > MaxDepth {
+	if d := depthOf(p, lang, after); d > MaxDepth {
 		return nil, fmt.Sprintf("too deeply nested to check (depth %d)", d)
 	}
 	var parse func([]byte) []Issue
@@ -160,7 +160,7 @@ func CheckNote(p string, before, after []byte) ([]Issue, string) {
 	if before != nil {
 		// The original is parsed only to tell new errors from old ones, and a
 		// hostile project file may be nested deep enough to overflow the parser.
-		if d := depthOf(lang, before); d > MaxDepth {
+		if d := depthOf(p, lang, before); d > MaxDepth {
 			return nil, fmt.Sprintf("too deeply nested to check (depth %d in the current file)", d)
 		}
 		old := parse(before)
