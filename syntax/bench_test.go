@@ -46,3 +46,17 @@ func BenchmarkCheck(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDepth measures the nesting screen that runs before esbuild (the
+// part of BenchmarkCheck/TypeScript that is not parsing).
+func BenchmarkDepth(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&sb, "export const f%d = (a: number, b: number): number => a * %d + b; // f(%d)\n", i, i, i)
+	}
+	src := []byte(sb.String())
+	b.SetBytes(int64(len(src)))
+	for i := 0; i < b.N; i++ {
+		depthOf("big.ts", "TypeScript", src)
+	}
+}
