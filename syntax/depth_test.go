@@ -21,6 +21,8 @@ func TestCheckDeepNesting(t *testing.T) {
 		{name: "model creates deep inline tables", path: "cfg.toml", after: "a = " + strings.Repeat("{b=", 400_000)},
 		{name: "hostile original, harmless edit", path: "app/deep.js", before: "// header\n" + deepJS, after: "// header 2\n" + deepJS},
 		{name: "hostile original, edit breaks it", path: "app/deep.js", before: "// header\n" + deepJS + ")", after: "// header\n" + deepJS},
+		{name: "hostile original replaced by broken shallow content", path: "app/deep.js",
+			before: "x = " + strings.Repeat("(", 300_000) + "1" + strings.Repeat(")", 300_000) + ";\n", after: "x = (1;\n"},
 		{name: "closers hidden in strings", path: "app/x.js", after: "x = " + strings.Repeat(`(")"+`, 300_000)},
 		{name: "closers hidden in regexps", path: "app/x.js", after: "x = " + strings.Repeat(`(/)/`, 300_000)},
 		{name: "closers hidden in toml strings", path: "cfg.toml", after: "a = " + strings.Repeat(`["]",`, 300_000)},
