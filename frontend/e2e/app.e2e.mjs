@@ -194,6 +194,15 @@ try {
   assert.equal(readFileSync(join(project, "calc.py"), "utf8"), original, "planning must not change files");
   assert.match(await page.getByTestId("calls").textContent(), /1 model request to fake-model \(json_schema\): [\d,]+ tokens in/);
   step("plan shown with 2 changes and a diff; nothing written");
+  // Added and removed lines keep their colour under the syntax colours, light and dark.
+  const firstDiff = page.getByTestId("diff").first();
+  const addedBg = () => firstDiff.locator(".d2h-ins .d2h-code-line-ctn").first().evaluate((el) => getComputedStyle(el).backgroundColor);
+  assert.match(await addedBg(), /rgba\(0, 0, 0, 0\)|transparent/, "the syntax theme paints over the added line's colour");
+  await firstDiff.screenshot({ path: shot.replace(/\.png$/, "-diff.png") });
+  await page.emulateMedia({ colorScheme: "dark" });
+  assert.match(await addedBg(), /rgba\(0, 0, 0, 0\)|transparent/, "the dark syntax theme paints over the added line's colour");
+  await firstDiff.screenshot({ path: shot.replace(/\.png$/, "-diff-dark.png") });
+  await page.emulateMedia({ colorScheme: "light" });
   const sentHead = await page.locator('[data-testid="context-sent"] > summary').textContent();
   assert.match(sentHead, /— the sections are ~[\d,]+ tokens \(estimated\)/);
   assert.ok(!sentHead.includes("))"), sentHead);
