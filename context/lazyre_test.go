@@ -1,21 +1,26 @@
 package codectx
 
-import "testing"
+import (
+	"testing"
+
+	"fixplan/internal/lazyre"
+)
 
 // Every pattern compiled on first use must compile: a typo would otherwise only
 // show when a user's output first reaches it.
 func TestLazyPatternsCompile(t *testing.T) {
-	if len(lazyPatterns) < 40 {
-		t.Fatalf("only %d lazy patterns registered", len(lazyPatterns))
+	patterns := lazyre.All()
+	if len(patterns) < 40 {
+		t.Fatalf("only %d lazy patterns registered", len(patterns))
 	}
-	for _, l := range lazyPatterns {
+	for _, l := range patterns {
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					t.Errorf("pattern %q does not compile: %v", l.src, r)
+					t.Errorf("pattern %q does not compile: %v", l.Source(), r)
 				}
 			}()
-			l.get()
+			l.Regexp()
 		}()
 	}
 }
