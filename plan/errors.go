@@ -55,7 +55,9 @@ type Error struct {
 func (e *Error) Error() string {
 	s := string(e.Code) + ": " + e.Msg
 	if e.Err != nil {
-		s += ": " + e.Err.Error()
+		if t := e.Err.Error(); t != "" { // a cause the message already words adds nothing
+			s += ": " + t
+		}
 	}
 	return s
 }

@@ -30,22 +30,33 @@ func ProviderError(err error, provider string, ctx context.Context) error {
 		attempts = fmt.Sprintf(" after %d attempts", le.Attempts)
 	}
 	detail := le.Message
-	e := &plan.Error{Err: err}
+	said := "" // the server's own words, once
+	if detail != "" {
+		said = ": " + detail
+	}
+	status := ""
+	if le.StatusCode != 0 {
+		status = fmt.Sprintf(" (HTTP %d)", le.StatusCode)
+	}
+	// Msg says it all once (what failed, the status, the server's words); the
+	// llm error stays in the chain for errors.As but adds no text of its own,
+	// which would repeat the status and the server's words.
+	e := &plan.Error{Err: silent{err}}
 	switch le.Kind {
 	case llm.KindAuth:
-		e.Code, e.Msg = plan.ErrProviderAuth, fmt.Sprintf("%s refused the API key (HTTP %d)", where, le.StatusCode)
+		e.Code, e.Msg = plan.ErrProviderAuth, fmt.Sprintf("%s refused the API key%s%s", where, status, said)
 		e.Hint = "set FIXPLAN_API_KEY (or OPENAI_API_KEY), or store the key in Settings"
 	case llm.KindQuota:
-		e.Code, e.Msg = plan.ErrProviderQuota, fmt.Sprintf("%s says the account is out of quota", where)
+		e.Code, e.Msg = plan.ErrProviderQuota, fmt.Sprintf("%s says the account is out of quota%s%s", where, status, said)
 		e.Hint = "check the account's plan and billing, or switch to another provider"
 	case llm.KindRateLimit:
-		e.Code, e.Msg = plan.ErrProviderUnavailable, fmt.Sprintf("%s kept rate-limiting the request%s", where, attempts)
+		e.Code, e.Msg = plan.ErrProviderUnavailable, fmt.Sprintf("%s kept rate-limiting the request%s%s%s", where, attempts, status, said)
 		e.Hint = "wait a minute and press Fix (plan) again, or raise max retries in Settings"
 	case llm.KindTimeout:
-		e.Code, e.Msg = plan.ErrProviderUnavailable, fmt.Sprintf("%s did not answer in time%s", where, attempts)
+		e.Code, e.Msg = plan.ErrProviderUnavailable, fmt.Sprintf("%s did not answer in time%s%s", where, attempts, said)
 		e.Hint = "raise the timeout (FIXPLAN_TIMEOUT or Settings) or use a faster model"
 	case llm.KindBadRequest:
-		e.Code, e.Msg = plan.ErrProviderRequest, fmt.Sprintf("%s rejected the request (HTTP %d): %s", where, le.StatusCode, detail)
+		e.Code, e.Msg = plan.ErrProviderRequest, fmt.Sprintf("%s rejected the request%s%s", where, status, said)
 		e.Hint = "check the model name (FIXPLAN_MODEL or Settings) and the base URL"
 		if contextOverflow(detail) {
 			e.Hint = "the context is too big for this model: lower the context budget in Settings (context_budget) or use a model with a larger context window"
@@ -68,14 +79,18 @@ func ProviderError(err error, provider string, ctx context.Context) error {
 		e.Code, e.Msg = plan.ErrCancelled, "planning was cancelled"
 		e.Hint = "press Fix (plan) again to start over"
 	default: // unavailable, and anything new
-		e.Code, e.Msg = plan.ErrProviderUnavailable, fmt.Sprintf("cannot get an answer from %s%s", where, attempts)
-		if le.StatusCode != 0 {
-			e.Msg += fmt.Sprintf(" (HTTP %d)", le.StatusCode)
-		}
+		e.Code, e.Msg = plan.ErrProviderUnavailable, fmt.Sprintf("cannot get an answer from %s%s%s%s", where, attempts, status, said)
 		e.Hint = "is the server running and the base URL right? (FIXPLAN_BASE_URL or Settings)"
 	}
 	return e
 }
+
+// silent keeps an error in the chain (errors.As, llm.KindOf) without adding its
+// text to the plan.Error's: the message already says what it says.
+type silent struct{ err error }
+
+func (silent) Error() string   { return "" }
+func (s silent) Unwrap() error { return s.err }
 
 // contextOverflow recognises "too much context" in the wording of OpenAI, vLLM,
 // llama.cpp and Ollama.

@@ -80,3 +80,45 @@ func TestRedirectElsewhereIsWordedAsSuch(t *testing.T) {
 		t.Errorf("the key left for %s", other.URL())
 	}
 }
+
+// TestProviderFailureSaysItOnce: a server error reads as one sentence — what
+// failed, the HTTP status once and the server's own words — in the message the
+// window shows, in the error text (the CLI, the progress event) and never with the key.
+func TestProviderFailureSaysItOnce(t *testing.T) {
+	f := newFixture(t, func(c *openai.Config) { c.MaxRetries = 0 },
+		llmtest.Reply{Status: http.StatusInternalServerError, Error: "the model backend is restarting"})
+	_, err := f.plan(t)
+	var pe *plan.Error
+	if !errors.As(err, &pe) {
+		t.Fatalf("err = %v, want a *plan.Error", err)
+	}
+	if k := llm.KindOf(err); k != llm.KindUnavailable {
+		t.Errorf("kind = %q, want %q (the llm error stays in the chain)", k, llm.KindUnavailable)
+	}
+	want := "cannot get an answer from " + f.srv.URL() + " (HTTP 500): the model backend is restarting"
+	if pe.Msg != want {
+		t.Errorf("message = %q, want %q", pe.Msg, want)
+	}
+	var stageErr string
+	f.ev.mu.Lock()
+	for _, ev := range f.ev.ev {
+		if ev.Stage == StageError {
+			stageErr = ev.Message
+		}
+	}
+	f.ev.mu.Unlock()
+	for name, text := range map[string]string{"Error()": err.Error(), "error event": stageErr} {
+		if n := strings.Count(text, "HTTP 500"); n != 1 {
+			t.Errorf("%s names the status %d times: %q", name, n, text)
+		}
+		if n := strings.Count(text, "the model backend is restarting"); n != 1 {
+			t.Errorf("%s has the server's message %d times: %q", name, n, text)
+		}
+		if strings.Contains(text, "llm unavailable") {
+			t.Errorf("%s carries the client's internal prefix: %q", name, text)
+		}
+		if strings.Contains(text, apiKey) {
+			t.Errorf("%s carries the API key: %q", name, text)
+		}
+	}
+}
