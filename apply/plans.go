@@ -38,8 +38,9 @@ func (e *Engine) SavePlan(r *plan.Record) error {
 	if r.Foreign {
 		return foreignPlan(r.ID)
 	}
-	// Indented: scripts/desktop/window-smoke.sh greps the saved record.
-	b, err := json.MarshalIndent(r, "", "  ")
+	// Compact, like the journals: nothing reads the record by eye, and the seal is
+	// over these exact bytes (an older indented record keeps its own and loads).
+	b, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("encode plan: %w", err)
 	}

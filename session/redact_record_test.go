@@ -126,7 +126,7 @@ func TestSavedPlanHoldsNoSecretOfTheProject(t *testing.T) {
 			t.Errorf("after apply %s still exists", rel)
 		}
 	}
-	if saved := savedPlanBytes(t, root, rec.ID); strings.Contains(saved, "hunter2") || !strings.Contains(saved, `"state": "applied"`) {
+	if saved := savedPlanBytes(t, root, rec.ID); strings.Contains(saved, "hunter2") || !strings.Contains(saved, `"state":"applied"`) {
 		t.Errorf("the applied plan's record holds the password or is not marked applied")
 	}
 

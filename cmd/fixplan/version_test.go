@@ -34,7 +34,7 @@ func TestPlanRecordsVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), `"fixplan_version": "1.2.3-test"`) {
+	if !strings.Contains(string(b), `"fixplan_version":"1.2.3-test"`) {
 		t.Fatalf("the plan does not record the version:\n%.600s", b)
 	}
 }
