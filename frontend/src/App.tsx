@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
-import type { Store } from "./state/store";
+import { undoableHere, type Store } from "./state/store";
 import { stageText } from "./state/progress";
 import { Header } from "./components/Header";
 import { ErrorAlert } from "./components/ErrorAlert";
@@ -91,6 +91,7 @@ export function App({ store }: { store: Store }) {
               onReplan={() => store.replan()}
               onApply={() => store.apply()}
               onUndo={() => store.undo()}
+              undoHere={undoableHere(s.plan, s.latestApply)}
               onRun={(c) => store.runCommand(c)}
               onStop={() => store.stopCommand()}
               onFixAgain={() => store.fixAgain()}

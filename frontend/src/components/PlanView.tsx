@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from "react";
 import type { ApplyResult, ContextRequest, PlanRecord, Usage } from "../api/types";
-import type { ChecksState, CommandState } from "../state/store";
+import { undoLatestOnly, type ChecksState, type CommandState } from "../state/store";
 import type { ReviewActions, ReviewState } from "../state/review";
 import { ChangeList } from "./ChangeList";
 import { VerificationView, VerifyBadge, VerifyPanel } from "./Verification";
@@ -21,6 +21,9 @@ type Props = {
   onReplan: () => void;
   onApply: () => void;
   onUndo: () => void;
+  /** undoHere: the latest apply not undone is this plan's, so Undo (which undoes the
+   * latest apply) undoes this one; else Undo is not offered here. */
+  undoHere?: boolean;
   onRun: (cmd: string) => void;
   onStop: () => void;
   onFixAgain: () => void;
@@ -93,8 +96,9 @@ export function PlanView(p: Props) {
   const verification = foreign ? undefined : plan.verification;
   // A plan with no file or memory changes (e.g. Plan only) has nothing to apply.
   const applicable = plan.changes.length > 0 || plan.memory.length > 0;
-  // Undo undoes the apply of the plan shown: only an applied plan has one.
-  const undoable = plan.state === "applied" && !foreign;
+  // Undo undoes the latest apply: offered only where that is this plan's own.
+  const undoable = plan.state === "applied" && !foreign && !!p.undoHere;
+  const undoElsewhere = plan.state === "applied" && !foreign && !p.undoHere && p.result?.kind !== "undone";
   const applyOff = foreign
     ? "Apply is off: this plan was not made by you."
     : plan.state === "undone" && applicable
@@ -293,6 +297,11 @@ export function PlanView(p: Props) {
           <button data-testid="undo" onClick={p.onUndo} disabled={p.busy || !undoable} title={undoable ? "Puts the files back as they were before this apply" : "Already undone"}>
             Undo last apply
           </button>
+        )}
+        {undoElsewhere && (
+          <span className="muted small" data-testid="undo-latest-only">
+            {undoLatestOnly}
+          </span>
         )}
       </div>
       {p.actionError}

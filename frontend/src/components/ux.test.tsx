@@ -245,3 +245,48 @@ describe("a provider failure", () => {
     expect(document.body.textContent).not.toContain("llm unavailable (HTTP 500)");
   }, 60_000);
 });
+
+describe("Undo from History is offered only for the latest apply", () => {
+  it("offers no Undo on an older applied plan (Undo would undo another plan's apply), and does on the latest", async () => {
+    const b = new FakeBackend();
+    // p2 was applied after p1; neither is undone: Undo (which takes no plan) undoes p2's.
+    b.journalList = [
+      { id: "20261122-110000.000000-bbbbbb", plan_id: "p2", state: "committed", where: ".fixplan/tx/20261122-110000.000000-bbbbbb" },
+      { id: "20261122-100000.000000-aaaaaa", plan_id: "p1", state: "committed", where: ".fixplan/tx/20261122-100000.000000-aaaaaa" },
+    ];
+    const tx: Record<string, string> = { p1: "20261122-100000.000000-aaaaaa", p2: "20261122-110000.000000-bbbbbb" };
+    b.historyItems = [
+      { id: "p2", created_at: "2026-11-22 11:00:00", state: "applied", summary: "second", problem: "y", files: 1, foreign: false },
+      { id: "p1", created_at: "2026-11-22 10:00:00", state: "applied", summary: "first", problem: "x", files: 1, foreign: false },
+    ];
+    b.loadResult = async (id) => ({ ...samplePlan(), id, state: "applied", transaction: tx[id] });
+    const store = new Store(b);
+    render(<App store={store} />);
+    await act(async () => {
+      await store.start();
+      await store.openHistory();
+      await store.loadPlan("p1");
+    });
+    await screen.findByTestId("undo-latest-only");
+    expect(screen.queryByTestId("undo")).toBeNull();
+    expect(screen.getByTestId("undo-latest-only").textContent).toContain("Undo is available for the latest apply only");
+    // Even asked directly, the store does not undo another plan's apply.
+    await act(() => store.undo());
+    expect(b.called("undo")).toHaveLength(0);
+    expect(b.journalList.filter((j) => j.state === "committed")).toHaveLength(2);
+
+    await act(() => store.loadPlan("p2"));
+    const undo = (await screen.findByTestId("undo")) as HTMLButtonElement;
+    expect(undo.disabled).toBe(false);
+    expect(screen.queryByTestId("undo-latest-only")).toBeNull();
+    fireEvent.click(undo);
+    await waitFor(() => expect(screen.getByTestId("apply-result").textContent).toContain("Undone"));
+    expect(b.called("undo")).toHaveLength(1);
+    expect(b.journalList.find((j) => j.plan_id === "p2")?.state).toBe("undone");
+
+    // p1's apply is now the latest not undone: its Undo is offered.
+    await act(() => store.loadPlan("p1"));
+    expect(((await screen.findByTestId("undo")) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.queryByTestId("undo-latest-only")).toBeNull();
+  }, 60_000);
+});

@@ -85,7 +85,10 @@ export class FakeBackend implements Backend {
   }
   async apply(req: ApplyRequest) {
     this.rec("apply", req);
-    return this.applyResult(req);
+    const r = await this.applyResult(req);
+    // Like the Go side: the apply's journal is the newest of the undo history.
+    this.journalList = [{ id: r.transaction, plan_id: r.plan_id, state: "committed", where: `.fixplan/tx/${r.transaction}` }, ...this.journalList];
+    return r;
   }
   /** previewResult answers previewSelection: by default each ticked change with only
    * its accepted hunks, or "edited" for the user's content. */
@@ -117,9 +120,13 @@ export class FakeBackend implements Backend {
     this.rec("proposedText", planId, path, accept);
     return { path, before: "def divide(a, b):\n    return a / b\n", after: "def divide(a, b):\n    if b == 0:\n        return None\n    return a / b\n" };
   }
+  /** undo undoes the newest committed journal, whichever plan's, like the Go side (it takes no plan). */
   async undo() {
     this.rec("undo");
-    return { transaction: "tx1", plan_id: "p1", applied: [], memory: [], recovered: false };
+    const j = this.journalList.find((x) => x.state === "committed");
+    if (!j) throw JSON.stringify({ code: "ERR_NOTHING_TO_UNDO", message: "there is no applied change to undo", hint: "" });
+    this.journalList = this.journalList.map((x) => (x === j ? { ...x, state: "undone" } : x));
+    return { transaction: j.id, plan_id: j.plan_id ?? "", applied: [], memory: [], recovered: false };
   }
   async history() {
     this.rec("history");

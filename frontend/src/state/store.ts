@@ -66,6 +66,9 @@ export type State = {
   summaries: Record<string, string>;
   /** changedSince is the id of the plan shown whose files changed on disk after it was made (Apply said so). */
   changedSince: string | null;
+  /** latestApply is the latest transaction not undone (the one Undo undoes) and its
+   * plan; null when there is none or it is unknown. Undo is offered only for that plan. */
+  latestApply: { transaction: string; planId: string } | null;
 };
 
 export const initialState: State = {
@@ -98,6 +101,7 @@ export const initialState: State = {
   errorAt: "top",
   summaries: {},
   changedSince: null,
+  latestApply: null,
 };
 
 /** foreignError explains why a plan not made by this user is never applied or run. */
@@ -107,6 +111,23 @@ export function foreignError(id: string, what: "applied" | "run" | "verified"): 
     `Plan ${id} was not made by your fixplan (it may have come with the project); it is never ${what}.`,
     "Make your own plan with Fix (plan).",
   );
+}
+
+/** undoLatestOnly is why Undo is not offered for an applied plan that is not the latest apply. */
+export const undoLatestOnly = "Undo is available for the latest apply only: it undoes the newest change applied, which is another plan's.";
+
+/** latestOf is the transaction the backend's Undo would undo: the newest committed
+ * journal (journals are listed newest first). */
+export function latestOf(journals: JournalInfo[]): { transaction: string; planId: string } | null {
+  const j = journals.find((x) => x.state === "committed");
+  return j ? { transaction: j.id, planId: j.plan_id ?? "" } : null;
+}
+
+/** undoableHere says whether Undo undoes the apply of rec: rec is applied, the user's,
+ * and the latest apply not undone is this plan's (its transaction, when the record names it). */
+export function undoableHere(rec: PlanRecord, latest: { transaction: string; planId: string } | null): boolean {
+  if (rec.state !== "applied" || rec.foreign || !latest || latest.planId !== rec.id) return false;
+  return !rec.transaction || rec.transaction === latest.transaction;
 }
 
 /** verifiable says whether the Verify panel may verify rec: the user's own draft with changes. */
@@ -231,7 +252,7 @@ export class Store {
   async chooseProject() {
     try {
       const p = await this.backend.chooseProject();
-      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null, progress: null, checks: null });
+      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null, progress: null, checks: null, latestApply: null });
     } catch (e) {
       const err = toAppError(e);
       if (err.code !== "ERR_CANCELLED") this.fail(err);
@@ -241,7 +262,7 @@ export class Store {
   async openProject(path: string) {
     try {
       const p = await this.backend.openProject(path);
-      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null, progress: null, checks: null });
+      this.set({ project: p, plan: null, result: null, error: null, history: null, journals: null, progress: null, checks: null, latestApply: null });
     } catch (e) {
       this.fail(e);
     }
@@ -501,7 +522,12 @@ export class Store {
     try {
       const files = fileChoices(p, this.state.selected, this.state.review);
       const result = await this.backend.apply({ plan_id: p.id, paths: this.selectedPaths(), memory_keys: this.selectedMemory(), ...(files.length ? { files } : {}) });
-      this.set({ result: { kind: "applied", result }, plan: { ...p, state: "applied", transaction: result.transaction }, checks: null });
+      this.set({
+        result: { kind: "applied", result },
+        plan: { ...p, state: "applied", transaction: result.transaction },
+        checks: null,
+        latestApply: { transaction: result.transaction, planId: p.id },
+      });
       if (files.length || this.selectedPaths().length < p.changes.length) {
         // The record now keeps what was rejected or edited: the applied plan shows it.
         try {
@@ -643,16 +669,33 @@ export class Store {
 
   async undo() {
     if (this.state.busy) return;
+    const shown = this.state.plan;
+    // The backend undoes the latest apply, whichever plan made it: never another
+    // plan's from this one's view.
+    if (!shown || !undoableHere(shown, this.state.latestApply)) {
+      this.set({ errorAt: "actions", error: new AppError("ERR_NOTHING_TO_UNDO", undoLatestOnly, "open the latest applied plan from History to undo it") });
+      return;
+    }
     this.set({ busy: true, error: null });
     try {
       const result = await this.backend.undo();
       const p = this.state.plan;
       // What the commands printed was about the applied files: it is stale now.
       this.set({ result: { kind: "undone", result }, plan: p && p.id === result.plan_id ? { ...p, state: "undone" } : p, commands: {} });
+      await this.refreshLatestApply();
     } catch (e) {
       this.fail(e, "actions");
     } finally {
       this.set({ busy: false });
+    }
+  }
+
+  /** refreshLatestApply asks the backend which apply Undo would undo now (unknown → none offered). */
+  async refreshLatestApply() {
+    try {
+      this.set({ latestApply: latestOf(await this.backend.journals()) });
+    } catch {
+      this.set({ latestApply: null });
     }
   }
 
@@ -708,6 +751,7 @@ export class Store {
       this.showPlan(listed?.foreign && !rec.foreign ? { ...rec, foreign: true } : rec);
       // An error was about the plan shown before (or the provider's last reply): not this one.
       this.set({ history: null, result: null, problem: rec.input.problem, error: null });
+      if (rec.state === "applied" && !rec.foreign) await this.refreshLatestApply();
       await this.loadChecks();
     } catch (e) {
       this.fail(e);
