@@ -63,7 +63,7 @@ plan=$(ls "$FIXPLAN_PROJECT"/.fixplan/plans/*.json 2>/dev/null | head -1 || true
 grep -q 'ZeroDivisionError: division by zero' "$plan" || { echo "window-smoke: the plan does not carry the typed problem"; exit 1; }
 grep -Eq '"state": ?"draft"' "$plan" || { echo "window-smoke: the plan is not a draft"; exit 1; }
 if [ -n "$FIXPLAN_EXPECT_VERSION" ]; then
-  grep -qF "\"fixplan_version\": \"$FIXPLAN_EXPECT_VERSION\"" "$plan" || { echo "window-smoke: the plan does not record fixplan_version $FIXPLAN_EXPECT_VERSION"; exit 1; }
+  grep -qF -e "\"fixplan_version\":\"$FIXPLAN_EXPECT_VERSION\"" -e "\"fixplan_version\": \"$FIXPLAN_EXPECT_VERSION\"" "$plan" || { echo "window-smoke: the plan does not record fixplan_version $FIXPLAN_EXPECT_VERSION"; exit 1; }
   echo "window-smoke: the plan records fixplan_version $FIXPLAN_EXPECT_VERSION"
 fi
 echo "window-smoke: a plan was made through the real window: $plan"
