@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"fixplan/plan"
+
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // RulesTitle starts the title of the base-context section that carries the
@@ -234,18 +236,14 @@ func (g *Gatherer) ruleApplies(rel string, inPlay []string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	fm := frontMatter(head)
-	if strings.EqualFold(fm["alwaysapply"], "true") {
+	always, globs := ruleScope(head)
+	if always {
 		return "root", true
 	}
-	globs := fm["applyto"]
-	if globs == "" {
-		globs = fm["globs"]
-	}
-	if globs == "" {
+	if len(globs) == 0 {
 		return "root", !strings.HasSuffix(rel, ".mdc")
 	}
-	for _, gl := range splitGlobs(globs) {
+	for _, gl := range globs {
 		gl = strings.Trim(strings.TrimSpace(gl), `"'[]`)
 		if gl == "" {
 			continue
@@ -323,6 +321,84 @@ func splitGlobs(list string) []string {
 		}
 	}
 	return append(out, list[start:])
+}
+
+// ruleScope reads the scope of a scoped rules file from its front matter:
+// whether it always applies (alwaysApply: true) and its globs (applyTo:, else
+// globs:). The globs may be a string of comma-separated globs (`globs: a, b`,
+// `applyTo: "a,b"`), a flow list (`globs: ["a", "b"]`) or a block list (one
+// `- glob` line each). The block is parsed as YAML; front matter YAML refuses
+// (Cursor writes `globs: *.go`, a YAML alias) is read line by line as before.
+func ruleScope(head []string) (always bool, globs []string) {
+	if block, ok := frontMatterBlock(head); ok {
+		var m map[string]any
+		if yaml.Unmarshal([]byte(block), &m) == nil {
+			lower := map[string]any{}
+			for k, v := range m {
+				lower[strings.ToLower(k)] = v
+			}
+			switch v := lower["alwaysapply"].(type) {
+			case bool:
+				always = v
+			case string:
+				always = strings.EqualFold(v, "true")
+			}
+			v := lower["applyto"]
+			if isEmptyScope(v) {
+				v = lower["globs"]
+			}
+			return always, scopeGlobs(v)
+		}
+	}
+	fm := frontMatter(head)
+	globs0 := fm["applyto"]
+	if globs0 == "" {
+		globs0 = fm["globs"]
+	}
+	if globs0 != "" {
+		globs = splitGlobs(globs0)
+	}
+	return strings.EqualFold(fm["alwaysapply"], "true"), globs
+}
+
+// isEmptyScope reports whether a front matter value names no glob.
+func isEmptyScope(v any) bool {
+	return len(scopeGlobs(v)) == 0
+}
+
+// scopeGlobs turns a front matter value (a string of comma-separated globs, or
+// a list of such strings) into its globs; anything else names none.
+func scopeGlobs(v any) []string {
+	var out []string
+	switch v := v.(type) {
+	case string:
+		for _, g := range splitGlobs(v) {
+			if g = strings.TrimSpace(g); g != "" {
+				out = append(out, g)
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if s, ok := e.(string); ok {
+				out = append(out, scopeGlobs(s)...)
+			}
+		}
+	}
+	return out
+}
+
+// frontMatterBlock returns the text between a leading --- line and the next ---
+// line; ok is false when there is no closed block.
+func frontMatterBlock(lines []string) (string, bool) {
+	if len(lines) == 0 || strings.TrimSpace(lines[0]) != "---" {
+		return "", false
+	}
+	for i, l := range lines[1:] {
+		if strings.TrimSpace(l) == "---" {
+			return strings.Join(lines[1:1+i], "\n"), true
+		}
+	}
+	return "", false
 }
 
 // frontMatter reads the `key: value` lines of a leading --- block (keys lower-cased).

@@ -71,6 +71,23 @@ func TestRulesGolden(t *testing.T) {
 			"internal/store/db.go":      "package store\n",
 			".cursor/rules/.hidden.mdc": "---\nalwaysApply: true\n---\nhidden\n",
 		}, []string{"internal/store/db.go"}},
+		{"cursor_glob_lists", map[string]string{
+			".cursor/rules/block.mdc":   "---\ndescription: block list\nglobs:\n  - \"web/**/*.ts\"\n  - \"*.go\"\n---\nBlock list: matched by *.go.\n",
+			".cursor/rules/flow.mdc":    "---\nglobs: [\"docs/**\", \"internal/**/*.go\"]\n---\nFlow list: matched by internal/**/*.go.\n",
+			".cursor/rules/comma.mdc":   "---\nglobs: src/**/*.ts, internal/store/**\nalwaysApply: false\n---\nComma string: matched by internal/store/**.\n",
+			".cursor/rules/aliasy.mdc":  "---\nglobs: *.rs, *.go\n---\nUnquoted stars (not YAML): matched by *.go.\n",
+			".cursor/rules/braces.mdc":  "---\nglobs:\n  - \"**/*.{go,mod}\"\n---\nBraces in a list item.\n",
+			".cursor/rules/nomatch.mdc": "---\nglobs:\n  - \"src/**/*.ts\"\n  - \"lib/**\"\n---\nNo file in play matches (left out).\n",
+			".cursor/rules/empty.mdc":   "---\nglobs: []\n---\nEmpty list, no alwaysApply (left out).\n",
+			".cursor/rules/yes.mdc":     "---\nglobs: []\nalwaysApply: yes\n---\nalwaysApply must be true (left out).\n",
+			"internal/store/db.go":      "package store\n",
+		}, []string{"internal/store/db.go"}},
+		{"copilot_applyto_lists", map[string]string{
+			".github/instructions/comma.instructions.md": "---\napplyTo: app/**/*.py, lib/**/*.go\n---\nComma list without quotes.\n",
+			".github/instructions/list.instructions.md":  "---\napplyTo:\n  - \"**/*.rs\"\n  - \"lib/**\"\n---\nBlock list.\n",
+			".github/instructions/none.instructions.md":  "---\napplyTo: \"docs/**, *.md\"\n---\nNot in play (left out).\n",
+			"lib/x/y.go": "package x\n",
+		}, []string{"lib/x/y.go"}},
 		{"clinerules_file", map[string]string{
 			".clinerules": "Cline: never touch generated/.\n",
 		}, nil},
