@@ -85,7 +85,8 @@ func printResult(w io.Writer, verb string, r apply.Result) {
 }
 
 const applyUsage = `usage: fixplan [--root DIR] apply [--plan ID] [--only PATH]... [--hunks PATH:N,N...]...
-                                  [--edit PATH=FILE]... [--show-hunks | --dry-run] [--yes] [--json]
+                                  [--edit PATH=FILE]... [--show-hunks | --dry-run]
+                                  [--verify [--check CMD]...] [--yes] [--json]
 
 Applies a saved plan (default: the latest one not yet applied) as one transaction:
 all files or none. Without --yes it asks on a terminal and refuses without one.
@@ -99,6 +100,18 @@ Review before applying:
                         proposal for PATH; checked like the model's content
   --dry-run             print the diffs that would be written with these choices;
                         writes nothing
+  --verify              first verify exactly these choices (--only, --hunks, --edit)
+                        in a scratch copy, like plan --verify: the approved checks
+                        run there and VERIFIED / PARTLY VERIFIED / FAILED
+                        VERIFICATION / NOT VERIFIED is printed with each check's
+                        outcome; your files are not touched. Then it asks to apply
+                        (with --yes a FAILED selection is not applied; exit 1).
+                        With --dry-run it only verifies (exit 1 when FAILED).
+  --check CMD           with --verify: also run CMD as a check (approved and
+                        remembered for this project; repeatable)
+  --yes                 also approves, for --verify, the derived failing-test
+                        command and your own test command — never a command from
+                        the project or the model (see fixplan checks)
 What you rejected or edited is kept with the plan, and re-planning it
 (fixplan plan --replan ID) tells the model, so it does not propose it again.
 `
@@ -337,12 +350,17 @@ func runApply(ctx context.Context, e *env, args []string) int {
 	noMemory := fs.Bool("no-memory", false, "do not merge the plan's memory patch")
 	show := fs.Bool("show-hunks", false, "list the numbered hunks of every change; write nothing")
 	dry := fs.Bool("dry-run", false, "print the diffs that would be written; write nothing")
-	var only, hunks, edits ctxMulti
+	verifyIt := fs.Bool("verify", false, "verify exactly what would be applied in a scratch copy first (with --dry-run: only verify)")
+	var only, hunks, edits, checks ctxMulti
+	fs.Var(&checks, "check", "with --verify: also run `CMD` as a check (approved and remembered for this project; repeatable)")
 	fs.Var(&only, "only", "apply only this `PATH` (repeatable)")
 	fs.Var(&hunks, "hunks", "apply only these hunks of a change: `PATH:N,N-M` (repeatable)")
 	fs.Var(&edits, "edit", "apply your own content for a change: `PATH=FILE` (repeatable)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
+	}
+	if len(checks) > 0 && !*verifyIt {
+		return fail(e, "apply", plan.Errorf(plan.ErrInvalidInput, "--check needs --verify").WithHint("add --verify to run the check in a scratch copy before applying"), *asJSON)
 	}
 	s, err := localSession(e)
 	if err != nil {
@@ -390,6 +408,39 @@ func runApply(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, "apply", err, *asJSON)
 	}
+	var verdict *plan.Verification
+	if *verifyIt {
+		// The same approvals as plan --verify: --yes never covers a command the
+		// project or the model chose.
+		approveChecks(e, s, rec.Input, checks, *yes)
+		vrec, err := s.VerifySelection(ctx, rec.ID, checks, paths, files)
+		if err != nil {
+			return fail(e, "apply", err, *asJSON)
+		}
+		verdict = vrec.Verification
+		if !*asJSON {
+			printVerification(e.Stdout, verdict)
+		}
+		failed := verdict != nil && verdict.State == plan.VerifyFailed
+		if *dry {
+			if *asJSON {
+				writeJSON(e.Stdout, map[string]any{"plan": rec.ID, "dry_run": true, "verification": verdict})
+			} else {
+				fmt.Fprintln(e.Stdout, "verify only (--dry-run): nothing written")
+			}
+			if failed {
+				return 1
+			}
+			return 0
+		}
+		if failed && *yes {
+			fmt.Fprintln(e.Stderr, "fixplan apply: not applied: these choices failed verification — review them (--show-hunks), or apply without --verify to apply anyway")
+			if *asJSON {
+				writeJSON(e.Stdout, map[string]any{"plan": rec.ID, "applied": []string{}, "verification": verdict})
+			}
+			return 1
+		}
+	}
 	if *dry {
 		pv, err := s.DryRun(rec.ID, paths, files)
 		if err != nil {
@@ -429,6 +480,9 @@ func runApply(ctx context.Context, e *env, args []string) int {
 		if len(files) > 0 {
 			what = fmt.Sprintf(", %d of them narrowed to some hunks or edited by you", len(files))
 		}
+		if verdict != nil {
+			what += fmt.Sprintf(", verification: %s", verdict.State)
+		}
 		ok, err := confirm(e, fmt.Sprintf("Apply %d change(s)%s of plan %s (%s)?", n, what, rec.ID, oneLine(rec.Plan.Summary)))
 		if err != nil {
 			fmt.Fprintln(e.Stderr, "fixplan apply: refusing to apply without confirmation — run on a terminal or pass --yes")
@@ -444,7 +498,11 @@ func runApply(ctx context.Context, e *env, args []string) int {
 		return fail(e, "apply", err, *asJSON)
 	}
 	if *asJSON {
-		writeJSON(e.Stdout, resultJSON(res))
+		out := resultJSON(res)
+		if verdict != nil {
+			out["verification"] = verdict
+		}
+		writeJSON(e.Stdout, out)
 		return 0
 	}
 	printResult(e.Stdout, "applied", res)

@@ -412,14 +412,15 @@ func writeApproved(ctx context.Context, e *env, s *session.Session, id string, v
 	return s.VerifyPlan(ctx, rec.ID, checks)
 }
 
-// approveChecks approves, before planning, the checks --verify may run: every
+// approveChecks approves, before planning or verifying (plan --verify, apply
+// --verify), the checks --verify may run: every
 // --check, and the derived failing-test command and the remembered test command
 // when --yes is given or the user says yes on a terminal. Without either they
 // stay unapproved and the plan says so.
 func approveChecks(e *env, s *session.Session, in plan.ProblemInput, checks []string, yes bool) {
 	for _, c := range checks {
 		if err := s.ApproveCheck(c); err != nil {
-			fmt.Fprintf(e.Stderr, "fixplan plan: cannot remember the approval of %q: %v\n", c, err)
+			fmt.Fprintf(e.Stderr, "fixplan: cannot remember the approval of %q: %v\n", c, err)
 		}
 	}
 	for _, c := range s.Checks(&plan.Record{Input: in}) {
@@ -438,7 +439,7 @@ func approveChecks(e *env, s *session.Session, in plan.ProblemInput, checks []st
 				approve = s.ApproveFocused
 			}
 			if err := approve(c.Command); err != nil {
-				fmt.Fprintf(e.Stderr, "fixplan plan: cannot remember the approval of %q: %v\n", c.Command, err)
+				fmt.Fprintf(e.Stderr, "fixplan: cannot remember the approval of %q: %v\n", c.Command, err)
 			}
 		}
 	}
