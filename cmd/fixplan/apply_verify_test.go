@@ -116,6 +116,16 @@ func TestApplyVerifySelection(t *testing.T) {
 	}
 	unchanged("apply --verify --dry-run", before)
 
+	// Your own text instead of the proposal is what gets verified: the bug kept, FAILED.
+	mine := filepath.Join(t.TempDir(), "mm.go")
+	if err := os.WriteFile(mine, []byte(mmSource(false, "7")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut = runEnv(t, nil, "", "--root", root, "apply", "--verify", "--dry-run", "--edit", "mm/mm.go="+mine); code != 1 || !strings.Contains(out, "FAILED VERIFICATION") {
+		t.Fatalf("verify of an --edit that keeps the bug: exit %d\n%s\n%s", code, out, errOut)
+	}
+	unchanged("apply --verify --dry-run --edit", before)
+
 	// Verified, then applied: exactly hunk 1 lands in the project.
 	code, out, errOut = runEnv(t, nil, "", "--root", root, "apply", "--verify", "--yes", "--hunks", "mm/mm.go:1")
 	if code != 0 || !strings.Contains(out, "VERIFIED: ") || !strings.Contains(out, "applied transaction") {
