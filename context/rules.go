@@ -125,7 +125,8 @@ func (g *Gatherer) ruleFiles(inPlay []string) []ruleFile {
 	var out []ruleFile
 	taken := map[string]string{} // real path → the path it was found as
 	texts := map[string]string{}
-	add := func(rel, why string) {
+	var addAt func(rel, why string, depth int)
+	addAt = func(rel, why string, depth int) {
 		if len(out) >= maxRuleFiles {
 			return
 		}
@@ -141,7 +142,7 @@ func (g *Gatherer) ruleFiles(inPlay []string) []ruleFile {
 			return
 		}
 		if prev, ok := taken[ft.real]; ok { // a link to a file already used
-			if prev != rel {
+			if prev != rel && depth == 0 { // an import already used (a cycle) is not named again
 				out = append(out, ruleFile{path: rel, why: why, same: prev})
 			}
 			return
@@ -160,7 +161,18 @@ func (g *Gatherer) ruleFiles(inPlay []string) []ruleFile {
 			r.n = ft.red.in(1, len(ft.lines))
 		}
 		out = append(out, r)
+		if r.same != "" || depth >= maxRuleImportDepth || (depth == 0 && !importsRules(rel)) {
+			return
+		}
+		for _, imp := range ruleImports(ft.lines) {
+			target, ok := importTarget(rel, imp)
+			if !ok {
+				continue
+			}
+			addAt(target, "imported by "+rel, depth+1)
+		}
 	}
+	add := func(rel, why string) { addAt(rel, why, 0) }
 	if len(inPlay) > maxWindowFiles {
 		inPlay = inPlay[:maxWindowFiles]
 	}
@@ -192,6 +204,124 @@ func (g *Gatherer) ruleFiles(inPlay []string) []ruleFile {
 		}
 	}
 	return out
+}
+
+// maxRuleImportDepth is how deep @path imports of CLAUDE.md are followed: the
+// imports of CLAUDE.md are depth 1, their own imports depth 2, and so on.
+const maxRuleImportDepth = 3
+
+// importsRules reports whether the instruction file rel follows @path imports:
+// Claude Code's CLAUDE.md and CLAUDE.local.md, in any folder.
+func importsRules(rel string) bool {
+	b := path.Base(rel)
+	return strings.EqualFold(b, "CLAUDE.md") || strings.EqualFold(b, "CLAUDE.local.md")
+}
+
+// ruleImports lists the @path imports of a CLAUDE.md, in order, once each: a
+// word that starts with @ ("See @docs/style.md."), outside fenced code blocks
+// and inline code spans (where "@" is code, not an import). Trailing
+// punctuation is not part of the path.
+func ruleImports(lines []string) []string {
+	var out []string
+	fence := ""
+	for _, l := range lines {
+		t := strings.TrimLeft(l, " ")
+		if fence != "" {
+			if strings.HasPrefix(t, fence) && strings.TrimSpace(strings.TrimLeft(t, fence[:1])) == "" {
+				fence = ""
+			}
+			continue
+		}
+		if len(l)-len(t) < 4 {
+			if f := fenceOf(t); f != "" {
+				fence = f
+				continue
+			}
+		}
+		for _, w := range strings.Fields(dropCodeSpans(l)) {
+			if len(w) < 2 || w[0] != '@' {
+				continue
+			}
+			p := strings.TrimRight(w[1:], ".,;:!?)]}'\"")
+			if p != "" && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// fenceOf returns the fence (``` or ~~~, three or more) that line (its
+// indentation dropped) opens, or "".
+func fenceOf(line string) string {
+	for _, c := range []string{"`", "~"} {
+		n := len(line) - len(strings.TrimLeft(line, c))
+		if n >= 3 {
+			return strings.Repeat(c, n)
+		}
+	}
+	return ""
+}
+
+// dropCodeSpans replaces the inline code spans of a Markdown line (a run of
+// backticks up to the next run of as many) by a space; an unclosed run of
+// backticks is text.
+func dropCodeSpans(line string) string {
+	var b strings.Builder
+	for i := 0; i < len(line); {
+		if line[i] != '`' {
+			b.WriteByte(line[i])
+			i++
+			continue
+		}
+		n := 1
+		for i+n < len(line) && line[i+n] == '`' {
+			n++
+		}
+		run := line[i : i+n]
+		end := -1
+		for j := i + n; j < len(line); {
+			k := strings.Index(line[j:], run)
+			if k < 0 {
+				break
+			}
+			k += j
+			m := k + n
+			if (m >= len(line) || line[m] != '`') && line[k-1] != '`' {
+				end = m
+				break
+			}
+			for m < len(line) && line[m] == '`' {
+				m++
+			}
+			j = m
+		}
+		if end < 0 {
+			b.WriteString(run)
+			i += n
+			continue
+		}
+		b.WriteByte(' ')
+		i = end
+	}
+	return b.String()
+}
+
+// importTarget turns the import imp of the rules file rel into a root-relative
+// path: relative to rel's folder, never out of the project (no "..", no
+// absolute or home path), with a name fit for the section title. Protected,
+// secret and linked-out files are refused later, when the file is read through
+// the root.
+func importTarget(rel, imp string) (string, bool) {
+	if strings.HasPrefix(imp, "~") || strings.HasPrefix(imp, "/") || strings.HasPrefix(imp, "\\") || filepath.IsAbs(imp) || !plainName(imp) {
+		return "", false
+	}
+	target := path.Join(path.Dir(rel), imp)
+	clean, err := CleanRel(target)
+	if err != nil || clean != target || isProtected(clean) {
+		return "", false
+	}
+	return clean, true
 }
 
 // listRuleDir lists the regular files of the folder dir (root-relative) whose

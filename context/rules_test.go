@@ -2,6 +2,7 @@ package codectx
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,6 +89,24 @@ func TestRulesGolden(t *testing.T) {
 			".github/instructions/none.instructions.md":  "---\napplyTo: \"docs/**, *.md\"\n---\nNot in play (left out).\n",
 			"lib/x/y.go": "package x\n",
 		}, []string{"lib/x/y.go"}},
+		{"claude_imports", map[string]string{
+			"AGENTS.md": "Agents: shared rules.\n",
+			"CLAUDE.md": "# Claude\nSee @docs/style.md for style, and @AGENTS.md.\n" +
+				"`@docs/code-span.md` and ``x @docs/code-span.md`` are code, not imports.\n" +
+				"```\n@docs/fenced.md\n```\n" +
+				"Mail me@example.com (not an import). @docs/missing.md does not exist.\n" +
+				"- @docs/style.md again (once)\n",
+			"docs/style.md":     "Style: gofmt.\nSee @more/deep.md and @../CLAUDE.md (a cycle).\n",
+			"docs/more/deep.md": "Depth 2.\n@d3.md\n",
+			"docs/more/d3.md":   "Depth 3.\n@d4.md\n",
+			"docs/more/d4.md":   "DEPTH-4 (too deep, left out)\n",
+			"docs/code-span.md": "CODE-SPAN (left out)\n",
+			"docs/fenced.md":    "FENCED (left out)\n",
+			"lib/CLAUDE.md":     "lib: see @../docs/lib-notes.md\n",
+			"docs/lib-notes.md": "Lib notes, relative to lib/.\n",
+			"lib/a.go":          "package lib\n",
+			"GEMINI.md":         "Gemini: @docs/fenced.md is not followed (only CLAUDE.md imports).\n",
+		}, []string{"lib/a.go"}},
 		{"clinerules_file", map[string]string{
 			".clinerules": "Cline: never touch generated/.\n",
 		}, nil},
@@ -244,5 +263,93 @@ func TestRuleFiles(t *testing.T) {
 	got := strings.Join(g.RuleFiles([]string{"a/b/c.go"}), " ")
 	if want := "a/b/AGENTS.md a/CLAUDE.md AGENTS.md .clinerules/x"; got != want {
 		t.Errorf("RuleFiles = %q, want %q", got, want)
+	}
+}
+
+// TestRuleImportsNeverLeaveTheProject: CLAUDE.md's @path imports go through
+// the same confinement as every read: an import climbing out with .., a link out
+// of the project, .git/config, .fixplan state, secret files and home paths are
+// not read, and nothing of their text reaches the section; the file that
+// imports them and the readable import are used.
+func TestRuleImportsNeverLeaveTheProject(t *testing.T) {
+	parent := t.TempDir()
+	outside := filepath.Join(parent, "outside")
+	root := filepath.Join(parent, "proj")
+	writeTree(t, outside, map[string]string{"evil.md": "OUTSIDE-TEXT\n"})
+	writeTree(t, root, map[string]string{
+		"CLAUDE.md": "Imports:\n@../outside/evil.md\n@link-out.md\n@linkdir/evil.md\n@.git/config\n" +
+			"@.fixplan/settings.json\n@secrets/k.md\n@.env\n@~/.ssh/id_rsa\n@" + filepath.Join(outside, "evil.md") + "\n@ok.md\n",
+		"link-out.md":            "->" + filepath.Join(outside, "evil.md"),
+		"linkdir":                "->" + outside,
+		".git/config":            "[remote] GIT-CONFIG-TEXT\n",
+		".fixplan/settings.json": "FIXPLAN-STATE-TEXT\n",
+		"secrets/k.md":           "SECRETS-FOLDER-TEXT\n",
+		".env":                   "DOTENV-TEXT=1\n",
+		"ok.md":                  "kept: the readable import\n",
+	})
+	g := newGatherer(t, root, Options{})
+	c, ok := g.rulesSection(nil)
+	if !ok {
+		t.Fatal("no rules section; CLAUDE.md should be in it")
+	}
+	all := c.sec.Title + "\n" + c.sec.Body
+	for _, bad := range []string{"OUTSIDE-TEXT", "GIT-CONFIG", "FIXPLAN-STATE", "SECRETS-FOLDER", "DOTENV"} {
+		if strings.Contains(all, bad) {
+			t.Errorf("section shows %q:\n%s", bad, all)
+		}
+	}
+	if n := strings.Count(c.sec.Body, "(imported by"); n != 1 {
+		t.Errorf("%d imported files, want only ok.md:\n%s", n, c.sec.Body)
+	}
+	if want := "Project rules (CLAUDE.md, ok.md)"; c.sec.Title != want {
+		t.Errorf("title = %q, want %q", c.sec.Title, want)
+	}
+	if !strings.Contains(c.sec.Body, "--- ok.md (imported by CLAUDE.md) ---\nkept: the readable import") {
+		t.Errorf("section lacks the readable import:\n%s", c.sec.Body)
+	}
+}
+
+// TestRuleImportsCountAgainstTheCaps: imports are files of the section like the
+// others: at most maxRuleFiles files in all, each cut at maxRuleFileBytes, and a
+// secret inside an imported file is redacted.
+func TestRuleImportsCountAgainstTheCaps(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{}
+	var imports strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&imports, "@r/%02d.md\n", i)
+		files[fmt.Sprintf("r/%02d.md", i)] = fmt.Sprintf("rule %02d\n", i) + strings.Repeat("a long imported rule line\n", 400)
+	}
+	files["CLAUDE.md"] = imports.String()
+	files["r/00.md"] = "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n" + strings.Repeat("a long imported rule line\n", 400)
+	writeTree(t, root, files)
+	g := newGatherer(t, root, Options{})
+	rf := g.ruleFiles(nil)
+	if len(rf) != maxRuleFiles {
+		t.Errorf("%d rules files used, want the cap %d", len(rf), maxRuleFiles)
+	}
+	for _, r := range rf {
+		if len(r.text) > maxRuleFileBytes+64 {
+			t.Errorf("%s: %d bytes, not cut at %d", r.path, len(r.text), maxRuleFileBytes)
+		}
+	}
+	c, ok := g.rulesSection(nil)
+	if !ok {
+		t.Fatal("no section")
+	}
+	shown := 0 // the rules' text, without the one-line notes of files left out
+	for _, l := range strings.SplitAfter(c.sec.Body, "\n") {
+		if !strings.Contains(l, "left out, the rules budget is spent") {
+			shown += len(l)
+		}
+	}
+	if shown > maxRulesBytes {
+		t.Errorf("section shows %d bytes of rules, over the cap %d", shown, maxRulesBytes)
+	}
+	if !strings.Contains(c.sec.Body, "r/10.md (imported by CLAUDE.md): left out, the rules budget is spent") {
+		t.Errorf("the last import within the file cap is not named as left out:\n%s", c.sec.Body)
+	}
+	if strings.Contains(c.sec.Body, "wJalrXUtnFEMI") || c.redactions == 0 {
+		t.Errorf("the key in an imported file is not redacted (%d redactions)", c.redactions)
 	}
 }
