@@ -109,6 +109,10 @@ type ruleFile struct {
 //     matching a file in play), .clinerules (a file, or every file of the folder
 //     sorted by name), .windsurfrules.
 //
+// A CLAUDE.md or CLAUDE.local.md is followed by the files its @path imports
+// name (Claude Code's convention), relative to it, up to maxRuleImportDepth
+// levels deep, each file once.
+//
 // Every file is read through the root like any other context (no link out of
 // the project, no secret or protected file), redacted, and cut to a few KiB; a
 // file whose text repeats an earlier one (CLAUDE.md linked to AGENTS.md) is named
