@@ -11,7 +11,11 @@
 // the file. A failure counts as a hit when every line of the broken function is
 // shown in a section of its file; a file hit when any line of the file is.
 //
-// Usage: go run ./bench/context -k 12 [-md] [-v] NAME=DIR...
+// A JavaScript project is given as NAME=DIR=TEST-COMMAND (see js.go): its
+// functions are found by a bracket scan and made to return undefined first, and
+// TEST-COMMAND (run by sh in DIR) is its test suite.
+//
+// Usage: go run ./bench/context -k 12 [-md] [-v] NAME=DIR[=TEST-COMMAND]...
 package main
 
 import (
@@ -69,14 +73,21 @@ func main() {
 	for _, arg := range flag.Args() {
 		name, dir, ok := strings.Cut(arg, "=")
 		if !ok {
-			fmt.Fprintf(os.Stderr, "contextbench: %q: want NAME=DIR\n", arg)
+			fmt.Fprintf(os.Stderr, "contextbench: %q: want NAME=DIR or NAME=DIR=TEST-COMMAND\n", arg)
 			os.Exit(2)
 		}
+		dir, testCmd, js := strings.Cut(dir, "=")
 		if *replay != "" {
 			all = append(all, replayProject(name, dir, *replay, *envCache)...)
 			continue
 		}
-		outs, nTried, nPass := runProject(name, dir, *k, *envCache, *save, *verbose)
+		var outs []outcome
+		var nTried, nPass int
+		if js {
+			outs, nTried, nPass = runJSProject(name, dir, testCmd, *k, *envCache, *save, *verbose)
+		} else {
+			outs, nTried, nPass = runProject(name, dir, *k, *envCache, *save, *verbose)
+		}
 		tried[name] = [2]int{nTried, nPass}
 		all = append(all, outs...)
 	}
@@ -195,35 +206,7 @@ func runProject(name, root string, k int, envCache, save string, verbose bool) (
 		}
 		out, failed := goTest(root, pkgDir, skip)
 		if failed && !bytes.Contains(out, []byte("[build failed]")) && !bytes.Contains(out, []byte("[setup failed]")) {
-			o := outcome{project: name, fn: t.name, file: t.file}
-			problem := "go test fails:\n" + string(out)
-			t0 := time.Now()
-			before := gather(root, problem, envCache, true)
-			t1 := time.Now()
-			after := gather(root, problem, envCache, false)
-			o.msBefore, o.msAfter = ms(t1.Sub(t0)), ms(time.Since(t1))
-			o.before, o.fileBefore = shown(before, t)
-			o.after, o.fileAfter = shown(after, t)
-			o.bytesBefore, o.bytesAfter = size(before), size(after)
-			for _, s := range after.Sections {
-				if strings.Contains(s.Title, "(definition of ") {
-					o.defSecs++
-				}
-			}
-			outs = append(outs, o)
-			if save != "" {
-				var b strings.Builder
-				for _, s := range after.Sections {
-					b.WriteString(s.Title + "\n")
-				}
-				b.WriteString(strings.Join(after.Warnings, "\n"))
-				base := filepath.Join(save, fmt.Sprintf("%s-%02d", name, len(outs)))
-				_ = os.WriteFile(base+".out", []byte(fmt.Sprintf("%s\t%s\t%d\t%d\n%s", t.file, t.name, t.from, t.to, problem)), 0o644)
-				_ = os.WriteFile(base+".titles", []byte(b.String()), 0o644)
-			}
-			if verbose {
-				fmt.Fprintf(os.Stderr, "%s %s %s: before %v after %v (%d → %d bytes)\n", name, t.file, t.name, o.before, o.after, o.bytesBefore, o.bytesAfter)
-			}
+			outs = append(outs, measure(name, root, t, "go test fails:\n"+string(out), envCache, save, len(outs)+1, verbose))
 		} else if !failed {
 			nPass++
 		}
@@ -233,6 +216,40 @@ func runProject(name, root string, k int, envCache, save string, verbose bool) (
 		}
 	}
 	return outs, nTried, nPass
+}
+
+// measure gathers the base context of one failure's output with the
+// definitions off and on and records whether t is shown in each (saving the
+// output and the section titles as failure n when save is set).
+func measure(name, root string, t target, problem, envCache, save string, n int, verbose bool) outcome {
+	o := outcome{project: name, fn: t.name, file: t.file}
+	t0 := time.Now()
+	before := gather(root, problem, envCache, true)
+	t1 := time.Now()
+	after := gather(root, problem, envCache, false)
+	o.msBefore, o.msAfter = ms(t1.Sub(t0)), ms(time.Since(t1))
+	o.before, o.fileBefore = shown(before, t)
+	o.after, o.fileAfter = shown(after, t)
+	o.bytesBefore, o.bytesAfter = size(before), size(after)
+	for _, s := range after.Sections {
+		if strings.Contains(s.Title, "(definition of ") {
+			o.defSecs++
+		}
+	}
+	if save != "" {
+		var b strings.Builder
+		for _, s := range after.Sections {
+			b.WriteString(s.Title + "\n")
+		}
+		b.WriteString(strings.Join(after.Warnings, "\n"))
+		base := filepath.Join(save, fmt.Sprintf("%s-%02d", name, n))
+		_ = os.WriteFile(base+".out", []byte(fmt.Sprintf("%s\t%s\t%d\t%d\n%s", t.file, t.name, t.from, t.to, problem)), 0o644)
+		_ = os.WriteFile(base+".titles", []byte(b.String()), 0o644)
+	}
+	if verbose {
+		fmt.Fprintf(os.Stderr, "%s %s %s: before %v after %v (%d → %d bytes)\n", name, t.file, t.name, o.before, o.after, o.bytesBefore, o.bytesAfter)
+	}
+	return o
 }
 
 var failRe = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
