@@ -117,6 +117,11 @@ What you rejected or edited is kept with the plan, and re-planning it
 `
 
 // parseHunkSel reads one --hunks PATH:N,N... value.
+// maxHunkNumber bounds hunk numbers and how many one --hunks value may list: a
+// change is at most apply.MaxUserContent bytes, so it never has more hunks than
+// this, and a range ending near the largest int no longer overflows the loop.
+const maxHunkNumber = 1 << 20
+
 func parseHunkSel(v string) (apply.FileChoice, error) {
 	i := strings.LastIndexByte(v, ':')
 	if i <= 0 {
@@ -134,8 +139,11 @@ func parseHunkSel(v string) (apply.FileChoice, error) {
 		if err == nil && isRange {
 			b, err = strconv.Atoi(strings.TrimSpace(hi))
 		}
-		if err != nil || a < 1 || b < a || b-a > 100000 {
+		if err != nil || a < 1 || b < a || b > maxHunkNumber {
 			return apply.FileChoice{}, plan.Errorf(plan.ErrInvalidInput, "--hunks %q: %q is not a hunk number or range", v, f).WithHint("hunks are numbered from 1 (see --show-hunks); a range is N-M")
+		}
+		if len(fc.Hunks)+(b-a+1) > maxHunkNumber {
+			return apply.FileChoice{}, plan.Errorf(plan.ErrInvalidInput, "--hunks %q names more than %d hunks", v, maxHunkNumber).WithHint("list each hunk once (see --show-hunks)")
 		}
 		for n := a; n <= b; n++ {
 			fc.Hunks = append(fc.Hunks, n)
