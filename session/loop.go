@@ -142,8 +142,8 @@ type run struct {
 // redacted again as it is sent, and the record is redacted before it is saved
 // (redact.go).
 func (pl *Planner) Plan(ctx context.Context, in plan.ProblemInput) (*plan.Record, error) {
-	if strings.TrimSpace(in.Problem) == "" {
-		return nil, plan.Errorf(plan.ErrInvalidInput, "the problem is empty").WithHint("describe the problem or paste the error output")
+	if err := checkProblem(in); err != nil {
+		return nil, err
 	}
 	in = pl.redactInput(in)
 	r := &run{p: pl, seen: map[string]bool{}, sent: newSentLedger(), fit: newFitting(pl.cfg.Counter, llm.Window{}, pl.cfg.MaxTokens), rec: &plan.Record{
