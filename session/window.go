@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"fixplan/llm"
@@ -111,7 +112,7 @@ func (f fitting) impossible(msgs []llm.Message) error {
 	}
 	prompt := f.count.Messages(contents...)
 	w := f.window
-	fix := RaiseWindowHint(w.Server) + "; if the server serves more than it reports, set context_window in Settings"
+	fix := RaiseWindowHint(w.Server, SuggestWindow(w.Tokens, max(prompt+f.reply, 2*MinReply))) + "; if the server serves more than it reports, set context_window in Settings"
 	switch {
 	case w.Tokens/2 < MinReply:
 		return (&plan.Error{Code: plan.ErrProviderRequest,
@@ -133,19 +134,33 @@ func windowOf(m Model) func(context.Context) llm.Window {
 	return nil
 }
 
-// RaiseWindowHint says how to give the model a bigger window on a server.
-func RaiseWindowHint(server string) string {
+// SuggestWindow is the window size a raise-the-window hint names: the next
+// power of two at least what is needed (need tokens), larger than the current
+// window and at least 16384 — never a size the server already has.
+func SuggestWindow(current, need int) int {
+	want := max(need, current+1, 16384)
+	size := 16384
+	for size < want && size < MaxWindow {
+		size *= 2
+	}
+	return size
+}
+
+// RaiseWindowHint says how to give the model a bigger window of size tokens
+// (SuggestWindow's figure) on a server.
+func RaiseWindowHint(server string, size int) string {
+	n := strconv.Itoa(size)
 	switch server {
 	case llm.ServerOllama:
-		return "raise Ollama's window: start it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or set PARAMETER num_ctx 16384 in a Modelfile (ollama create) for this model"
+		return "raise Ollama's window: start it with OLLAMA_CONTEXT_LENGTH=" + n + " ollama serve, or set PARAMETER num_ctx " + n + " in a Modelfile (ollama create) for this model"
 	case llm.ServerLMStudio:
-		return "raise LM Studio's window: load the model with a larger Context Length in its load settings (e.g. 16384)"
+		return "raise LM Studio's window: load the model with a larger Context Length in its load settings (e.g. " + n + ")"
 	case llm.ServerLlamaCpp:
-		return "raise llama.cpp server's window: restart llama-server with -c 16384 (--ctx-size)"
+		return "raise llama.cpp server's window: restart llama-server with -c " + n + " (--ctx-size)"
 	case llm.ServerVLLM:
-		return "raise vLLM's window: restart it with --max-model-len 16384 (up to what the model supports)"
+		return "raise vLLM's window: restart it with --max-model-len " + n + " (up to what the model supports)"
 	}
-	return "use a model or server with a context window of at least 16384 tokens"
+	return "use a model or server with a context window of at least " + n + " tokens"
 }
 
 // windowWarning is the plan's warning about a window too small for a useful plan.
@@ -154,7 +169,7 @@ func windowWarning(w llm.Window) string {
 		return ""
 	}
 	return fmt.Sprintf("the model's context window is only %d tokens (%s): too small for a useful plan; fixplan sent a compact prompt and cut the context to fit — %s",
-		w.Tokens, w.Source, RaiseWindowHint(w.Server))
+		w.Tokens, w.Source, RaiseWindowHint(w.Server, SuggestWindow(w.Tokens, 0)))
 }
 
 // compactSections keeps the sections a small window needs most: everything but

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -116,7 +117,7 @@ func TestPlanFitsASmallWindow(t *testing.T) {
 			}
 			warned := false
 			for _, w := range rec.Warnings {
-				if strings.Contains(w, "context window is only 4096 tokens") && strings.Contains(w, RaiseWindowHint(server)) {
+				if strings.Contains(w, "context window is only 4096 tokens") && strings.Contains(w, RaiseWindowHint(server, 16384)) {
 					warned = true
 				}
 			}
@@ -253,7 +254,7 @@ func TestPlanTinyWindows(t *testing.T) {
 					t.Fatalf("err = %v, want %s", err, plan.ErrProviderRequest)
 				}
 				if !strings.Contains(pe.Msg, "context window is only "+strconv.Itoa(tc.window)+" tokens") || !strings.Contains(pe.Msg, "nothing was sent") ||
-					!strings.Contains(pe.Hint, RaiseWindowHint(tc.server)) {
+					!strings.Contains(pe.Hint, RaiseWindowHint(tc.server, 16384)) {
 					t.Errorf("message %q / hint %q: want the window, that nothing was sent and the server's fix", pe.Msg, pe.Hint)
 				}
 				if n := len(srv.Requests()); n != 0 {
@@ -276,7 +277,7 @@ func TestPlanTinyWindows(t *testing.T) {
 			if n := tokens.For("fake-model").Messages(contents...); n+int(mt) > tc.window {
 				t.Fatalf("prompt %d tokens + reply %v > the %d-token window", n, mt, tc.window)
 			}
-			if !strings.Contains(strings.Join(rec.Warnings, "\n"), RaiseWindowHint(tc.server)) {
+			if !strings.Contains(strings.Join(rec.Warnings, "\n"), RaiseWindowHint(tc.server, 16384)) {
 				t.Errorf("no warning with the server's fix: %q", rec.Warnings)
 			}
 		})
@@ -330,5 +331,33 @@ func TestWriteChangesTinyWindow(t *testing.T) {
 	}
 	if n := len(f.srv.Requests()); n != 1 {
 		t.Errorf("%d requests, want only the plan's", n)
+	}
+}
+
+// A window already larger than 16384 that the problem does not fit gets a hint
+// naming a larger window (the next power of two the request needs), never the
+// 16384 the server already exceeds.
+func TestRaiseWindowHintSuggestsLargerWindow(t *testing.T) {
+	root, _ := bigProject(t)
+	srv := llmtest.NewServer(t)
+	srv.ServeWindow(llm.ServerLlamaCpp, "fake-model", 32768)
+	s := openWith(t, root, srv, nil)
+	problem := strings.Repeat("ValueError: boom in the frobnicator module line\n", 4000) // more than 32768 tokens
+	_, err := s.Plan(context.Background(), plan.ProblemInput{Problem: problem})
+	var pe *plan.Error
+	if !errors.As(err, &pe) || pe.Code != plan.ErrProviderRequest {
+		t.Fatalf("err = %v, want %s", err, plan.ErrProviderRequest)
+	}
+	m := regexp.MustCompile(`-c (\d+) `).FindStringSubmatch(pe.Hint)
+	if m == nil {
+		t.Fatalf("hint %q names no window size", pe.Hint)
+	}
+	if n, _ := strconv.Atoi(m[1]); n <= 32768 || n&(n-1) != 0 {
+		t.Errorf("hint %q: want a power of two larger than the current 32768-token window", pe.Hint)
+	}
+	for _, tc := range []struct{ cur, need, want int }{{0, 0, 16384}, {4096, 0, 16384}, {16384, 0, 32768}, {32768, 40000, 65536}, {32768, 70000, 131072}} {
+		if got := SuggestWindow(tc.cur, tc.need); got != tc.want {
+			t.Errorf("SuggestWindow(%d, %d) = %d, want %d", tc.cur, tc.need, got, tc.want)
+		}
 	}
 }
