@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"hash/fnv"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,11 +17,28 @@ import (
 // reads the text exactly as sent: base-context file sections ("File PATH lines …")
 // and read_file results, whose lines are numbered ("  12 | text"), so a section
 // cut by a budget records only the lines that were really sent.
+//
+// Each line is recorded with a hash of its text: a line counts as already sent
+// only while the file's line still reads the same (a hook during the plan, or a
+// user's edit after approval, changes it), so the model always gets the current
+// lines of a changed file.
 type sentLedger struct {
-	files map[string]map[int]string // path → line → where it was sent
+	files map[string]map[int]sentLine // path → line → what and where it was sent
 }
 
-func newSentLedger() *sentLedger { return &sentLedger{files: map[string]map[int]string{}} }
+// sentLine is one line as it was sent: a hash of its text and where.
+type sentLine struct {
+	hash  uint64
+	where string
+}
+
+func lineHash(text string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	return h.Sum64()
+}
+
+func newSentLedger() *sentLedger { return &sentLedger{files: map[string]map[int]sentLine{}} }
 
 var (
 	// fileTitle is a base-context file section: "File PATH lines 1-80, 90-120 of 300 (why)".
@@ -56,25 +74,40 @@ func (l *sentLedger) addResult(round, i int, res plan.ContextResult) {
 func (l *sentLedger) addNumbered(path, body, where string) {
 	f := l.files[path]
 	if f == nil {
-		f = map[int]string{}
+		f = map[int]sentLine{}
 		l.files[path] = f
 	}
 	for _, line := range strings.Split(body, "\n") {
-		if n, ok := lineNumber(line); ok {
-			if _, had := f[n]; !had {
-				f[n] = where
+		if n, text, ok := numbered(line); ok {
+			if had, ok := f[n]; !ok || had.hash != lineHash(text) { // a changed line is sent again, and recorded as sent there
+				f[n] = sentLine{hash: lineHash(text), where: where}
 			}
 		}
 	}
 }
 
+// sentAs reports where line n of path was sent when it read text then.
+func (l *sentLedger) sentAs(path string, n int, text string) (string, bool) {
+	s, ok := l.files[path][n]
+	if !ok || s.hash != lineHash(text) {
+		return "", false
+	}
+	return s.where, true
+}
+
 func lineNumber(line string) (int, bool) {
+	n, _, ok := numbered(line)
+	return n, ok
+}
+
+// numbered splits "  12 | text" into 12 and text.
+func numbered(line string) (int, string, bool) {
 	m := numberedLine.FindStringSubmatch(line)
 	if m == nil {
-		return 0, false
+		return 0, "", false
 	}
 	n, err := strconv.Atoi(m[1])
-	return n, err == nil
+	return n, line[len(m[0]):], err == nil
 }
 
 // dedupe rewrites a result so it does not repeat lines the model already has:
@@ -102,8 +135,7 @@ func (l *sentLedger) dedupeRead(text string) string {
 		return text
 	}
 	path := m[1]
-	sent := l.files[path]
-	if len(sent) == 0 {
+	if len(l.files[path]) == 0 {
 		return text
 	}
 	var b strings.Builder
@@ -131,8 +163,8 @@ func (l *sentLedger) dedupeRead(text string) string {
 		lines = nil
 	}
 	for _, line := range lines {
-		n, ok := lineNumber(line)
-		where, was := sent[n]
+		n, lineText, ok := numbered(line)
+		where, was := l.sentAs(path, n, lineText)
 		if !ok || !was {
 			flush()
 			b.WriteString(line)
@@ -226,11 +258,11 @@ func (l *sentLedger) dedupeSearch(text string) string {
 // the group's matches as "path:line (where)".
 func (l *sentLedger) groupSent(g []string) (refs []string, all bool) {
 	for _, line := range g {
-		path, n, match, ok := l.searchLine(line)
+		path, n, text, match, ok := l.searchLine(line)
 		if !ok {
 			return nil, false
 		}
-		where, was := l.files[path][n]
+		where, was := l.sentAs(path, n, text)
 		if !was {
 			return nil, false
 		}
@@ -243,7 +275,7 @@ func (l *sentLedger) groupSent(g []string) (refs []string, all bool) {
 
 // searchLine parses one grep-style line against the paths the ledger knows (a
 // path may itself contain ':' or '-').
-func (l *sentLedger) searchLine(line string) (path string, n int, match, ok bool) {
+func (l *sentLedger) searchLine(line string) (path string, n int, text string, match, ok bool) {
 	paths := make([]string, 0, len(l.files))
 	for p := range l.files {
 		if strings.HasPrefix(line, p) {
@@ -265,7 +297,8 @@ func (l *sentLedger) searchLine(line string) (path string, n int, match, ok bool
 		if err != nil {
 			continue
 		}
-		return p, num, sep == ':', true
+		text := strings.TrimPrefix(rest[2+end:], " ")
+		return p, num, text, sep == ':', true
 	}
-	return "", 0, false, false
+	return "", 0, "", false, false
 }

@@ -194,3 +194,26 @@ func TestLedgerOneReferenceForLinesSentInManySections(t *testing.T) {
 		t.Fatalf("dedupe =\n%s\nwant\n%s", got, exp)
 	}
 }
+
+// A line whose text changed since it was sent (a hook during the plan, an edit
+// after approval) is not "already sent": the model gets the current line, in a
+// read and in a search.
+func TestLedgerSendsChangedLinesAgain(t *testing.T) {
+	l := newSentLedger()
+	l.addSection(plan.Section{Title: "File a.py lines 1-3 of 3 (failing test t)", Body: "1 | x = 1\n2 | hit = old\n3 | z = 3\n"})
+	res := plan.ContextResult{OK: true, Request: plan.ContextRequest{Type: plan.ReqReadFile, Path: str("a.py")},
+		Text: "read_file a.py lines 1-3 of 3\n1 | x = 1\n2 | hit = NEW\n3 | z = 3\n"}
+	got := l.dedupe(res).Text
+	if !strings.Contains(got, "2 | hit = NEW\n") || strings.Contains(got, "lines 1-3 of a.py: already sent") {
+		t.Fatalf("the changed line 2 was not sent again:\n%s", got)
+	}
+	search := "search \"hit\": 1 match in 1 file\na.py-1- x = 1\na.py:2: hit = NEW\na.py-3- z = 3\n"
+	if got := l.dedupe(plan.ContextResult{OK: true, Request: plan.ContextRequest{Type: plan.ReqSearch, Query: str("hit")}, Text: search}).Text; got != search {
+		t.Fatalf("a search window with a changed line was dropped:\n%s", got)
+	}
+	// once sent again, the new text is what counts
+	l.addResult(1, 0, res)
+	if got := l.dedupe(res).Text; strings.Contains(got, "hit = NEW") {
+		t.Fatalf("the new line was repeated after it was sent:\n%s", got)
+	}
+}
