@@ -1,6 +1,7 @@
 package codectx
 
 import (
+	"encoding/json"
 	"path"
 	"regexp"
 	"strings"
@@ -23,7 +24,8 @@ import (
 //     by a function, arrow function, method, or a test call (`it(`, `test(`);
 //   - `import … from './x'`, `import * as ns from './x'` and `require('./x')`
 //     resolve relative specifiers to x.ts, .tsx, .d.ts, .js, .jsx, .mjs, .cjs,
-//     .mts, .cts or x/index.* (an ESM `./x.js` also to x.ts); bare specifiers
+//     .mts, .cts or x/index.* (an ESM `./x.js` also to x.ts), and a folder
+//     (`require('../')`, `'..'`) to its package.json "main" or its index.*; bare specifiers
 //     (packages) are library names and are not looked up.
 type tsLang struct{}
 
@@ -250,7 +252,7 @@ func (l tsLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 
 // tsResolve returns the project file a relative import specifier names.
 func tsResolve(g *Gatherer, file, spec string) []string {
-	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+	if spec != "." && spec != ".." && !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
 		return nil // a package, or a path alias this heuristic does not read
 	}
 	p := path.Join(dirOf(file), spec)
@@ -268,8 +270,17 @@ func tsResolve(g *Gatherer, file, spec string) []string {
 	for _, e := range exts {
 		cands = append(cands, p+e)
 	}
+	// a folder (`require('../')`, `import x from '..'`): its package.json
+	// "main", then its index file, as Node resolves it
+	if main := tsPackageMain(g, p); main != "" {
+		m := path.Join(p, main)
+		cands = append(cands, m)
+		for _, e := range exts {
+			cands = append(cands, m+e, path.Join(m, "index"+e))
+		}
+	}
 	for _, e := range exts {
-		cands = append(cands, p+"/index"+e)
+		cands = append(cands, path.Join(p, "index"+e))
 	}
 	for _, c := range cands {
 		if g.exists(c) {
@@ -277,6 +288,23 @@ func tsResolve(g *Gatherer, file, spec string) []string {
 		}
 	}
 	return nil
+}
+
+// tsPackageMain returns the "main" of the package.json in folder dir, if any
+// (the file a require of the folder loads); a path leaving the project is
+// refused later by exists, like any other candidate.
+func tsPackageMain(g *Gatherer, dir string) string {
+	data, err := g.readHead(path.Join(dir, "package.json"), 64<<10)
+	if err != nil {
+		return ""
+	}
+	var pj struct {
+		Main string `json:"main"`
+	}
+	if json.Unmarshal(data, &pj) != nil {
+		return ""
+	}
+	return strings.TrimPrefix(pj.Main, "./")
 }
 
 func (tsLang) imports(g *Gatherer, file string, src []byte) []defImport {

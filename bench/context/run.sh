@@ -16,13 +16,13 @@
 # without coverage or lint (npm_test_cmd below).
 #
 # usage: bench/context/run.sh [--write]
-# env:   K (failures per project, default 12), MODULES (space-separated module@version),
+# env:   K (failures per project, default 12), MODULES (space-separated module@version; "" for none),
 #        NPM_PACKAGES (space-separated name@version, default qs and object-inspect; "" for none),
 #        WORK (folder for the copies, default a new temporary folder, removed at the end)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 K=${K:-12}
-MODULES=${MODULES:-"github.com/google/uuid@v1.6.0 github.com/spf13/cobra@v1.8.0 github.com/bmatcuk/doublestar/v4@v4.6.1 github.com/google/go-cmp@v0.6.0 github.com/hashicorp/golang-lru/v2@v2.0.7"}
+MODULES=${MODULES-"github.com/google/uuid@v1.6.0 github.com/spf13/cobra@v1.8.0 github.com/bmatcuk/doublestar/v4@v4.6.1 github.com/google/go-cmp@v0.6.0 github.com/hashicorp/golang-lru/v2@v2.0.7"}
 if [ -z "${WORK:-}" ]; then
   WORK=$(mktemp -d)
   trap 'chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
