@@ -70,6 +70,11 @@ func findGitRepo(root string, ceilings []string) (gitRepo, bool) {
 			if d == root && repo.unreadable == "" && !within(root, repo.common) {
 				return gitRepo{top: d, untrusted: "its .git folder's commondir file points outside the project"}, true
 			}
+			if repo.unreadable == "" {
+				if why := repoReadsOutside(repo); why != "" {
+					return gitRepo{top: d, untrusted: why}, true
+				}
+			}
 			return repo, true
 		}
 		if isGitDir(d) { // a bare repository, or inside a .git folder: no work tree
@@ -283,4 +288,100 @@ func readProblem(err error) string {
 		return "cannot be read (permission denied)"
 	}
 	return "cannot be read"
+}
+
+// maxGitEntries bounds the entries repoReadsOutside looks at; a repository
+// with more (in objects, refs, info and worktrees) is not used.
+const maxGitEntries = 200000
+
+// gitReadFolders are the folders of a repository whose files git reads objects
+// and refs from (objects/info/alternates, loose objects, packs, loose refs,
+// info/grafts, linked worktrees' HEAD and index): each entry in them, at any
+// depth, must not be a symbolic link leading out.
+var gitReadFolders = map[string]bool{"objects": true, "refs": true, "info": true, "worktrees": true}
+
+// repoReadsOutside says why git, given the repository repo, would read objects
+// or refs from outside it, or "" when it would not: an objects/info/alternates
+// (or http-alternates) file that is not empty names another object store; a
+// symbolic link at the top of the git folder (and of its common folder) that
+// leads outside the work tree and the repository, or any symbolic link inside
+// its objects, refs, info or worktrees folders that leads outside or to a
+// folder (whose entries would not be checked), points git at another
+// repository's content (a legitimate repository has none there). Links are
+// only read (Lstat, Readlink through EvalSymlinks), never opened; at most
+// maxGitEntries entries are looked at. It applies to a repository above the
+// root too: its alternates can point anywhere.
+func repoReadsOutside(repo gitRepo) string {
+	dirs := []string{repo.gitDir}
+	if repo.common != repo.gitDir {
+		dirs = append(dirs, repo.common)
+	}
+	inside := func(p string) bool {
+		return within(repo.top, p) || within(repo.gitDir, p) || within(repo.common, p)
+	}
+	for _, d := range dirs {
+		for _, name := range []string{"alternates", "http-alternates"} {
+			st, err := os.Lstat(filepath.Join(d, "objects", "info", name))
+			if err == nil && (!st.Mode().IsRegular() || st.Size() > 0) {
+				return "its git folder's objects/info/" + name + " file makes git read objects from another repository"
+			}
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return "its git folder's objects/info/" + name + " file cannot be checked"
+			}
+		}
+	}
+	seen := 0
+	for _, d := range dirs {
+		if why := linksOut(d, "", 0, inside, &seen); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// linksOut checks the entries of dir/rel (depth 0: the top of a git folder,
+// where only symbolic links are looked at and the folders of gitReadFolders
+// entered; deeper: every entry) and says why one leads out, or "".
+func linksOut(dir, rel string, depth int, inside func(string) bool, seen *int) string {
+	f, err := os.Open(filepath.Join(dir, rel))
+	if err != nil {
+		if depth == 0 {
+			return "its git folder cannot be listed"
+		}
+		return "its git folder's " + filepath.ToSlash(rel) + " folder cannot be listed"
+	}
+	defer f.Close()
+	for {
+		ents, err := f.ReadDir(1024)
+		for _, e := range ents {
+			*seen++
+			if *seen > maxGitEntries {
+				return fmt.Sprintf("its git folder has more than %d entries in objects, refs, info and worktrees to check", maxGitEntries)
+			}
+			sub := filepath.Join(rel, e.Name())
+			p := filepath.Join(dir, sub)
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				real, err := filepath.EvalSymlinks(p)
+				if err != nil || !inside(real) {
+					return "its git folder holds a symbolic link (" + filepath.ToSlash(sub) + ") leading outside the project"
+				}
+				if depth > 0 || gitReadFolders[e.Name()] {
+					if st, err := os.Stat(real); err != nil || st.IsDir() {
+						return "its git folder holds a symbolic link to a folder (" + filepath.ToSlash(sub) + "); git would read objects or refs through it"
+					}
+				}
+			case e.IsDir() && (depth > 0 || gitReadFolders[e.Name()]):
+				if why := linksOut(dir, sub, depth+1, inside, seen); why != "" {
+					return why
+				}
+			}
+		}
+		if err == io.EOF || len(ents) == 0 {
+			return ""
+		}
+		if err != nil {
+			return "its git folder cannot be listed"
+		}
+	}
 }

@@ -128,6 +128,9 @@ func (g *Gatherer) gitRefusal() string {
 	if !ok || repo.untrusted == "" {
 		return ""
 	}
+	if strings.HasPrefix(repo.untrusted, "its git folder") {
+		return "git sections left out: " + repo.untrusted + ". fixplan reads no objects or refs from outside the repository; to see its changes, copy the objects in (git repack -a -d) and remove objects/info/alternates, or replace the link with the folder it names"
+	}
 	return "git sections left out: " + repo.untrusted + ". fixplan reads no repository outside the project; open the repository's main folder to see its changes"
 }
 
@@ -185,7 +188,8 @@ var gitPlaceVars = map[string]bool{
 	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_COMMON_DIR": true, "GIT_INDEX_FILE": true,
 	"GIT_OBJECT_DIRECTORY": true, "GIT_ALTERNATE_OBJECT_DIRECTORIES": true, "GIT_NAMESPACE": true,
 	"GIT_CEILING_DIRECTORIES": true, "GIT_DISCOVERY_ACROSS_FILESYSTEM": true, "GIT_PREFIX": true,
-	"GIT_QUARANTINE_PATH": true, "GIT_EXTERNAL_DIFF": true,
+	"GIT_QUARANTINE_PATH": true, "GIT_EXTERNAL_DIFF": true, "GIT_GRAFT_FILE": true, "GIT_SHALLOW_FILE": true,
+	"GIT_REPLACE_REF_BASE": true,
 }
 
 // gitEnviron is git's environment: the probes' (probeEnviron: no credentials,
