@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 
 	"fixplan/llm"
@@ -75,17 +77,45 @@ func (pl *Planner) WriteChanges(ctx context.Context, approved *plan.Record) (*pl
 		Rounds:   append([]plan.Round{}, approved.Rounds...),
 		Warnings: append([]string{}, pl.cfg.Warnings...), Memory: []plan.MemoryEntry{},
 	}}
-	r.see(approved.Base.Seen)
-	for _, rd := range approved.Rounds {
-		for _, res := range rd.Results {
-			r.see(res.Seen)
+	pl.emit(Event{Stage: StageGather, Message: "using the context of plan " + approved.ID})
+	changed, current := r.changedSince(ctx, approved)
+	stale := map[string]bool{}
+	for _, p := range changed {
+		stale[cleanPath(p)] = true
+	}
+	// What the approved plan showed of a file changed since is not its content:
+	// "no blind rewrites" counts only the current lines sent below.
+	seeFresh := func(files []plan.SeenFile) {
+		for _, f := range files {
+			if !stale[cleanPath(f.Path)] {
+				r.see([]plan.SeenFile{f})
+			}
 		}
 	}
-	pl.emit(Event{Stage: StageGather, Message: "using the context of plan " + approved.ID})
+	seeFresh(approved.Base.Seen)
+	for _, rd := range approved.Rounds {
+		for _, res := range rd.Results {
+			seeFresh(res.Seen)
+		}
+	}
+	for _, res := range current {
+		r.see(res.Seen)
+	}
+	if len(changed) > 0 {
+		warn := fmt.Sprintf("changed since plan %s was approved: %s; the model was sent their current lines — check that its changes keep your edits", approved.ID, strings.Join(changed, ", "))
+		r.rec.Warnings = append(r.rec.Warnings, warn)
+		pl.emit(Event{Stage: StageGather, Message: warn})
+	}
 	r.fitApproved(r.startWindow(ctx)(), approved.Base)
+	for _, res := range current {
+		label, body, _ := strings.Cut(res.Text, "\n")
+		if m := readLabel.FindStringSubmatch(label); res.OK && m != nil {
+			r.sent.addNumbered(m[1], body, "the files changed since the approved plan")
+		}
+	}
 	r.msgs = []llm.Message{
 		{Role: llm.RoleSystem, Content: r.system(pl.cfg.Memory.Block())},
-		{Role: llm.RoleUser, Content: applyMessage(approved)},
+		{Role: llm.RoleUser, Content: applyMessage(approved, changed, current)},
 	}
 	if err := r.fit.impossible(r.msgs); err != nil { // nothing is sent
 		pl.emit(Event{Stage: StageError, Message: err.Error()})
@@ -120,6 +150,93 @@ func (r *run) fitApproved(w llm.Window, base plan.Gathered) {
 	r.usage = plan.Usage{Tokenizer: r.fit.count.Tokenizer(), Window: r.fit.window.Tokens, WindowSource: r.fit.window.Source, Compact: r.fit.compact}
 }
 
+// changedSince lists the files whose lines the approved plan showed (base
+// sections and read_file results) that now read differently or are gone, and
+// their current reads (fulfilled like any read_file: confined, redacted, capped;
+// a refusal for a file that is gone).
+func (r *run) changedSince(ctx context.Context, a *plan.Record) ([]string, []plan.ContextResult) {
+	shown := map[string]map[int]string{} // path → line → text as shown
+	record := func(path, body string) {
+		f := shown[path]
+		if f == nil {
+			f = map[int]string{}
+			shown[path] = f
+		}
+		for _, line := range strings.Split(body, "\n") {
+			if n, text, ok := numbered(line); ok {
+				f[n] = text // the latest showing counts
+			}
+		}
+	}
+	for _, sec := range a.Base.Sections {
+		if m := fileTitle.FindStringSubmatch(sec.Title); m != nil {
+			record(m[1], sec.Body)
+		}
+	}
+	for _, rd := range a.Rounds {
+		for _, res := range rd.Results {
+			if !res.OK || res.Request.Type != plan.ReqReadFile {
+				continue
+			}
+			label, body, _ := strings.Cut(res.Text, "\n")
+			if m := readLabel.FindStringSubmatch(label); m != nil {
+				record(m[1], body)
+			}
+		}
+	}
+	paths := make([]string, 0, len(shown))
+	for p := range shown {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var changed []string
+	var current []plan.ContextResult
+	for _, p := range paths {
+		if cancelled(ctx) != nil {
+			break
+		}
+		path := p
+		res := r.p.cfg.Gatherer.Fulfil(ctx, r.rec.Input, plan.ContextRequest{Type: plan.ReqReadFile, Path: &path})
+		if !differs(shown[p], res) {
+			continue
+		}
+		changed = append(changed, p)
+		current = append(current, res)
+	}
+	return changed, current
+}
+
+// differs reports whether a file's current read contradicts the lines shown
+// before: a line that reads differently, a line past the file's end now, or a
+// file that cannot be read any more. Lines beyond what the read sent are not
+// compared.
+func differs(shown map[int]string, res plan.ContextResult) bool {
+	if !res.OK {
+		return true
+	}
+	label, body, _ := strings.Cut(res.Text, "\n")
+	m := readLabel.FindStringSubmatch(label)
+	if m == nil {
+		return false
+	}
+	total, _ := strconv.Atoi(m[4])
+	now := map[int]string{}
+	for _, line := range strings.Split(body, "\n") {
+		if n, text, ok := numbered(line); ok {
+			now[n] = text
+		}
+	}
+	for n, text := range shown {
+		if n > total {
+			return true
+		}
+		if cur, ok := now[n]; ok && cur != text {
+			return true
+		}
+	}
+	return false
+}
+
 // approvable refuses plans whose changes must not be written from them.
 func approvable(r *plan.Record) error {
 	switch {
@@ -141,7 +258,11 @@ func approvable(r *plan.Record) error {
 // applyMessage is the user message of an apply-mode request: the approved plan's
 // problem and base context as they were sent, the context results it received,
 // the approved approach, and what to answer.
-func applyMessage(a *plan.Record) string {
+//
+// changed names the files that read differently now than in what the approved
+// plan showed; current holds their current reads, sent after the earlier context
+// so the model writes against them.
+func applyMessage(a *plan.Record, changed []string, current []plan.ContextResult) string {
 	var b strings.Builder
 	in := a.Input
 	in.Answers = nil // the approved plan already took them into account
@@ -163,6 +284,20 @@ func applyMessage(a *plan.Record) string {
 				}
 			} else {
 				fmt.Fprintf(&b, "NOT FULFILLED: %s\n", res.Error)
+			}
+		}
+	}
+	if len(changed) > 0 {
+		b.WriteString("\nFILES CHANGED SINCE THE APPROVED PLAN (what was shown of them above is out of date; write your changes against these current lines):\n")
+		for i, res := range current {
+			fmt.Fprintf(&b, "\n--- %s changed since the approved plan; its current lines follow\n", changed[i])
+			if res.OK {
+				b.WriteString(res.Text)
+				if !strings.HasSuffix(res.Text, "\n") {
+					b.WriteByte('\n')
+				}
+			} else {
+				fmt.Fprintf(&b, "NOT READABLE NOW: %s\n", res.Error)
 			}
 		}
 	}

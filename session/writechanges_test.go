@@ -65,7 +65,7 @@ func TestPlanOnlyThenWriteChanges(t *testing.T) {
 			t.Errorf("the apply request lacks %q:\n%s", want, user)
 		}
 	}
-	if strings.Contains(user, "PLAN ONLY") || strings.Contains(user, "Answer with the JSON fix plan.") {
+	if strings.Contains(user, "PLAN ONLY") || strings.Contains(user, "Answer with the JSON fix plan.") || strings.Contains(user, "CHANGED SINCE") {
 		t.Errorf("the apply request still asks for a plan:\n%s", user)
 	}
 	noKeyInMessages(t, f.srv)
@@ -79,7 +79,7 @@ func TestPlanOnlyThenWriteChanges(t *testing.T) {
 		t.Error("the rollback of the apply reply was lost")
 	}
 	for _, w := range rec.Warnings {
-		if strings.Contains(w, "instead of") || strings.Contains(w, "no file changes") {
+		if strings.Contains(w, "instead of") || strings.Contains(w, "no file changes") || strings.Contains(w, "changed since") {
 			t.Errorf("unexpected warning %q", w)
 		}
 	}
@@ -249,5 +249,47 @@ func TestWriteChangesMayAskForMoreContext(t *testing.T) {
 	}
 	if len(rec.Rounds) != len(approved.Rounds)+1 || len(rec.Changes) != 1 || rec.ApprovedPlan != approved.ID {
 		t.Fatalf("record: %d rounds, %d changes, approved %q", len(rec.Rounds), len(rec.Changes), rec.ApprovedPlan)
+	}
+}
+
+// The user edits a file after approving the plan: Write the changes tells the
+// model the file changed and sends its current lines (not "already sent"), warns
+// the user, and the model's whole-file rewrite made from the old content is not
+// taken silently as a rewrite of seen content.
+func TestWriteChangesSendsFilesChangedSinceApproval(t *testing.T) {
+	f := newFixture(t, nil, planOnlyReply(t), applyReply(t))
+	approved, err := f.s.Plan(context.Background(), plan.ProblemInput{Problem: "test_divide_by_zero fails:\n" + pytestFailure, PlanOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first := f.srv.Requests()[0].LastUser(); !strings.Contains(first, "return a / b") {
+		t.Fatalf("the plan-only request did not show calc.py:\n%s", first)
+	}
+	edited := "def divide(a, b):\n    # USER EDIT after approval: keep float division\n    return a / b\n"
+	if err := os.WriteFile(filepath.Join(f.root, "calc.py"), []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := f.s.WriteChanges(context.Background(), approved.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := f.srv.Requests()[1].LastUser()
+	if !strings.Contains(user, "calc.py changed since the approved plan; its current lines follow") ||
+		!strings.Contains(user, "# USER EDIT after approval: keep float division") {
+		t.Fatalf("the apply request does not carry calc.py's current lines:\n%s", user)
+	}
+	warned := false
+	for _, w := range rec.Warnings {
+		if strings.Contains(w, "changed since plan "+approved.ID) && strings.Contains(w, "calc.py") {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Errorf("no warning names calc.py as changed since approval: %q", rec.Warnings)
+	}
+	// The model's rewrite (made from the old content) drops the user's line: the
+	// change shown for review says so, and it is not applied without the warning.
+	if len(rec.Changes) != 1 || !strings.Contains(rec.Changes[0].Diff, "-    # USER EDIT after approval") {
+		t.Fatalf("changes = %+v: want calc.py's diff against the current file, showing the user's line removed", rec.Changes)
 	}
 }
