@@ -18,13 +18,24 @@ import "github.com/evanw/esbuild/pkg/api"
 // TOML: hand-written code stays far below it (a few dozen levels).
 const MaxDepth = 500
 
+// MaxLinks is the longest operand chain Check parses in JavaScript and
+// TypeScript: member accesses (.x, ?.x), call and index suffixes, tagged
+// templates and ** in one statement on one bracket level. esbuild parses most
+// of them in a loop but its visit pass recurses once per link, so a chain of
+// 400,000 (`a.b.b…`, `f()()…`, `f[0][0]…`, "f“…", `a**a**…`, 0.8 MB) overflows
+// the stack. Real code stays far below it: of 13,054 JS/TS files on the
+// development machine (node_modules, bundles, minified code) the longest chain
+// had 806 links (a minified mermaid.js).
+const MaxLinks = 20_000
+
 // depthOf estimates how deep the parser for lang recurses on b, stopping early
 // once the estimate passes MaxDepth. Go, JSON and YAML parsers have their own
 // limits (or do not recurse per level) and are not screened.
 func depthOf(p, lang string, b []byte) int {
 	switch lang {
 	case "JavaScript", "TypeScript":
-		return max(rawDepth(b), jsDepth(b, jsLoader(p) != api.LoaderTS))
+		d, _ := jsDepth(b, jsLoader(p) != api.LoaderTS)
+		return max(rawDepth(b), d)
 	case "TOML":
 		return max(rawDepth(b), tomlDepth(b))
 	}
@@ -114,9 +125,16 @@ func hasAt(b []byte, i int, s []byte) bool {
 // (type arguments) or, where JSX is allowed (jsx) or the < starts an operand
 // (a type assertion, a generic arrow), until a closing tag </…> or /> does —
 // or until the statement ends: `<a><a>` nests though each < has its >.
-func jsDepth(b []byte, jsx bool) int {
+//
+// Operand chains are counted apart (links): each member access, call or index
+// suffix, tagged template and ** since the level's last statement end (a comma
+// does not end a chain: `f(a,b)(c,d)` is one), and a chain longer than MaxLinks
+// is returned as its length (a depth over MaxDepth), since that is how deep
+// esbuild's visit pass recurses on it. links is the longest chain seen.
+func jsDepth(b []byte, jsx bool) (depth, links int) {
 	type level struct {
 		chain    int
+		links    int  // operand-chain links since the level's last statement end
 		angle    int  // < not yet closed by > (type arguments); a comma does not end them
 		tags     int  // JSX tags (or type assertions) not yet closed by </…> or />
 		template bool // the level is a `${` and its `}` returns to template text
@@ -144,9 +162,16 @@ func jsDepth(b []byte, jsx bool) int {
 		sum -= stack[len(stack)-1].chain
 		stack[len(stack)-1].chain = 0
 	}
+	longest := 0 // the most links seen in one chain
+	link := func() {
+		l := &stack[len(stack)-1]
+		l.links++
+		longest = max(longest, l.links)
+	}
 	endStatement := func() {
 		reset()
 		l := &stack[len(stack)-1]
+		l.links = 0
 		sum -= l.angle + l.tags
 		l.angle, l.tags = 0, 0
 	}
@@ -184,7 +209,7 @@ func jsDepth(b []byte, jsx bool) int {
 		return i, false
 	}
 	sawNewline := false
-	for i := 0; i < len(b) && top <= MaxDepth; i++ {
+	for i := 0; i < len(b) && top <= MaxDepth && longest <= MaxLinks; i++ {
 		c := b[i]
 		switch {
 		case c == '\n':
@@ -238,6 +263,9 @@ func jsDepth(b []byte, jsx bool) int {
 			}
 			ends = true
 		case c == '`':
+			if prevEnds {
+				link() // a tagged template
+			}
 			j, dollar := skipTemplate(i + 1)
 			i = j
 			if dollar {
@@ -262,6 +290,9 @@ func jsDepth(b []byte, jsx bool) int {
 			}
 			ends = true
 		case c == '(' || c == '[' || c == '{':
+			if prevEnds && c != '{' {
+				link() // a call or an index
+			}
 			push(level{ctrl: c == '(' && afterCtrl})
 		case c == ')' || c == ']' || c == '}':
 			l := pop()
@@ -342,11 +373,19 @@ func jsDepth(b []byte, jsx bool) int {
 		case c == '.' && i+1 < len(b) && b[i+1] == '.' && i+2 < len(b) && b[i+2] == '.':
 			i += 2
 			bump() // spread
+		case c == '.':
+			link() // a member access (or a decimal point: counted too, harmlessly)
+		case c == '*' && i+1 < len(b) && b[i+1] == '*':
+			i++
+			link() // ** is right-associative: the parser recurses too
 		}
 		prevEnds, prevWord = ends, word
 		afterCtrl = prevWord == "if" || prevWord == "while" || prevWord == "for" || prevWord == "with"
 	}
-	return top
+	if longest > MaxLinks {
+		return max(top, longest), longest
+	}
+	return top, longest
 }
 
 func isWordByte(c byte) bool {

@@ -34,6 +34,21 @@ func TestCheckDeepNesting(t *testing.T) {
 		{name: "prefix decrements", path: "app/x.js", after: "x = " + strings.Repeat("--", 750_000)},
 		{name: "nested jsx elements", path: "src/App.tsx", after: "x = " + strings.Repeat("<a>", 500_000)},
 		{name: "type arguments separated by commas", path: "src/x.tsx", after: "x = " + strings.Repeat("A<B,", 375_000)},
+		// Operand chains: esbuild's visit pass recurses once per link (400,000
+		// links overflowed the stack before they were counted).
+		{name: "member access chain", path: "app/x.js", after: "x=a" + strings.Repeat(".b", 400_000)},
+		{name: "optional member access chain", path: "app/x.ts", after: "x=a" + strings.Repeat("?.b", 300_000)},
+		{name: "call chain", path: "app/x.js", after: "x=f" + strings.Repeat("()", 400_000)},
+		{name: "call chain with arguments and commas", path: "app/x.js", after: "x=f" + strings.Repeat("(a,{})", 300_000)},
+		{name: "index chain", path: "app/x.ts", after: "x=f" + strings.Repeat("[0]", 400_000)},
+		{name: "tagged template chain", path: "app/x.js", after: "x=f" + strings.Repeat("``", 400_000)},
+		{name: "exponent chain", path: "app/x.js", after: "x=" + strings.Repeat("a**", 300_000) + "a"},
+		{name: "hostile project file, harmless edit", path: "app/big.js",
+			before: "var q = 1;\nx=a" + strings.Repeat(".b", 400_000), after: "var q = 2;\nx=a" + strings.Repeat(".b", 400_000)},
+		{name: "hostile project file, edit breaks it", path: "app/big.js",
+			before: "var q = 1;\nx=a" + strings.Repeat(".b", 400_000), after: "var q = ;\nx=a" + strings.Repeat(".b", 400_000)},
+		{name: "hostile project file replaced by broken shallow content", path: "app/big.js",
+			before: "var q = 1;\nx=a" + strings.Repeat(".b", 400_000), after: "var q = ;\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,7 +86,11 @@ func TestCheckOrdinaryNestingStillChecked(t *testing.T) {
 	for i := 0; i < 3000; i++ { // many statements, no semicolons: line breaks end them
 		sb.WriteString("if (a) b = !c ? d : e\nconst x = y => z\n")
 	}
-	for _, after := range []string{nested + "let = ;\n", sb.String() + "let = ;\n"} {
+	var chains strings.Builder // long files of ordinary chains: each statement ends one
+	for i := 0; i < 3000; i++ {
+		chains.WriteString("this.a.b.c(d[0]).e`t`.then(x => x ** 2); obj?.p.q(1, 2)\nfoo.bar[baz](qux)\n")
+	}
+	for _, after := range []string{nested + "let = ;\n", sb.String() + "let = ;\n", chains.String() + "let = ;\n"} {
 		issues, note := CheckNote("src/a.ts", nil, []byte(after))
 		if len(issues) == 0 || note != "" {
 			t.Errorf("CheckNote = %v, %q; want the new syntax error", issues, note)
