@@ -127,8 +127,8 @@ func hasAt(b []byte, i int, s []byte) bool {
 // or until the statement ends: `<a><a>` nests though each < has its >.
 //
 // Operand chains are counted apart (links): each member access, call or index
-// suffix, tagged template and ** since the level's last statement end (a comma
-// does not end a chain: `f(a,b)(c,d)` is one), and a chain longer than MaxLinks
+// suffix, tagged template and ** since the level's last statement end or comma
+// (the commas in `f(a,b)(c,d)` are a level deeper and do not end the chain), and a chain longer than MaxLinks
 // is returned as its length (a depth over MaxDepth), since that is how deep
 // esbuild's visit pass recurses on it. links is the longest chain seen.
 func jsDepth(b []byte, jsx bool) (depth, links int) {
@@ -158,9 +158,10 @@ func jsDepth(b []byte, jsx bool) (depth, links int) {
 		sum++
 		measure()
 	}
-	reset := func() { // a comma: the operators before it are done
+	reset := func() { // a comma: the operators and the chain before it are done
 		sum -= stack[len(stack)-1].chain
 		stack[len(stack)-1].chain = 0
+		stack[len(stack)-1].links = 0
 	}
 	longest := 0 // the most links seen in one chain
 	link := func() {
@@ -171,7 +172,6 @@ func jsDepth(b []byte, jsx bool) (depth, links int) {
 	endStatement := func() {
 		reset()
 		l := &stack[len(stack)-1]
-		l.links = 0
 		sum -= l.angle + l.tags
 		l.angle, l.tags = 0, 0
 	}

@@ -90,7 +90,9 @@ func TestCheckOrdinaryNestingStillChecked(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		chains.WriteString("this.a.b.c(d[0]).e`t`.then(x => x ** 2); obj?.p.q(1, 2)\nfoo.bar[baz](qux)\n")
 	}
-	for _, after := range []string{nested + "let = ;\n", sb.String() + "let = ;\n", chains.String() + "let = ;\n"} {
+	// One long minified statement of short chains: a comma ends each one.
+	calls := "x = " + strings.Repeat("a.b(c),", 30_000) + "d\n"
+	for _, after := range []string{nested + "let = ;\n", sb.String() + "let = ;\n", chains.String() + "let = ;\n", "let = ;\n" + calls} {
 		issues, note := CheckNote("src/a.ts", nil, []byte(after))
 		if len(issues) == 0 || note != "" {
 			t.Errorf("CheckNote = %v, %q; want the new syntax error", issues, note)
