@@ -66,15 +66,15 @@ func userMessage(in plan.ProblemInput, prev *plan.Record, g plan.Gathered) strin
 	b.WriteString(strings.TrimSpace(in.Problem))
 	b.WriteString("\n")
 	if prev != nil && len(in.Answers) > 0 {
-		b.WriteString("\nEARLIER PLAN SUMMARY: ")
-		b.WriteString(prev.Plan.Summary)
-		b.WriteString("\nANSWERS TO YOUR QUESTIONS:\n")
+		b.WriteString("\nEARLIER PLAN SUMMARY (quoted, indented):\n")
+		b.WriteString(quoteText(prev.Plan.Summary))
+		b.WriteString("ANSWERS TO YOUR QUESTIONS (quoted, indented):\n")
 		for i, a := range in.Answers {
 			q := ""
 			if i < len(prev.Plan.Questions) {
 				q = prev.Plan.Questions[i]
 			}
-			fmt.Fprintf(&b, "Q%d: %s\nA%d: %s\n", i+1, q, i+1, strings.TrimSpace(a))
+			fmt.Fprintf(&b, "Q%d:\n%sA%d:\n%s", i+1, quoteText(q), i+1, quoteText(a))
 		}
 	}
 	b.WriteString(reviewSection(prev, in.Review))
@@ -119,10 +119,12 @@ func rulesBoundary() string {
 }
 
 // escapeControls writes control and bidirectional formatting characters of
-// project text (plan.IsControlRune; newlines and tabs kept) as <U+XXXX>, so
-// they can neither reorder what the model reads nor rewrite a terminal.
+// project text (plan.IsControlRune; newlines and tabs kept) and the Unicode
+// line and paragraph separators (U+2028, U+2029) as <U+XXXX>, so they can
+// neither reorder what the model reads, start a line a quote does not indent,
+// nor rewrite a terminal.
 func escapeControls(s string) string {
-	bad := func(r rune) bool { return r != '\n' && plan.IsControlRune(r) }
+	bad := func(r rune) bool { return r != '\n' && (plan.IsControlRune(r) || r == 0x2028 || r == 0x2029) }
 	if !strings.ContainsFunc(s, bad) {
 		return s
 	}
@@ -133,6 +135,23 @@ func escapeControls(s string) string {
 			continue
 		}
 		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// quoteText quotes model or project text into a request: control and
+// separator characters escaped and every line indented four spaces, so no line
+// of it can pose as a heading or instruction of the request itself.
+func quoteText(s string) string {
+	s = strings.TrimSpace(escapeControls(s))
+	if s == "" {
+		return "    (empty)\n"
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		b.WriteString("    ")
+		b.WriteString(strings.TrimRight(l, " \t"))
+		b.WriteByte('\n')
 	}
 	return b.String()
 }

@@ -66,7 +66,7 @@ func reviewSection(prev *plan.Record, draft *plan.Review) string {
 	}
 	fmt.Fprintf(&b, "\nOPERATOR REVIEW OF THE EARLIER PLAN (%s): the operator did not take all of your earlier changes as proposed. Do not propose a rejected change again unless the problem now requires it and you say why; keep the operator's own edits (they are in the files when the plan was applied).\n", verb)
 	if prev.Plan.Summary != "" {
-		fmt.Fprintf(&b, "Earlier summary: %s\n", prev.Plan.Summary)
+		fmt.Fprintf(&b, "Earlier summary (quoted, indented):\n%s", quoteText(prev.Plan.Summary))
 	}
 	for _, f := range review.Files {
 		switch {
@@ -94,7 +94,8 @@ func reviewSection(prev *plan.Record, draft *plan.Review) string {
 	return b.String()
 }
 
-// quote indents a diff and clips it to reviewQuoteBytes.
+// quote indents a diff, escapes its control and separator characters and clips
+// it to reviewQuoteBytes.
 func quote(diff string) string {
 	if diff == "" {
 		return ""
@@ -106,6 +107,7 @@ func quote(diff string) string {
 		}
 		diff = diff[:cut] + "\n…[truncated]\n"
 	}
+	diff = escapeControls(diff) // a U+2028 in a hand edit would start an unindented line
 	var b strings.Builder
 	for _, l := range strings.SplitAfter(strings.TrimSuffix(diff, "\n"), "\n") {
 		b.WriteString("    ")
