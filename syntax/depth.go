@@ -1,6 +1,10 @@
 package syntax
 
-import "github.com/evanw/esbuild/pkg/api"
+import (
+	"fmt"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
 
 // The parsers Check calls recurse once per level of nesting and have no limit of
 // their own: esbuild overflows Go's 1 GB goroutine stack at about 150,000 to
@@ -28,13 +32,37 @@ const MaxDepth = 500
 // had 216 links (react-dom.profiling.min.js).
 const MaxLinks = 20_000
 
+// MaxSequenceCost bounds the time esbuild spends on comma sequences (a, b, c as
+// one expression): its printer simplifies them in time quadratic in their
+// length (20,000 commas in one statement took 3.9 s, 40,000 took 21 s; a 2 MiB
+// file could take hours). The cost is Σ over statements of their sequence
+// commas squared; 10⁸ is about a second. Real code stays far below it: of 13,054
+// JS/TS files on the development machine the highest was 2×10⁶
+// (@babel/types/lib/index.d.ts, an export list of ~1,400 names).
+const MaxSequenceCost = 100_000_000
+
+// screen says why Check must not parse b ("" when it may): nested deeper than
+// MaxDepth, an operand chain longer than MaxLinks, or comma sequences over
+// MaxSequenceCost. where ends the note's parenthesis (" in the current file").
+func screen(p, lang string, b []byte, where string) string {
+	if d := depthOf(p, lang, b); d > MaxDepth {
+		return fmt.Sprintf("too deeply nested to check (depth %d%s)", d, where)
+	}
+	if lang == "JavaScript" || lang == "TypeScript" {
+		if _, _, cost := jsDepth(b, jsLoader(p) != api.LoaderTS); cost > MaxSequenceCost {
+			return fmt.Sprintf("comma sequences too long to check (cost %d%s)", cost, where)
+		}
+	}
+	return ""
+}
+
 // depthOf estimates how deep the parser for lang recurses on b, stopping early
 // once the estimate passes MaxDepth. Go, JSON and YAML parsers have their own
 // limits (or do not recurse per level) and are not screened.
 func depthOf(p, lang string, b []byte) int {
 	switch lang {
 	case "JavaScript", "TypeScript":
-		d, _ := jsDepth(b, jsLoader(p) != api.LoaderTS)
+		d, _, _ := jsDepth(b, jsLoader(p) != api.LoaderTS)
 		return max(rawDepth(b), d)
 	case "TOML":
 		return max(rawDepth(b), tomlDepth(b))
@@ -131,7 +159,7 @@ func hasAt(b []byte, i int, s []byte) bool {
 // (the commas in `f(a,b)(c,d)` are a level deeper and do not end the chain), and a chain longer than MaxLinks
 // is returned as its length (a depth over MaxDepth), since that is how deep
 // esbuild's visit pass recurses on it. links is the longest chain seen.
-func jsDepth(b []byte, jsx bool) (depth, links int) {
+func jsDepth(b []byte, jsx bool) (depth, links, seqCost int) {
 	type level struct {
 		chain    int
 		links    int  // operand-chain links since the level's last statement end
@@ -139,8 +167,10 @@ func jsDepth(b []byte, jsx bool) (depth, links int) {
 		tags     int  // JSX tags (or type assertions) not yet closed by </…> or />
 		template bool // the level is a `${` and its `}` returns to template text
 		ctrl     bool // the level is the ( after if/while/for/with: a regexp may follow its )
+		seq      bool // a comma on this level may join a sequence expression
+		commas   int  // sequence commas since the level's last statement end
 	}
-	stack := []level{{}}
+	stack := []level{{seq: true}}
 	top := 0
 	sum := 0 // Σ chain + angle over the stack
 	// prevEnds: the last token ends an operand (a name, a number, a string, a
@@ -164,6 +194,7 @@ func jsDepth(b []byte, jsx bool) (depth, links int) {
 		stack[len(stack)-1].links = 0
 	}
 	longest := 0 // the most links seen in one chain
+	prevArrow := false
 	link := func() {
 		l := &stack[len(stack)-1]
 		l.links++
@@ -173,7 +204,7 @@ func jsDepth(b []byte, jsx bool) (depth, links int) {
 		reset()
 		l := &stack[len(stack)-1]
 		sum -= l.angle + l.tags
-		l.angle, l.tags = 0, 0
+		l.angle, l.tags, l.commas = 0, 0, 0
 	}
 	push := func(l level) {
 		stack = append(stack, l)
@@ -209,7 +240,7 @@ func jsDepth(b []byte, jsx bool) (depth, links int) {
 		return i, false
 	}
 	sawNewline := false
-	for i := 0; i < len(b) && top <= MaxDepth && longest <= MaxLinks; i++ {
+	for i := 0; i < len(b) && top <= MaxDepth && longest <= MaxLinks && seqCost <= MaxSequenceCost; i++ {
 		c := b[i]
 		switch {
 		case c == '\n':
@@ -293,7 +324,11 @@ func jsDepth(b []byte, jsx bool) (depth, links int) {
 			if prevEnds && c != '{' {
 				link() // a call or an index
 			}
-			push(level{ctrl: c == '(' && afterCtrl})
+			// A ( that is no call and a block's { may hold a sequence a, b, c;
+			// an object literal's { (after =, (, return, …) and [ do not.
+			seq := (c == '(' && !prevEnds) ||
+				(c == '{' && (prevEnds || prevArrow || prevWord == "else" || prevWord == "do"))
+			push(level{ctrl: c == '(' && afterCtrl, seq: seq})
 		case c == ')' || c == ']' || c == '}':
 			l := pop()
 			if l.template {
@@ -310,6 +345,10 @@ func jsDepth(b []byte, jsx bool) (depth, links int) {
 			// After if (…) a / starts a regular expression; after f(…) it divides.
 			ends = !(c == ')' && l.ctrl)
 		case c == ',':
+			if l := &stack[len(stack)-1]; l.seq {
+				seqCost += 2*l.commas + 1 // Σ commas² over the statements
+				l.commas++
+			}
 			reset()
 		case c == ';':
 			if !nextWordIs(b, i+1, "else") {
@@ -379,13 +418,14 @@ func jsDepth(b []byte, jsx bool) (depth, links int) {
 			i++
 			link() // ** is right-associative: the parser recurses too
 		}
+		prevArrow = c == '=' && i < len(b) && b[i] == '>' // the token was =>
 		prevEnds, prevWord = ends, word
 		afterCtrl = prevWord == "if" || prevWord == "while" || prevWord == "for" || prevWord == "with"
 	}
 	if longest > MaxLinks {
-		return max(top, longest), longest
+		return max(top, longest), longest, seqCost
 	}
-	return top, longest
+	return top, longest, seqCost
 }
 
 func isWordByte(c byte) bool {

@@ -91,7 +91,7 @@ func TestCheckOrdinaryNestingStillChecked(t *testing.T) {
 		chains.WriteString("this.a.b.c(d[0]).e`t`.then(x => x ** 2); obj?.p.q(1, 2)\nfoo.bar[baz](qux)\n")
 	}
 	// One long minified statement of short chains: a comma ends each one.
-	calls := "x = " + strings.Repeat("a.b(c),", 30_000) + "d\n"
+	calls := "x = " + strings.Repeat("a.b.c.d.e(f),", 5_000) + "d\n"
 	for _, after := range []string{nested + "let = ;\n", sb.String() + "let = ;\n", chains.String() + "let = ;\n", "let = ;\n" + calls} {
 		issues, note := CheckNote("src/a.ts", nil, []byte(after))
 		if len(issues) == 0 || note != "" {
@@ -100,5 +100,38 @@ func TestCheckOrdinaryNestingStillChecked(t *testing.T) {
 	}
 	if _, note := CheckNote("Cargo.toml", nil, []byte("a = "+strings.Repeat("[", 100)+strings.Repeat("]", 100)+"\n")); note != "" {
 		t.Errorf("a 100-deep TOML array was skipped: %q", note)
+	}
+}
+
+// TestCheckLongCommaSequence: esbuild takes time quadratic in a comma sequence's
+// length (40,000 commas: 21 s; a 2 MiB file: hours), so a long one is not
+// parsed but flagged, while lists (arrays, arguments, object literals) of any
+// length and ordinary sequences are still checked.
+func TestCheckLongCommaSequence(t *testing.T) {
+	for _, tc := range []struct{ path, before, after string }{
+		{"app/x.js", "", "x = (" + strings.Repeat("a,", 40_000) + "a)\n"},
+		{"app/x.ts", "", strings.Repeat("a(),", 40_000) + "a()\n"},
+		{"app/x.js", "", "function f() { " + strings.Repeat("a=1,", 40_000) + "a }\n"},
+		{"app/x.js", "", "const f = () => {" + strings.Repeat("a,", 40_000) + "a}\n"},
+		{"app/x.js", "x = (" + strings.Repeat("a,", 40_000) + "a)\n", "x = ;\n"},
+	} {
+		var before []byte
+		if tc.before != "" {
+			before = []byte(tc.before)
+		}
+		issues, note := CheckNote(tc.path, before, []byte(tc.after))
+		if len(issues) != 0 || !strings.HasPrefix(note, "comma sequences too long to check") {
+			t.Errorf("CheckNote(%.40q…) = %v, %q; want the comma-sequence note", tc.after, issues, note)
+		}
+	}
+	for _, after := range []string{
+		"x = [" + strings.Repeat("1,", 100_000) + "1]\nlet = ;\n",
+		"f(" + strings.Repeat("1,", 100_000) + "1)\nlet = ;\n",
+		"x = {" + strings.Repeat("a:1,", 100_000) + "b:1}\nlet = ;\n",
+		strings.Repeat("a = 1, b = 2, c()\n", 50_000) + "let = ;\n",
+	} {
+		if issues, note := CheckNote("app/x.js", nil, []byte(after)); len(issues) == 0 || note != "" {
+			t.Errorf("CheckNote(%.40q…) = %v, %q; want the syntax error", after, issues, note)
+		}
 	}
 }

@@ -130,8 +130,8 @@ func CheckNote(p string, before, after []byte) ([]Issue, string) {
 		return nil, ""
 	}
 	lang := Language(p)
-	if d := depthOf(p, lang, after); d > MaxDepth {
-		return nil, fmt.Sprintf("too deeply nested to check (depth %d)", d)
+	if why := screen(p, lang, after, ""); why != "" {
+		return nil, why
 	}
 	var parse func([]byte) []Issue
 	all := false
@@ -160,8 +160,8 @@ func CheckNote(p string, before, after []byte) ([]Issue, string) {
 	if before != nil {
 		// The original is parsed only to tell new errors from old ones, and a
 		// hostile project file may be nested deep enough to overflow the parser.
-		if d := depthOf(p, lang, before); d > MaxDepth {
-			return nil, fmt.Sprintf("too deeply nested to check (depth %d in the current file)", d)
+		if why := screen(p, lang, before, " in the current file"); why != "" {
+			return nil, why
 		}
 		old := parse(before)
 		if len(old) > 0 && !all {
