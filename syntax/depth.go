@@ -41,16 +41,30 @@ const MaxLinks = 20_000
 // (@babel/types/lib/index.d.ts, an export list of ~1,400 names).
 const MaxSequenceCost = 100_000_000
 
+// MaxConcatCost bounds the memory esbuild spends folding "a" + "b" + … into one
+// string: each fold copies the text so far, so 300,000 one-letter strings in one
+// statement (1.8 MB) took over 24 GB and the process was killed. The cost is Σ
+// over each binary + of the bytes since the first + of its chain (commas and
+// statement ends start a new chain), roughly the bytes copied; just under 2×10⁸
+// esbuild took 0.4 GB, so 10⁸ keeps it near 200 MB. Real code stays below it:
+// of 13,054 JS/TS files on the development machine the highest was 2×10⁷
+// (highlight.js's isbl.js, keyword lists built with +).
+const MaxConcatCost = 100_000_000
+
 // screen says why Check must not parse b ("" when it may): nested deeper than
-// MaxDepth, an operand chain longer than MaxLinks, or comma sequences over
-// MaxSequenceCost. where ends the note's parenthesis (" in the current file").
+// MaxDepth, an operand chain longer than MaxLinks, comma sequences over
+// MaxSequenceCost, or + chains over MaxConcatCost. where ends the note's parenthesis (" in the current file").
 func screen(p, lang string, b []byte, where string) string {
 	if d := depthOf(p, lang, b); d > MaxDepth {
 		return fmt.Sprintf("too deeply nested to check (depth %d%s)", d, where)
 	}
 	if lang == "JavaScript" || lang == "TypeScript" {
-		if _, _, cost := jsDepth(b, jsLoader(p) != api.LoaderTS); cost > MaxSequenceCost {
-			return fmt.Sprintf("comma sequences too long to check (cost %d%s)", cost, where)
+		_, _, seq, concat := jsDepth(b, jsLoader(p) != api.LoaderTS)
+		if seq > MaxSequenceCost {
+			return fmt.Sprintf("comma sequences too long to check (cost %d%s)", seq, where)
+		}
+		if concat > MaxConcatCost {
+			return fmt.Sprintf("+ chains too long to check (cost %d%s)", concat, where)
 		}
 	}
 	return ""
@@ -62,7 +76,7 @@ func screen(p, lang string, b []byte, where string) string {
 func depthOf(p, lang string, b []byte) int {
 	switch lang {
 	case "JavaScript", "TypeScript":
-		d, _, _ := jsDepth(b, jsLoader(p) != api.LoaderTS)
+		d, _, _, _ := jsDepth(b, jsLoader(p) != api.LoaderTS)
 		return max(rawDepth(b), d)
 	case "TOML":
 		return max(rawDepth(b), tomlDepth(b))
@@ -159,7 +173,7 @@ func hasAt(b []byte, i int, s []byte) bool {
 // (the commas in `f(a,b)(c,d)` are a level deeper and do not end the chain), and a chain longer than MaxLinks
 // is returned as its length (a depth over MaxDepth), since that is how deep
 // esbuild's visit pass recurses on it. links is the longest chain seen.
-func jsDepth(b []byte, jsx bool) (depth, links, seqCost int) {
+func jsDepth(b []byte, jsx bool) (depth, links, seqCost, concatCost int) {
 	type level struct {
 		chain    int
 		links    int  // operand-chain links since the level's last statement end
@@ -169,6 +183,8 @@ func jsDepth(b []byte, jsx bool) (depth, links, seqCost int) {
 		ctrl     bool // the level is the ( after if/while/for/with: a regexp may follow its )
 		seq      bool // a comma on this level may join a sequence expression
 		commas   int  // sequence commas since the level's last statement end
+		plus     int  // binary + since the level's last statement end or comma
+		plusFrom int  // where the first of them is
 	}
 	stack := []level{{seq: true}}
 	top := 0
@@ -192,6 +208,7 @@ func jsDepth(b []byte, jsx bool) (depth, links, seqCost int) {
 		sum -= stack[len(stack)-1].chain
 		stack[len(stack)-1].chain = 0
 		stack[len(stack)-1].links = 0
+		stack[len(stack)-1].plus = 0
 	}
 	longest := 0 // the most links seen in one chain
 	prevArrow := false
@@ -240,7 +257,7 @@ func jsDepth(b []byte, jsx bool) (depth, links, seqCost int) {
 		return i, false
 	}
 	sawNewline := false
-	for i := 0; i < len(b) && top <= MaxDepth && longest <= MaxLinks && seqCost <= MaxSequenceCost; i++ {
+	for i := 0; i < len(b) && top <= MaxDepth && longest <= MaxLinks && seqCost <= MaxSequenceCost && concatCost <= MaxConcatCost; i++ {
 		c := b[i]
 		switch {
 		case c == '\n':
@@ -406,6 +423,14 @@ func jsDepth(b []byte, jsx bool) (depth, links, seqCost int) {
 			}
 			if prevEnds {
 				ends = double // x++ ends an operand; a - b does not
+				if l := &stack[len(stack)-1]; c == '+' && !double {
+					// esbuild folds "a" + "b" + …: each fold copies the text so far.
+					if l.plus == 0 {
+						l.plusFrom = i
+					}
+					l.plus++
+					concatCost += i - l.plusFrom
+				}
 			} else {
 				bump() // a sign or a prefix ++/--, not a subtraction
 			}
@@ -423,9 +448,9 @@ func jsDepth(b []byte, jsx bool) (depth, links, seqCost int) {
 		afterCtrl = prevWord == "if" || prevWord == "while" || prevWord == "for" || prevWord == "with"
 	}
 	if longest > MaxLinks {
-		return max(top, longest), longest, seqCost
+		return max(top, longest), longest, seqCost, concatCost
 	}
-	return top, longest, seqCost
+	return top, longest, seqCost, concatCost
 }
 
 func isWordByte(c byte) bool {

@@ -135,3 +135,28 @@ func TestCheckLongCommaSequence(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckLongStringConcatenation: esbuild folds "a" + "b" + … copying the text
+// so far at each +, so 300,000 one-letter strings in one statement took over
+// 24 GB and the process was killed; such content is flagged, not parsed, while
+// ordinary concatenations are still checked.
+func TestCheckLongStringConcatenation(t *testing.T) {
+	long := strings.Repeat("x", 1000)
+	for _, after := range []string{
+		"x = " + strings.Repeat(`"a"+`, 300_000) + `"a"` + "\n",
+		"x = " + strings.Repeat(`"`+long+`"+`, 1_000) + `"a"` + "\n",
+	} {
+		issues, note := CheckNote("app/x.js", nil, []byte(after))
+		if len(issues) != 0 || !strings.HasPrefix(note, "+ chains too long to check") {
+			t.Errorf("CheckNote(%.40q…) = %v, %q; want the + chain note", after, issues, note)
+		}
+	}
+	var sb strings.Builder
+	for i := 0; i < 20_000; i++ {
+		sb.WriteString(`msg = "line " + i + ": " + text + "\n" + more;` + "\n")
+	}
+	after := sb.String() + "x = " + strings.Repeat(`"`+long+`"+`, 100) + `"a"` + "\nlet = ;\n"
+	if issues, note := CheckNote("app/x.js", nil, []byte(after)); len(issues) == 0 || note != "" {
+		t.Errorf("CheckNote(ordinary concatenations) = %v, %q; want the syntax error", issues, note)
+	}
+}
