@@ -160,3 +160,20 @@ func TestCheckLongStringConcatenation(t *testing.T) {
 		t.Errorf("CheckNote(ordinary concatenations) = %v, %q; want the syntax error", issues, note)
 	}
 }
+
+// TestCheckLongSwitch: esbuild compares each case label with every earlier one
+// (20,000 cases took 11 s; a 2 MiB file would take minutes), so a huge switch
+// is flagged, not parsed, while ordinary switches are still checked.
+func TestCheckLongSwitch(t *testing.T) {
+	after := "switch (a) {\n" + strings.Repeat("case 1: break;\n", 40_000) + "}\n"
+	if issues, note := CheckNote("app/x.js", nil, []byte(after)); len(issues) != 0 || !strings.HasPrefix(note, "switch statements too long to check") {
+		t.Errorf("CheckNote(40,000 cases) = %v, %q; want the switch note", issues, note)
+	}
+	var sb strings.Builder
+	for i := 0; i < 50; i++ { // many ordinary switches
+		sb.WriteString("switch (a) {\n" + strings.Repeat("case 1: f(); break;\n", 300) + "default: g()\n}\n")
+	}
+	if issues, note := CheckNote("app/x.js", nil, []byte(sb.String()+"let = ;\n")); len(issues) == 0 || note != "" {
+		t.Errorf("CheckNote(ordinary switches) = %v, %q; want the syntax error", issues, note)
+	}
+}
