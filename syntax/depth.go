@@ -70,11 +70,11 @@ const MaxDeclCost = 100_000_000
 // MaxSequenceCost, + chains over MaxConcatCost, switches over MaxCaseCost or repeated
 // top-level declarations over MaxDeclCost. where ends the note's parenthesis (" in the current file").
 func screen(p, lang string, b []byte, where string) string {
-	if d := depthOf(p, lang, b); d > MaxDepth {
-		return fmt.Sprintf("too deeply nested to check (depth %d%s)", d, where)
-	}
-	if lang == "JavaScript" || lang == "TypeScript" {
-		_, _, seq, concat, cases, decls := jsDepth(b, jsLoader(p) != api.LoaderTS)
+	if lang == "JavaScript" || lang == "TypeScript" { // one scan for every limit
+		d, _, seq, concat, cases, decls := jsDepth(b, jsLoader(p) != api.LoaderTS)
+		if d = max(d, rawDepth(b)); d > MaxDepth {
+			return fmt.Sprintf("too deeply nested to check (depth %d%s)", d, where)
+		}
 		if seq > MaxSequenceCost {
 			return fmt.Sprintf("comma sequences too long to check (cost %d%s)", seq, where)
 		}
@@ -87,6 +87,8 @@ func screen(p, lang string, b []byte, where string) string {
 		if decls > MaxDeclCost {
 			return fmt.Sprintf("too many repeated top-level declarations to check (cost %d%s)", decls, where)
 		}
+	} else if d := depthOf(p, lang, b); d > MaxDepth {
+		return fmt.Sprintf("too deeply nested to check (depth %d%s)", d, where)
 	}
 	return ""
 }
