@@ -290,23 +290,11 @@ func (a *App) RevokeCheck(command string) error {
 // returns the new plan to review; progress arrives as plan:progress events and
 // CancelPlan stops it. With verification before review on, it is verified too.
 func (a *App) WriteChanges(planID string) (*plan.Record, error) {
-	s, err := a.session()
-	if err != nil {
-		return nil, err
-	}
-	ctx, done, err := a.beginRun("a plan is already being made")
+	s, ctx, done, st, err := a.beginModelRun()
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	st, key := a.settings()
-	if a.d.NewModel != nil {
-		m, err := a.d.NewModel(st, key)
-		if err != nil {
-			return nil, fail(err)
-		}
-		s.SetModel(m, st)
-	}
 	rec, err := s.WriteChanges(ctx, planID)
 	if err == nil && st.VerifyBeforeReview && len(rec.Changes) > 0 {
 		rec, err = s.VerifyPlan(ctx, rec.ID, nil)

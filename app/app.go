@@ -313,26 +313,38 @@ func (a *App) beginRun(busy string) (context.Context, func(), error) {
 	}, nil
 }
 
-// Plan runs the fix loop; progress arrives as plan:progress events. CancelPlan
-// stops it (the promise rejects with ERR_CANCELLED).
-func (a *App) Plan(req PlanRequest) (*plan.Record, error) {
+// beginModelRun starts a run that asks the model (Plan, WriteChanges): the open
+// session, the run's context and done (see beginRun), and the settings, with the
+// session's model rebuilt from them so a change in Settings applies to this run.
+func (a *App) beginModelRun() (*session.Session, context.Context, func(), session.Settings, error) {
 	s, err := a.session()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, session.Settings{}, err
 	}
 	ctx, done, err := a.beginRun("a plan is already being made")
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, session.Settings{}, err
 	}
-	defer done()
 	st, key := a.settings()
 	if a.d.NewModel != nil {
 		m, err := a.d.NewModel(st, key)
 		if err != nil {
-			return nil, fail(err)
+			done()
+			return nil, nil, nil, session.Settings{}, fail(err)
 		}
 		s.SetModel(m, st)
 	}
+	return s, ctx, done, st, nil
+}
+
+// Plan runs the fix loop; progress arrives as plan:progress events. CancelPlan
+// stops it (the promise rejects with ERR_CANCELLED).
+func (a *App) Plan(req PlanRequest) (*plan.Record, error) {
+	s, ctx, done, st, err := a.beginModelRun()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	in := plan.ProblemInput{Problem: req.Problem, Answers: req.Answers, Previous: req.Previous, PlanOnly: req.PlanOnly}
 	for _, l := range req.Logs {
 		in.Logs = append(in.Logs, plan.LogSource{Source: l.Source, Path: l.Path})
