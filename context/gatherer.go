@@ -113,6 +113,7 @@ type Gatherer struct {
 	lookPath func(string) (string, error) // finds a tool; default: lookTool
 	// openTop opens the root for a walk (tests swap in the portable os.Root walker).
 	openTop func(root string) (dirHandle, error)
+	repo    repoMemo
 }
 
 // New opens a Gatherer on root. It fails when root does not exist or is not a

@@ -62,7 +62,7 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 	if err != nil {
 		return candidate{}, false
 	}
-	repo, ok := findGitRepo(g.root, ceilingDirs())
+	repo, ok := g.gitRepo()
 	if !ok || len(repo.programs) > 0 || repo.unreadable != "" || repo.untrusted != "" {
 		return candidate{}, false
 	}

@@ -43,7 +43,7 @@ func (g *Gatherer) gitTracks(rel string) (tracked bool, why string) {
 	if err != nil {
 		return false, "git is not installed"
 	}
-	repo, ok := findGitRepo(g.root, ceilingDirs())
+	repo, ok := g.gitRepo()
 	switch {
 	case !ok:
 		return false, "the project is not in a git repository"

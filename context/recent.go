@@ -75,7 +75,7 @@ func (g *Gatherer) gitStatus(ctx context.Context) (status, note string) {
 	if err != nil {
 		return "", ""
 	}
-	repo, ok := findGitRepo(g.root, ceilingDirs())
+	repo, ok := g.gitRepo()
 	switch {
 	case !ok:
 		return "", ""
@@ -124,7 +124,7 @@ func (g *Gatherer) gitStatus(ctx context.Context) (status, note string) {
 // gitRefusal is the warning shown when the project's own .git leads out of the
 // project (findGitRepo's untrusted), or "".
 func (g *Gatherer) gitRefusal() string {
-	repo, ok := findGitRepo(g.root, ceilingDirs())
+	repo, ok := g.gitRepo()
 	if !ok || repo.untrusted == "" {
 		return ""
 	}
