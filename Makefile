@@ -21,7 +21,7 @@ APT_DIST := nsis desktop-file-utils shellcheck
 DISTTOOL := build/bin/fixplan-dist
 
 .PHONY: run build cli frontend apt-build apt-test dist-placeholder test test-go test-fuzz \
-	test-frontend test-e2e test-window test-windows bench vet \
+	test-frontend test-e2e test-window test-windows test-clean-clone bench vet \
 	apt-dist dist dist-linux dist-windows dist-tool test-tools test-install test-installer-wine
 
 # Install missing Debian packages (as root, or with sudo).
@@ -48,7 +48,7 @@ dist-placeholder:
 	@mkdir -p frontend/dist && { [ -n "$$(ls -A frontend/dist)" ] || touch frontend/dist/.gitkeep; }
 
 frontend:
-	cd frontend && npm install --no-audit --no-fund --loglevel=error && npm run build
+	scripts/npm-ci.sh && cd frontend && npm run build
 
 build: apt-build frontend
 	$(GO) build -tags $(TAGS_DESKTOP) -ldflags "-w -s $(LDFLAGS_VERSION)" -o build/bin/fixplan .
@@ -79,7 +79,7 @@ test-fuzz: dist-placeholder
 	  done; done
 
 test-frontend:
-	@if [ -f frontend/package.json ]; then cd frontend && npm install --no-audit --no-fund --loglevel=error && npm test; fi
+	@if [ -f frontend/package.json ]; then scripts/npm-ci.sh && cd frontend && npm test; fi
 
 test-e2e:
 	@if [ -x scripts/desktop/e2e.sh ]; then scripts/desktop/e2e.sh; fi
@@ -107,7 +107,11 @@ test-installer-wine: dist-windows
 	$(call apt_install,wine64)
 	scripts/dist/installer-wine-check.sh
 
-test: apt-test test-go test-fuzz test-frontend test-e2e test-window test-windows test-tools test-install
+# A fresh clone stays clean through the README's build (no "-dirty" version stamps).
+test-clean-clone:
+	scripts/dist/clean-clone-test.sh
+
+test: apt-test test-go test-fuzz test-frontend test-e2e test-window test-windows test-tools test-install test-clean-clone
 
 # Release artifacts in dist/ (listed with their sizes at the end):
 #   fixplan_<debver>_amd64.deb           desktop app + CLI, menu entry, icon (GTK 3, WebKitGTK 4.1)

@@ -62,7 +62,7 @@ if [ -n "${FIXPLAN_BIN:-}" ]; then
   echo "${APP_LABEL:-given} $(cd "$(dirname "$FIXPLAN_BIN")" && pwd)/$(basename "$FIXPLAN_BIN")" >> "$WORK/bins"
 else
   label=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- frontend app main.go 2>/dev/null || echo "+changes")
-  (cd frontend && npm install --no-audit --no-fund --loglevel=error >&2)
+  (scripts/npm-ci.sh >&2)
   build "$REPO" "$WORK/fixplan-this" "$WORK/vite-this.out"
   echo "$label $WORK/fixplan-this" >> "$WORK/bins"
   bundle "$WORK/vite-this.out" > "$WORK/bundle-$label"

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p build/bin frontend/dist
-[ -n "$(ls -A frontend/dist)" ] || (cd frontend && npm install --no-audit --no-fund --loglevel=error && npm run build >/dev/null)
+[ -n "$(ls -A frontend/dist)" ] || (scripts/npm-ci.sh && cd frontend && npm run build >/dev/null)
 GOOS=windows GOARCH=amd64 go build -tags desktop,production -ldflags "-w -s -H windowsgui" -o build/bin/fixplan.exe .
 GOOS=windows GOARCH=amd64 go build -o build/bin/fixplan-cli.exe ./cmd/fixplan
 for f in build/bin/fixplan.exe build/bin/fixplan-cli.exe; do

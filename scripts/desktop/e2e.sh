@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 ART=build/artifacts; mkdir -p "$ART" build/bin
 # E2E_PORT lets two runs share a machine (each also builds its own binaries under E2E_BIN).
 BIN=${E2E_BIN:-build/bin}; mkdir -p "$BIN"
-(cd frontend && npm install --no-audit --no-fund --loglevel=error && npm run build >/dev/null)
+(scripts/npm-ci.sh && cd frontend && npm run build >/dev/null)
 go build -tags dev,webkit2_41 -o "$BIN/fixplan-dev" .
 go build -o "$BIN/fakeprovider" ./scripts/desktop/fakeprovider
 

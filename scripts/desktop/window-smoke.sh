@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 ART=build/artifacts; mkdir -p "$ART" build/bin
 BIN=${FIXPLAN_BIN:-}
 if [ -z "$BIN" ]; then
-  (cd frontend && npm install --no-audit --no-fund --loglevel=error && npm run build >/dev/null)
+  (scripts/npm-ci.sh && cd frontend && npm run build >/dev/null)
   go build -tags desktop,production,webkit2_41 -ldflags "-w -s" -o build/bin/fixplan .
   BIN=build/bin/fixplan
 fi
