@@ -1,8 +1,8 @@
 // Package plan holds fixplan's pure domain types: the model's fix plan
 // (docs/CONTRACT.md §2), its context requests (§5), the previewed file changes (§7),
 // the stored plan record (§4.6), and the stable error codes every layer reports (§10).
-// It does no I/O, imports no other fixplan package and uses the standard library only
-// (the schema check is its own, see schema.go).
+// It does no I/O and imports no other fixplan package; besides the standard library
+// it uses only the JSON schema validator (santhosh-tekuri/jsonschema).
 package plan
 
 import (

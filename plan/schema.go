@@ -4,14 +4,14 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"math/big"
-	"net/url"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // schemaJSON is the strict-mode JSON schema of one model response. The same bytes
@@ -29,22 +29,24 @@ func Schema() json.RawMessage {
 }
 
 // compiled is the schema compiled on first use; it is immutable afterwards. The
-// validator is plan's own (schemacheck below): a JSON schema library would
-// compile its meta-schemas in its package initialiser, at every start of every
-// fixplan process, whether a plan is ever validated or not.
-var compiled = sync.OnceValues(func() (*node, error) {
-	dec := json.NewDecoder(bytes.NewReader(schemaJSON))
-	dec.UseNumber()
-	var raw any
-	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("compile schema: %w", err)
+// schema declares no $schema (strict mode forbids it), so the draft is set here.
+// The library compiles its own meta-schemas in its package initialiser (~3 ms of
+// every process start); compiling plan's schema waits for the first reply.
+var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	if err := c.AddResource(schemaURL, bytes.NewReader(schemaJSON)); err != nil {
+		return nil, fmt.Errorf("add schema: %w", err)
 	}
-	n, err := compileNode(raw, "#")
+	s, err := c.Compile(schemaURL)
 	if err != nil {
 		return nil, fmt.Errorf("compile schema: %w", err)
 	}
-	return n, nil
+	return s, nil
 })
+
+// schemaURL names the embedded schema inside the compiler; nothing is fetched.
+const schemaURL = "fixplan:schema.json"
 
 // maxIssues caps how many issues are quoted back to the model in a repair request.
 const maxIssues = 20
@@ -56,293 +58,77 @@ func validateSchema(v any) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var leaves []leaf
-	if err := s.check(v, "", &leaves); err != nil {
-		return nil, fmt.Errorf("validate plan: %w", err)
-	}
-	if len(leaves) == 0 {
+	return checkSchema(s, v)
+}
+
+// checkSchema validates v against s and flattens the library's error tree into
+// the issues a repair request quotes back to the model.
+func checkSchema(s *jsonschema.Schema, v any) ([]string, error) {
+	err := s.Validate(v)
+	if err == nil {
 		return nil, nil
 	}
-	return schemaIssues(leaves), nil
-}
-
-// node is one compiled schema: the subset of JSON Schema 2020-12 the embedded
-// schema uses (type, enum, required, properties, additionalProperties, items,
-// anyOf). compileNode refuses any other keyword, so a schema change that needs
-// more fails TestSchemaCompiles instead of going unchecked.
-type node struct {
-	types     []string
-	enum      []any
-	enumMsg   string
-	required  []string
-	props     map[string]*node
-	propNames []string // sorted, for a stable order of issues
-	closed    bool     // additionalProperties: false
-	extra     *node    // additionalProperties: a schema
-	items     *node
-	anyOf     []*node
-}
-
-// annotations are keywords that do not constrain a value.
-var annotations = map[string]bool{"description": true, "title": true, "$comment": true, "examples": true}
-
-func compileNode(raw any, at string) (*node, error) {
-	m, ok := raw.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: a schema must be an object", at)
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return nil, fmt.Errorf("validate plan: %w", err)
 	}
-	n := &node{}
-	for k, v := range m {
-		switch k {
-		case "type":
-			switch t := v.(type) {
-			case string:
-				n.types = []string{t}
-			case []any:
-				for _, x := range t {
-					s, ok := x.(string)
-					if !ok {
-						return nil, fmt.Errorf("%s/type: not a list of names", at)
-					}
-					n.types = append(n.types, s)
-				}
-			default:
-				return nil, fmt.Errorf("%s/type: not a name or a list of names", at)
-			}
-		case "enum":
-			list, ok := v.([]any)
-			if !ok || len(list) == 0 {
-				return nil, fmt.Errorf("%s/enum: not a list", at)
-			}
-			n.enum = list
-			quoted := make([]string, len(list))
-			for i, x := range list {
-				switch x.(type) {
-				case map[string]any, []any:
-					return nil, fmt.Errorf("%s/enum: only plain values are supported", at)
-				}
-				quoted[i] = fmt.Sprintf("%#v", x)
-			}
-			if len(list) == 1 {
-				n.enumMsg = "value must be " + quoted[0]
-			} else {
-				n.enumMsg = "value must be one of " + strings.Join(quoted, ", ")
-			}
-		case "required":
-			list, _ := v.([]any)
-			for _, x := range list {
-				s, ok := x.(string)
-				if !ok {
-					return nil, fmt.Errorf("%s/required: not a list of names", at)
-				}
-				n.required = append(n.required, s)
-			}
-		case "properties":
-			pm, ok := v.(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("%s/properties: not an object", at)
-			}
-			n.props = map[string]*node{}
-			for name, ps := range pm {
-				c, err := compileNode(ps, at+"/properties/"+name)
-				if err != nil {
-					return nil, err
-				}
-				n.props[name] = c
-				n.propNames = append(n.propNames, name)
-			}
-			sort.Strings(n.propNames)
-		case "additionalProperties":
-			if b, ok := v.(bool); ok {
-				n.closed = !b
-				continue
-			}
-			c, err := compileNode(v, at+"/additionalProperties")
-			if err != nil {
-				return nil, err
-			}
-			n.extra = c
-		case "items":
-			c, err := compileNode(v, at+"/items")
-			if err != nil {
-				return nil, err
-			}
-			n.items = c
-		case "anyOf":
-			list, ok := v.([]any)
-			if !ok || len(list) == 0 {
-				return nil, fmt.Errorf("%s/anyOf: not a list of schemas", at)
-			}
-			for i, x := range list {
-				c, err := compileNode(x, fmt.Sprintf("%s/anyOf/%d", at, i))
-				if err != nil {
-					return nil, err
-				}
-				n.anyOf = append(n.anyOf, c)
-			}
-		default:
-			if !annotations[k] {
-				return nil, fmt.Errorf("%s: keyword %q is not supported by plan's schema check", at, k)
-			}
+	var leaves []leaf
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			leaves = append(leaves, leaf{e.InstanceLocation, sortedExtra(e.Message)})
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
 		}
 	}
-	return n, nil
+	walk(ve)
+	return schemaIssues(leaves), nil
 }
 
 // leaf is one failed check: where in the instance (a JSON pointer) and why.
 type leaf struct{ loc, msg string }
 
-// jsonType names the JSON type of a decoded value.
-func jsonType(v any) (string, error) {
-	switch v.(type) {
-	case nil:
-		return "null", nil
-	case bool:
-		return "boolean", nil
-	case json.Number, float64, float32, int, int64:
-		return "number", nil
-	case string:
-		return "string", nil
-	case []any:
-		return "array", nil
-	case map[string]any:
-		return "object", nil
-	}
-	return "", fmt.Errorf("%T is not a JSON value", v)
-}
+// extraPrefix and extraSuffix frame the library's message for properties that
+// additionalProperties: false refuses.
+const extraPrefix, extraSuffix = "additionalProperties ", " not allowed"
 
-func isInteger(v any) bool {
-	r, ok := new(big.Rat).SetString(fmt.Sprint(v))
-	return ok && r.IsInt()
-}
-
-// quoteName quotes a property name as the issues show it: 'name'.
-func quoteName(s string) string {
-	q := strconv.Quote(s)
-	q = strings.ReplaceAll(q[1:len(q)-1], `\"`, `"`)
-	return "'" + strings.ReplaceAll(q, "'", `\'`) + "'"
-}
-
-// escapeToken is one JSON pointer segment.
-func escapeToken(s string) string {
-	s = strings.ReplaceAll(s, "~", "~0")
-	return url.PathEscape(strings.ReplaceAll(s, "/", "~1"))
-}
-
-// check appends to out why v (at loc) does not match n. A type mismatch is the
-// only issue reported for a value; then enum, required, each property, extra
-// properties, each item and anyOf, whose failing branches are all reported.
-func (n *node) check(v any, loc string, out *[]leaf) error {
-	vt, err := jsonType(v)
-	if err != nil {
-		return err
+// sortedExtra sorts the names of an "additionalProperties 'b', 'a' not allowed"
+// message (the library lists them in map order) so that the same reply always
+// gets the same issue; any other message is returned as it is. The names are
+// quoted as 'name' with ' and \ escaped by a backslash.
+func sortedExtra(msg string) string {
+	if !strings.HasPrefix(msg, extraPrefix) || !strings.HasSuffix(msg, extraSuffix) {
+		return msg
 	}
-	if len(n.types) > 0 {
-		ok := false
-		for _, t := range n.types {
-			if t == vt || t == "integer" && vt == "number" && isInteger(v) {
-				ok = true
-				break
-			}
+	list := msg[len(extraPrefix) : len(msg)-len(extraSuffix)]
+	var names []string
+	for len(list) > 0 {
+		if list[0] != '\'' {
+			return msg
 		}
-		if !ok {
-			*out = append(*out, leaf{loc, fmt.Sprintf("expected %s, but got %s", strings.Join(n.types, " or "), vt)})
-			return nil
+		end := 1
+		for end < len(list) && list[end] != '\'' {
+			if list[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(list) {
+			return msg
+		}
+		names = append(names, list[:end+1])
+		list = list[end+1:]
+		if len(list) > 0 {
+			if !strings.HasPrefix(list, ", ") {
+				return msg
+			}
+			list = list[2:]
 		}
 	}
-	if n.enum != nil {
-		ok := false
-		for _, e := range n.enum {
-			if equalPlain(v, e) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			*out = append(*out, leaf{loc, n.enumMsg})
-		}
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		var missing []string
-		for _, r := range n.required {
-			if _, ok := x[r]; !ok {
-				missing = append(missing, quoteName(r))
-			}
-		}
-		if len(missing) > 0 {
-			*out = append(*out, leaf{loc, "missing properties: " + strings.Join(missing, ", ")})
-		}
-		for _, name := range n.propNames {
-			if pv, ok := x[name]; ok {
-				if err := n.props[name].check(pv, loc+"/"+escapeToken(name), out); err != nil {
-					return err
-				}
-			}
-		}
-		if n.closed || n.extra != nil {
-			var extra []string
-			for name := range x {
-				if _, ok := n.props[name]; !ok {
-					extra = append(extra, name)
-				}
-			}
-			sort.Strings(extra)
-			if n.closed && len(extra) > 0 {
-				quoted := make([]string, len(extra))
-				for i, e := range extra {
-					quoted[i] = quoteName(e)
-				}
-				*out = append(*out, leaf{loc, "additionalProperties " + strings.Join(quoted, ", ") + " not allowed"})
-			}
-			if n.extra != nil {
-				for _, name := range extra {
-					if err := n.extra.check(x[name], loc+"/"+escapeToken(name), out); err != nil {
-						return err
-					}
-				}
-			}
-		}
-	case []any:
-		if n.items != nil {
-			for i, item := range x {
-				if err := n.items.check(item, loc+"/"+strconv.Itoa(i), out); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	if len(n.anyOf) > 0 {
-		var failed []leaf
-		for _, b := range n.anyOf {
-			var mine []leaf
-			if err := b.check(v, loc, &mine); err != nil {
-				return err
-			}
-			if len(mine) == 0 {
-				failed = nil
-				break
-			}
-			failed = append(failed, mine...)
-		}
-		*out = append(*out, failed...)
-	}
-	return nil
-}
-
-// equalPlain compares a decoded value with a plain enum value.
-func equalPlain(v, e any) bool {
-	vt, _ := jsonType(v)
-	et, _ := jsonType(e)
-	if vt != et {
-		return false
-	}
-	if vt == "number" {
-		a, ok1 := new(big.Rat).SetString(fmt.Sprint(v))
-		b, ok2 := new(big.Rat).SetString(fmt.Sprint(e))
-		return ok1 && ok2 && a.Cmp(b) == 0
-	}
-	return v == e
+	sort.Strings(names)
+	return extraPrefix + strings.Join(names, ", ") + extraSuffix
 }
 
 var expectedRe = regexp.MustCompile(`^expected (\S+), but got (\S+)$`)

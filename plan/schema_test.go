@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // TestSchemaIsStrictModeLegal walks the embedded schema with OpenAI strict mode's
@@ -94,19 +96,35 @@ func TestSchemaCompiles(t *testing.T) {
 	}
 }
 
+// compileTest compiles a test schema the way compiled compiles the embedded one.
+func compileTest(schema string) (*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	if err := c.AddResource("test.json", strings.NewReader(schema)); err != nil {
+		return nil, err
+	}
+	return c.Compile("test.json")
+}
+
+// decodeTest decodes a JSON document the way Parse does (numbers as json.Number).
+func decodeTest(t *testing.T, doc string) any {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(doc))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // The schema check reports what a repair request quotes back to the model.
 func TestSchemaCheckIssues(t *testing.T) {
 	s := `{"type":"object","additionalProperties":false,"required":["n","kind","list","opt"],"properties":{
 		"n":{"type":["integer","null"]},"kind":{"type":"string","enum":["a","b"]},
 		"list":{"type":"array","items":{"type":"string"}},
 		"opt":{"anyOf":[{"type":"object","additionalProperties":false,"required":["x"],"properties":{"x":{"type":"string"}}},{"type":"null"}]}}}`
-	var raw any
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	if err := dec.Decode(&raw); err != nil {
-		t.Fatal(err)
-	}
-	n, err := compileNode(raw, "#")
+	n, err := compileTest(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,32 +136,65 @@ func TestSchemaCheckIssues(t *testing.T) {
 		{"integer written as 3.0 is an integer", `{"n":3.0,"kind":"a","list":[],"opt":{"x":"y"}}`, nil},
 		{"wrong types and a value outside the enum", `{"n":1.5,"kind":"c","list":["x",2],"opt":"s"}`,
 			[]string{"/kind: value must be one of \"a\", \"b\"", "/list/1: expected string, but got number", "/n: expected integer or null, but got number", "/opt: expected object or null, but got string"}},
-		{"missing and extra properties", `{"kind":"a","list":[],"zeta":1,"alpha":2}`,
-			[]string{"/: missing properties: 'n', 'opt'", "/: additionalProperties 'alpha', 'zeta' not allowed"}},
+		{"missing and extra properties", `{"kind":"a","list":[],"zeta":1,"alpha":2,"mid'q":3}`,
+			[]string{"/: missing properties: 'n', 'opt'", "/: additionalProperties 'alpha', 'mid\\'q', 'zeta' not allowed"}},
 		{"a branch's deeper issue wins over its type", `{"n":null,"kind":"b","list":[],"opt":{"x":1}}`,
 			[]string{"/opt/x: expected string, but got number"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dec := json.NewDecoder(strings.NewReader(tc.doc))
-			dec.UseNumber()
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				t.Fatal(err)
-			}
-			var leaves []leaf
-			if err := n.check(v, "", &leaves); err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			if len(leaves) > 0 {
-				got = schemaIssues(leaves)
-			}
-			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-				t.Errorf("issues:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			v := decodeTest(t, tc.doc)
+			// The library reports extra properties in map order; the issue must not vary.
+			for range 20 {
+				got, err := checkSchema(n, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+					t.Fatalf("issues:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+				}
 			}
 		})
 	}
-	if _, err := compileNode(map[string]any{"type": "string", "pattern": "^a"}, "#"); err == nil || !strings.Contains(err.Error(), `"pattern"`) {
-		t.Errorf("an unsupported keyword compiled: %v", err)
+}
+
+// The schema is compiled as draft 2020-12 and checked against its meta-schema:
+// a schema the validator cannot read is refused when it is compiled, not
+// ignored while replies go unchecked, and every keyword of the draft is enforced.
+func TestSchemaDraft(t *testing.T) {
+	for _, bad := range []string{
+		`{"type":"strng"}`,
+		`{"type":"object","required":"mode"}`,
+		`{"type":"array","items":{"type":"string"},"minItems":-1}`,
+		`{"type":"string","pattern":"("}`,
+	} {
+		if _, err := compileTest(bad); err == nil {
+			t.Errorf("invalid schema compiled: %s", bad)
+		}
+	}
+	// prefixItems exists only from draft 2020-12 on.
+	s, err := compileTest(`{"type":"array","prefixItems":[{"type":"string"}],"items":{"type":"integer"}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := checkSchema(s, decodeTest(t, `[1,"x"]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "/0: expected string, but got number\n/1: expected integer, but got string"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("2020-12 prefixItems/items issues:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+}
+
+func TestSortedExtra(t *testing.T) {
+	for in, want := range map[string]string{
+		"additionalProperties 'b', 'a' not allowed":             "additionalProperties 'a', 'b' not allowed",
+		`additionalProperties 'z', 'x\', \'y', 'a' not allowed`: `additionalProperties 'a', 'x\', \'y', 'z' not allowed`,
+		"additionalProperties 'a not allowed":                   "additionalProperties 'a not allowed",
+		"missing properties: 'b', 'a'":                          "missing properties: 'b', 'a'",
+	} {
+		if got := sortedExtra(in); got != want {
+			t.Errorf("sortedExtra(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
