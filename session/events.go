@@ -1,15 +1,4 @@
-// Package session is fixplan's fix loop: gather base context, ask the model for one
-// strict-JSON plan, validate and repair once, fulfil up to two rounds of context
-// requests, preview the changes, and later apply, undo and verify them. The CLI and
-// the desktop app are thin edges over it.
 package session
-
-import (
-	"context"
-
-	"fixplan/llm"
-	"fixplan/plan"
-)
 
 // Stages reported through Emitter while planning.
 const (
@@ -52,36 +41,3 @@ func (f EmitterFunc) Emit(ev Event) { f(ev) }
 type discard struct{}
 
 func (discard) Emit(Event) {}
-
-// Model is the chat model the loop asks; llm/openai's Client satisfies it.
-type Model interface {
-	Complete(ctx context.Context, req llm.Request) (llm.Response, error)
-}
-
-// Gatherer builds the base context and fulfils context requests; codectx's Gatherer
-// satisfies it. Fulfil never fails: an unfulfillable request carries the reason.
-type Gatherer interface {
-	Base(ctx context.Context, in plan.ProblemInput) (plan.Gathered, error)
-	Fulfil(ctx context.Context, in plan.ProblemInput, req plan.ContextRequest) plan.ContextResult
-	// MayQuote says whether a file's lines may be shown to the model (nil) or why not.
-	MayQuote(rel string) error
-}
-
-// Memory is the engineering memory; memory's Store satisfies it.
-type Memory interface {
-	Block() string
-	Validate(entries []plan.MemoryEntry) (ok []plan.MemoryEntry, warnings []string)
-}
-
-// Previewer turns a plan's actions and patch into file changes against the disk,
-// refusing what cannot apply (a *plan.Error with a code); apply's Engine satisfies it
-// through engineAdapter.
-type Previewer interface {
-	Preview(p *plan.Plan) ([]plan.FileChange, error)
-}
-
-// PlanStore keeps plan records under .fixplan/plans.
-type PlanStore interface {
-	SavePlan(r *plan.Record) error
-	LoadPlan(id string) (*plan.Record, error)
-}

@@ -343,14 +343,6 @@ func (s *Session) saveVerification(text string) { _ = s.eng.SaveNote(verificatio
 
 func (s *Session) savedVerification() string { return s.eng.LoadNote(verificationNote) }
 
-// The production implementations of the loop's interfaces.
-var (
-	_ Gatherer  = (*codectx.Gatherer)(nil)
-	_ Memory    = (*memory.Store)(nil)
-	_ PlanStore = (*apply.Engine)(nil)
-	_ Previewer = engineAdapter{}
-)
-
 // engineAdapter turns apply's changes into previews for the loop.
 type engineAdapter struct{ e *apply.Engine }
 
