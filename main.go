@@ -64,6 +64,7 @@ func main() {
 		Version:      version,
 		Trace:        trace,
 	})
+	prepareWebKitSignals()
 	err := wails.Run(&options.App{
 		Title:            "fixplan",
 		Width:            1280,
@@ -74,6 +75,7 @@ func main() {
 		BackgroundColour: &options.RGBA{R: 248, G: 249, B: 251, A: 1},
 		OnStartup: func(ctx context.Context) {
 			trace.Listen(ctx)
+			quitOnTerminate(ctx)
 			app.Start(a, app.WailsRuntime{Ctx: ctx})
 		},
 		OnDomReady:  func(context.Context) { trace.Mark("dom-ready") },

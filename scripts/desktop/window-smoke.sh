@@ -34,7 +34,7 @@ cat > "$WORK/smoke-inner.sh" <<'INNER'
 set -euo pipefail
 pixel() { import -window "$W" -crop 1x1+$1+$2 txt:- | grep -o 'srgb([0-9,]*)' || true; }
 t0=$(date +%s%N)
-"$BIN" & PID=$!
+"$BIN" 2>"$ART/window-stderr.log" & PID=$!
 W=""
 for _ in $(seq 1 100); do W=$(xdotool search --onlyvisible --name '^fixplan$' 2>/dev/null | head -1 || true); [ -n "$W" ] && break; sleep 0.1; done
 [ -n "$W" ] || { echo "window-smoke: no visible window titled fixplan"; kill $PID; exit 1; }
@@ -57,7 +57,11 @@ xdotool key ctrl+Return
 for _ in $(seq 1 150); do ls "$FIXPLAN_PROJECT"/.fixplan/plans/*.json >/dev/null 2>&1 && break; sleep 0.2; done
 sleep 1
 import -window "$W" "$ART/window-plan.png"
-kill $PID; wait $PID 2>/dev/null || true
+kill -TERM $PID; code=0; wait $PID 2>/dev/null || code=$?
+# SIGTERM closes the window cleanly and says so; WebKit and Wails print nothing misleading.
+[ "$code" = 0 ] || { echo "window-smoke: SIGTERM ended the app with status $code, not a clean close"; cat "$ART/window-stderr.log"; exit 1; }
+grep -q 'fixplan: terminated (SIGTERM)' "$ART/window-stderr.log" || { echo "window-smoke: SIGTERM was not reported as such"; cat "$ART/window-stderr.log"; exit 1; }
+if grep -E 'Ctrl\+C detected|Overriding existing handler for signal' "$ART/window-stderr.log"; then echo "window-smoke: misleading start/stop warnings on stderr (above)"; exit 1; fi
 plan=$(ls "$FIXPLAN_PROJECT"/.fixplan/plans/*.json 2>/dev/null | head -1 || true)
 [ -n "$plan" ] || { echo "window-smoke: typing a problem and Ctrl+Enter in the real window made no plan (see $ART/window-plan.png)"; exit 1; }
 grep -q 'ZeroDivisionError: division by zero' "$plan" || { echo "window-smoke: the plan does not carry the typed problem"; exit 1; }
