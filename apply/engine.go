@@ -38,7 +38,7 @@ type Options struct {
 	// lines, added lines copied from a file the plan changes (a moved file's) — and
 	// a hand edit's diff appear as Redact returns them for the whole file, so the
 	// plan records that keep those diffs hold no secret values. It must keep the
-	// number of lines (codectx.RedactFile does). What is written is never redacted.
+	// number of lines (redact.File does). What is written is never redacted.
 	Redact func(path, text string) string
 }
 

@@ -7,7 +7,7 @@ import (
 	"fixplan/plan"
 )
 
-// blockRedactor stands in for codectx.RedactFile: every line between a BEGIN
+// blockRedactor stands in for redact.File: every line between a BEGIN
 // and an END line (a key block) becomes [REDACTED], whole file at a time, lines kept.
 func blockRedactor(path, text string) string {
 	lines := strings.SplitAfter(text, "\n")

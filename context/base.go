@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"fixplan/plan"
+	"fixplan/redact"
 )
 
 const (
@@ -165,7 +166,7 @@ func (g *Gatherer) budget(cands []candidate, warnings []string) plan.Gathered {
 	for _, c := range cands {
 		body, n := c.sec.Body, c.redactions
 		if !c.redacted {
-			body, n = Redact(body)
+			body, n = redact.Text(body)
 		}
 		capped := capText(body, g.opts.MaxResultBytes)
 		if len(c.sec.Title)+len(capped) > left {
@@ -286,7 +287,7 @@ func (g *Gatherer) windowSection(file string, centers []int, before, after int, 
 		b.WriteString(numbered(all, r.from, r.to))
 		spans = append(spans, fmt.Sprintf("%d-%d", r.from, r.to))
 		shown += r.to - r.from + 1
-		n += ft.red.in(r.from, r.to)
+		n += ft.red.In(r.from, r.to)
 	}
 	whole := shown == len(all)
 	title := fmt.Sprintf("File %s lines %s of %d (%s)", rel, strings.Join(spans, ", "), len(all), why)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fixplan/plan"
+	"fixplan/redact"
 	"io"
 	"io/fs"
 	"os"
@@ -175,7 +176,7 @@ func (g *Gatherer) openFile(rel string) (clean, real string, f *os.File, size in
 type fileText struct {
 	real  string   // root-relative path of the file read (symlinks resolved)
 	lines []string // redacted lines without their endings
-	red   redactedLines
+	red   redact.Lines
 }
 
 // readFile reads a confined, non-binary text file of at most MaxFileBytes and
@@ -204,7 +205,7 @@ func (g *Gatherer) readOpen(clean, real string, f *os.File, size int64) (fileTex
 	if IsBinary(data) {
 		return fileText{}, refusal(plan.ErrBinaryContent, "file %q is binary, not text", clean)
 	}
-	text, red := redactWhole(real, string(data))
+	text, red := redact.Whole(real, string(data))
 	return fileText{real: real, lines: splitLines([]byte(text)), red: red}, nil
 }
 

@@ -700,7 +700,7 @@ func (g *Gatherer) defCandidates(have []candidate, hits []defHit, warnings *[]st
 		}
 		out = append(out, candidate{sec: plan.Section{Title: title, Body: body},
 			seen:   &plan.SeenFile{Path: ft.real, Whole: from == 1 && to == len(ft.lines)},
-			ranges: []lineRange{{from, to}}, redacted: true, redactions: ft.red.in(from, to)})
+			ranges: []lineRange{{from, to}}, redacted: true, redactions: ft.red.In(from, to)})
 	}
 	if len(dropped) > 0 {
 		*warnings = append(*warnings, fmt.Sprintf("%d definitions left out (budget of the definitions section reached): %s",

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"fixplan/plan"
+	"fixplan/redact"
 )
 
 // Options tune a Gatherer. Zero fields take the value of DefaultOptions, except
@@ -178,7 +179,7 @@ func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.Co
 	case plan.ReqLogs:
 		text, n, err = g.fulfilLogs(in, req)
 	case plan.ReqEnv:
-		text, n = Redact("env\n" + g.Env(ctx))
+		text, n = redact.Text("env\n" + g.Env(ctx))
 	default:
 		err = refusal(plan.ErrInvalidInput, "unknown request type %q (use read_file, search, logs or env)", req.Type)
 	}

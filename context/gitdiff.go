@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"fixplan/plan"
+	"fixplan/redact"
 )
 
 // ChangesTitle starts the title of the base-context section with the project's
@@ -95,7 +96,7 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 		intro = "No uncommitted changes; the last commit that touched the project:\n"
 	}
 	head, files := splitDiff(out, cut)
-	head, n := Redact(head)
+	head, n := redact.Text(head)
 	files = g.allowedDiffFiles(files)
 	// the project's rules files: their text goes only into the rules section
 	// (framed as project conventions), never here, and nowhere with the rules off
@@ -209,14 +210,14 @@ func validHash(s string) bool {
 // it is not "", why the diff cannot be shown: one side could not be read whole.
 func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo, f diffFile, sides diffSides, blobs map[string]string) (text string, n int, why string) {
 	if f.link || !strings.Contains(f.text, "\n@@ ") {
-		text, n = Redact(f.text) // no lines of content: binary, a mode change, a link target
+		text, n = redact.Text(f.text) // no lines of content: binary, a mode change, a link target
 		return text, n, ""
 	}
 	var oldLines, newLines []string
-	var oldRed, newRed redactedLines
-	blob := func(rev, p string) ([]string, redactedLines, string) {
+	var oldRed, newRed redact.Lines
+	blob := func(rev, p string) ([]string, redact.Lines, string) {
 		if out, ok := blobs[rev+":./"+p]; ok {
-			red, lines := redactWhole(p, out)
+			red, lines := redact.Whole(p, out)
 			return splitLines([]byte(red)), lines, ""
 		}
 		out, cut, err := g.runGit(ctx, git, repo, "cat-file", "blob", rev+":./"+p)
@@ -226,7 +227,7 @@ func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo,
 		case cut:
 			return nil, nil, p + " at " + shortRev(rev) + " is too big to redact it whole"
 		}
-		red, lines := redactWhole(p, out)
+		red, lines := redact.Whole(p, out)
 		return splitLines([]byte(red)), lines, ""
 	}
 	if f.oldPath != "" {
@@ -247,9 +248,9 @@ func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo,
 	}
 	touched := map[[2]int]bool{} // (side, redaction) pairs shown
 	// mask returns side's redacted line ln when a redaction covers it
-	mask := func(side int, lines []string, red redactedLines, ln int) (string, bool) {
+	mask := func(side int, lines []string, red redact.Lines, ln int) (string, bool) {
 		for i, r := range red {
-			if r.from <= ln && ln <= r.to {
+			if r.From <= ln && ln <= r.To {
 				touched[[2]int{side, i}] = true
 				if ln-1 < len(lines) {
 					return lines[ln-1], true
@@ -296,7 +297,7 @@ func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo,
 		}
 		b.WriteString(l)
 	}
-	text, n = Redact(b.String())
+	text, n = redact.Text(b.String())
 	return text, n + len(touched), ""
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"fixplan/plan"
+	"fixplan/redact"
 )
 
 // diffGatherer opens root with git found on PATH (the tests' repositories are
@@ -271,7 +272,7 @@ func BenchmarkRulesAndDiff(b *testing.B) {
 	defer g.Close()
 	g.lookPath = func(name string) (string, error) { return exec.LookPath(name) }
 	inPlay := []string{"svc/pkg00/f000.go"}
-	Redact("") // gitleaks' rules are built once per process, not per plan
+	redact.Text("") // gitleaks' rules are built once per process, not per plan
 	b.Run("rules", func(b *testing.B) {
 		for b.Loop() {
 			if _, ok := g.rulesSection(inPlay); !ok {

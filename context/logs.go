@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"fixplan/plan"
+	"fixplan/redact"
 )
 
 // maxLogTail is how many bytes from the end of a log file are read for its last lines.
@@ -87,9 +88,9 @@ type tail struct {
 // redactedTail redacts a log's text whole, then keeps its last n lines, and
 // returns the number of redactions in them.
 func redactedTail(text string, n int) (tail, int) {
-	text, red := redactWhole("", text)
+	text, red := redact.Whole("", text)
 	lines, total := lastLines(text, n)
-	return tail{lines: lines, total: total}, red.in(total-len(lines)+1, total)
+	return tail{lines: lines, total: total}, red.In(total-len(lines)+1, total)
 }
 
 // logText returns a log's text (for files: at most its last maxLogTail bytes)

@@ -180,17 +180,3 @@ func TestStreamRangeIsBounded(t *testing.T) {
 		t.Errorf("range not cut at the limit:\n%.300s", text)
 	}
 }
-
-func TestFindRulesAndOffsets(t *testing.T) {
-	text := "a\npassword=hunter22\nStripe " + stripeLive + "\n"
-	got := Find("", text)
-	if len(got) != 2 {
-		t.Fatalf("Find = %+v, want 2 findings", got)
-	}
-	if got[0].Rule != "assignment" || text[got[0].Start:got[0].End] != "hunter22" {
-		t.Errorf("first finding %+v (%q)", got[0], text[got[0].Start:got[0].End])
-	}
-	if text[got[1].Start:got[1].End] != stripeLive {
-		t.Errorf("second finding %+v (%q)", got[1], text[got[1].Start:got[1].End])
-	}
-}

@@ -2,11 +2,14 @@ package codectx
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
 	"fixplan/plan"
+	"fixplan/redact"
 )
 
 // searchContextLines is the number of lines shown around each search match.
@@ -60,7 +63,30 @@ func (g *Gatherer) readRange(path string, start, end int) (string, plan.SeenFile
 		return "", plan.SeenFile{}, 0, refusal(plan.ErrInvalidInput, "start_line %d is after end_line %d", start, end)
 	}
 	label := fmt.Sprintf("read_file %s lines %d-%d of %d\n", clean, start, end, total)
-	return label + numbered(lines, start, end), plan.SeenFile{Path: clean, Whole: start == 1 && end == total}, ft.red.in(start, end), nil
+	return label + numbered(lines, start, end), plan.SeenFile{Path: clean, Whole: start == 1 && end == total}, ft.red.In(start, end), nil
+}
+
+// readStreamed is readRange for a file over MaxFileBytes (f is open, clean is
+// the path as asked, real the file's root-relative path).
+func (g *Gatherer) readStreamed(f io.Reader, clean, real string, start, end int) (string, plan.SeenFile, int, error) {
+	if start > 0 && end > 0 && start > end {
+		return "", plan.SeenFile{}, 0, refusal(plan.ErrInvalidInput, "start_line %d is after end_line %d", start, end)
+	}
+	sr, err := redact.ReadRange(f, real, start, end, g.opts.MaxFileBytes)
+	switch {
+	case errors.Is(err, redact.ErrBinary):
+		return "", plan.SeenFile{}, 0, refusal(plan.ErrBinaryContent, "file %q is binary, not text", clean)
+	case errors.Is(err, redact.ErrPastEnd):
+		return "", plan.SeenFile{}, 0, refusal(plan.ErrInvalidInput, "file %q has only %d lines; start_line %d is past its end", clean, sr.Total, start)
+	case err != nil:
+		return "", plan.SeenFile{}, 0, refusal(plan.ErrIO, "cannot read %q: %s", clean, pathErrReason(err))
+	}
+	label := fmt.Sprintf("read_file %s lines %d-%d of %d\n", clean, sr.Start, sr.End, sr.Total)
+	if sr.Cut {
+		label = fmt.Sprintf("read_file %s lines %d-%d of %d (the range was cut at %d bytes; ask for the lines after %d)\n",
+			clean, sr.Start, sr.End, sr.Total, g.opts.MaxFileBytes, sr.End)
+	}
+	return label + sr.Text, plan.SeenFile{Path: clean, Whole: sr.Start == 1 && sr.End == sr.Total}, sr.Redactions, nil
 }
 
 func (g *Gatherer) fulfilRead(req plan.ContextRequest) (string, []plan.SeenFile, int, error) {
@@ -146,7 +172,7 @@ func (g *Gatherer) formatSearch(query, glob string, res SearchResult) (string, i
 		}
 		for _, r := range windows(hits, searchContextLines, len(ft.lines)) {
 			group()
-			redactions += ft.red.in(r.from, r.to)
+			redactions += ft.red.In(r.from, r.to)
 			for i := r.from; i <= r.to; i++ {
 				sep := "-"
 				if isHit[i] {

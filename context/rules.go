@@ -162,7 +162,7 @@ func (g *Gatherer) ruleFiles(inPlay []string) []ruleFile {
 		} else {
 			texts[text] = rel
 			r.text = capText(stripFrontMatter(text), maxRuleFileBytes)
-			r.n = ft.red.in(1, len(ft.lines))
+			r.n = ft.red.In(1, len(ft.lines))
 		}
 		out = append(out, r)
 		if r.same != "" || depth >= maxRuleImportDepth || (depth == 0 && !importsRules(rel)) {

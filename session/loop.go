@@ -33,7 +33,7 @@ type Config struct {
 	Now       func() time.Time
 	NewID     func() string
 	// Secrets are values never sent to the model nor saved in a plan record, such
-	// as the API key (values under codectx.MinLiteralSecret bytes are ignored).
+	// as the API key (values under redact.MinLiteralSecret bytes are ignored).
 	// NewPlanner adds FIXPLAN_API_KEY and OPENAI_API_KEY from the environment.
 	Secrets []string
 	// Warnings start the record's warnings (e.g. project memory that was ignored).

@@ -6,12 +6,12 @@ import (
 	"reflect"
 	"strings"
 
-	codectx "fixplan/context"
 	"fixplan/llm"
 	"fixplan/plan"
+	"fixplan/redact"
 )
 
-// What leaves the machine passes through codectx.Redact and the literal secrets
+// What leaves the machine passes through redact.Text and the literal secrets
 // of Config.Secrets (the API key): the problem, the answers and captured logs as
 // they come in, every message as it is sent, and the record as it is saved.
 // Context sections and request results come redacted from the gatherer (files
@@ -24,8 +24,8 @@ func (pl *Planner) redact(s string) string {
 	if s == "" {
 		return s
 	}
-	s, _ = codectx.Redact(s)
-	s, _ = codectx.RedactValues(s, pl.cfg.Secrets...)
+	s, _ = redact.Text(s)
+	s, _ = redact.Values(s, pl.cfg.Secrets...)
 	return s
 }
 
@@ -63,7 +63,7 @@ func (pl *Planner) redactMessages(msgs []llm.Message) []llm.Message {
 
 // redactRecord redacts the record before it is saved (and returned, so printed).
 //
-// The pattern rules (codectx.Redact) run on what the model wrote outside a
+// The pattern rules (redact.Text) run on what the model wrote outside a
 // plan: the raw reply of a failed record, the issues, the warnings. A plan is
 // left to them: it is what Apply writes, and a false positive there would
 // corrupt a change.
@@ -90,7 +90,7 @@ func (pl *Planner) redactRecord(rec *plan.Record) {
 	}
 	var marked []int // changes whose diff held a secret
 	for i, c := range rec.Changes {
-		if _, n := codectx.RedactValues(c.Diff, secrets...); n > 0 {
+		if _, n := redact.Values(c.Diff, secrets...); n > 0 {
 			marked = append(marked, i)
 		}
 	}
@@ -101,15 +101,15 @@ func (pl *Planner) redactRecord(rec *plan.Record) {
 }
 
 // shownRedactor is how previews show the project's text (apply.Options.Redact):
-// whole files redacted as the context reader redacts them (codectx.RedactFile),
+// whole files redacted as the context reader redacts them (redact.File),
 // and the configured secrets by value, so the diffs a plan record keeps hold no
 // secret of the project (context, removed lines, a moved file's content, a hand
 // edit) while apply still compares them with previews made the same way.
 func shownRedactor(configured []string) func(path, text string) string {
 	secrets := literalSecrets(append(append([]string(nil), configured...), os.Getenv("FIXPLAN_API_KEY"), os.Getenv("OPENAI_API_KEY")))
 	return func(path, text string) string {
-		text, _ = codectx.RedactFile(path, text)
-		text, _ = codectx.RedactValues(text, secrets...)
+		text, _ = redact.File(path, text)
+		text, _ = redact.Values(text, secrets...)
 		return text
 	}
 }
@@ -124,7 +124,7 @@ const secretInChangeFlag = "writes [REDACTED]: the model put the configured API 
 func literalSecrets(values []string) []string {
 	var out []string
 	for _, v := range values {
-		if len(v) < codectx.MinLiteralSecret || strings.ContainsAny(v, "\r\n") {
+		if len(v) < redact.MinLiteralSecret || strings.ContainsAny(v, "\r\n") {
 			continue
 		}
 		out = append(out, v)
@@ -148,7 +148,7 @@ var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
 func redactValuesIn(v reflect.Value, secrets []string) {
 	switch v.Kind() {
 	case reflect.String:
-		if s, n := codectx.RedactValues(v.String(), secrets...); n > 0 && v.CanSet() {
+		if s, n := redact.Values(v.String(), secrets...); n > 0 && v.CanSet() {
 			v.SetString(s)
 		}
 	case reflect.Pointer, reflect.Interface:
@@ -163,7 +163,7 @@ func redactValuesIn(v reflect.Value, secrets []string) {
 		}
 	case reflect.Slice:
 		if v.Type() == rawMessageType {
-			if s, n := codectx.RedactValues(string(v.Bytes()), secrets...); n > 0 && v.CanSet() {
+			if s, n := redact.Values(string(v.Bytes()), secrets...); n > 0 && v.CanSet() {
 				v.SetBytes([]byte(s))
 			}
 			return

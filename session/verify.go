@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"fixplan/apply"
-	codectx "fixplan/context"
 	"fixplan/plan"
+	"fixplan/redact"
 	"fixplan/verify"
 )
 
@@ -255,8 +255,8 @@ func (s *Session) toVerification(rep verify.Report) *plan.Verification {
 		OverheadMS: rep.Timings.Overhead().Milliseconds()}
 	v.Reason = reasonText(rep)
 	for _, c := range rep.Commands {
-		out, _ := codectx.Redact(c.Output)
-		out, _ = codectx.RedactValues(out, s.opts.Secrets...)
+		out, _ := redact.Text(c.Output)
+		out, _ = redact.Values(out, s.opts.Secrets...)
 		v.Commands = append(v.Commands, plan.CheckResult{Command: c.Command, Focused: c.Focused, Outcome: string(c.Outcome),
 			ExitCode: c.ExitCode, TimedOut: c.TimedOut, DurationMS: c.Duration.Milliseconds(), Output: out,
 			Failures: c.Failures.Names, NewFailures: c.NewFailures, BaselineExitCode: c.BaselineExitCode()})

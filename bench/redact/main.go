@@ -1,6 +1,6 @@
 // Command redactbench measures redaction's false positives on a large tree of
 // ordinary code (Go's own source tree by default): it redacts every text file
-// the way fixplan redacts a file before the model sees it (codectx.Find with the
+// the way fixplan redacts a file before the model sees it (redact.Find with the
 // file's path) and reports redactions per 10,000 files, split into test fixtures
 // (_test.go files and testdata/ folders, where fake keys are real findings) and
 // other files, the rules that fired most, and a few examples of each.
@@ -21,6 +21,7 @@ import (
 	"time"
 
 	codectx "fixplan/context"
+	"fixplan/redact"
 )
 
 type example struct{ where, line string }
@@ -90,7 +91,7 @@ func main() {
 		if *noPath {
 			path = ""
 		}
-		found := codectx.Find(path, text)
+		found := redact.Find(path, text)
 		elapsed += time.Since(start)
 		if len(found) == 0 {
 			return nil
@@ -193,7 +194,7 @@ func main() {
 
 // showLine is the (first) line of a finding with the value between « », cut to
 // 160 bytes around it.
-func showLine(text string, f codectx.Finding) string {
+func showLine(text string, f redact.Finding) string {
 	ls := strings.LastIndexByte(text[:f.Start], '\n') + 1
 	le := strings.IndexByte(text[f.Start:], '\n')
 	if le < 0 {

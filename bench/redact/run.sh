@@ -33,7 +33,7 @@ $(go run ./bench/redact -tree "$t" -md -nopath -examples 0 | awk 'NR==1 {print; 
 \`sk-\` keys among the findings (any rule): $(go run ./bench/redact -tree "$t" -nopath -examples 0 -dump all | grep -c '«sk-' || true).
 "
 done
-speed=$(go test -run '^$' -bench 'BenchmarkRedact|BenchmarkCompileRules' -benchmem -count 5 ./context | grep '^Benchmark')
+speed=$(go test -run '^$' -bench 'BenchmarkRedact|BenchmarkCompileRules' -benchmem -count 5 ./redact | grep '^Benchmark')
 echo "$withpath"
 echo
 echo "Without paths:"
@@ -48,7 +48,7 @@ if [ "${1:-}" = "--write" ]; then
     echo
     echo "## Speed"
     echo
-    echo "\`go test -bench 'BenchmarkRedact|BenchmarkCompileRules' ./context\`: redacting the first 2,000 lines of"
+    echo "\`go test -bench 'BenchmarkRedact|BenchmarkCompileRules' ./redact\`: redacting the first 2,000 lines of"
     echo "Go's \`go/parser/parser.go\` (51 KB) as a Go file, with 10 secrets put in, and as text of no file;"
     echo "compiling the rule set, which the first redaction of a process pays once. Five runs each, on a shared machine"
     echo "(load average $(cut -d" " -f1 /proc/loadavg) when this was written): take the lower numbers."
@@ -59,7 +59,7 @@ if [ "${1:-}" = "--write" ]; then
     echo
     echo "## False positives on Go's source tree"
     echo
-    echo "Every text file of \`$TREE\` redacted as fixplan redacts a file before the model sees it (\`codectx.Find\`"
+    echo "Every text file of \`$TREE\` redacted as fixplan redacts a file before the model sees it (\`redact.Find\`"
     echo "with the file's path). Test fixtures (\`_test.go\`, \`testdata/\`) are split out: fake keys there are real findings."
     echo
     echo "$withpath"

@@ -18,6 +18,7 @@ import (
 
 	codectx "fixplan/context"
 	"fixplan/plan"
+	"fixplan/redact"
 	"fixplan/session"
 )
 
@@ -192,7 +193,7 @@ func ctxRead(_ context.Context, e *env, g *codectx.Gatherer, args []string) int 
 	if err != nil {
 		return ctxFail(e, "read", err)
 	}
-	text, _ = codectx.Redact(text)
+	text, _ = redact.Text(text)
 	fmt.Fprint(e.Stdout, text)
 	return 0
 }
@@ -220,7 +221,7 @@ func ctxSearch(ctx context.Context, e *env, g *codectx.Gatherer, args []string) 
 	if *asJSON {
 		writeMatchesJSON(w, res.Matches)
 	} else {
-		text, _ := codectx.Redact(g.FormatSearch(pos[0], *glob, res))
+		text, _ := redact.Text(g.FormatSearch(pos[0], *glob, res))
 		w.WriteString(text)
 	}
 	if err := w.Flush(); err != nil {
@@ -246,7 +247,7 @@ func writeMatchesJSON(w *bufio.Writer, ms []codectx.Match) {
 				if i > 0 {
 					buf = append(buf, ',')
 				}
-				text, _ := codectx.Redact(m.Text)
+				text, _ := redact.Text(m.Text)
 				buf = append(buf, "\n{\"path\":"...)
 				buf = appendJSONString(buf, m.Path)
 				buf = append(buf, `,"line":`...)
@@ -333,7 +334,7 @@ func ctxLogs(_ context.Context, e *env, g *codectx.Gatherer, args []string) int 
 	if err != nil {
 		return ctxFail(e, "logs", err)
 	}
-	text, _ = codectx.Redact(text)
+	text, _ = redact.Text(text)
 	fmt.Fprint(e.Stdout, text)
 	return 0
 }
@@ -342,7 +343,7 @@ func ctxEnv(ctx context.Context, e *env, g *codectx.Gatherer, args []string) int
 	if len(args) > 0 {
 		return ctxUsageErr(e, "env", "takes no arguments")
 	}
-	text, _ := codectx.Redact(g.Env(ctx))
+	text, _ := redact.Text(g.Env(ctx))
 	fmt.Fprint(e.Stdout, text)
 	return 0
 }

@@ -1,4 +1,14 @@
-package codectx
+// Package redact replaces secrets in text before it leaves the machine: a text
+// (a pasted problem, a log, a message), a file's content (with the rules of its
+// path), a whole file before a range of its lines is cut out of it (Whole: a
+// slice that starts inside a private key block is still redacted), a line range
+// streamed from a file too big to hold (ReadRange), and known values such as the
+// configured API key (Values). Every function keeps the number of lines, so line
+// numbers stay right.
+//
+// Detection is gitleaks' default rule set (rules.go) plus hand-written
+// detectors (hand.go, cli.go, pem.go).
+package redact
 
 import (
 	"hash/maphash"
@@ -12,7 +22,7 @@ import (
 // Redacted replaces every secret-looking value in text sent to the model.
 const Redacted = "[REDACTED]"
 
-// MinLiteralSecret is the shortest value RedactValues replaces: shorter strings
+// MinLiteralSecret is the shortest value Values replaces: shorter strings
 // ("ollama", "none") are placeholder keys of local servers and would turn up in
 // ordinary text.
 const MinLiteralSecret = 8
@@ -23,7 +33,7 @@ type secretSpan struct {
 	rule string // the detector: a gitleaks rule id or one of the hand-written ones
 }
 
-// Redact replaces secret-looking values in text with [REDACTED] and returns the new
+// Text replaces secret-looking values in text with [REDACTED] and returns the new
 // text and the number of replacements. It never changes the number of lines: a
 // secret spanning lines (a private key block) becomes one [REDACTED] per line.
 //
@@ -42,16 +52,16 @@ type secretSpan struct {
 // `PGPASSWORD=x psql`, `sshpass -p`, `redis-cli -a`) and in .netrc entries; a
 // bare AWS secret access key near its key id or its name; private keys encoded
 // in base64 (kubeconfig's client-key-data) or escaped in JSON strings.
-func Redact(text string) (string, int) { return redactPath(text, "") }
+func Text(text string) (string, int) { return redactPath(text, "") }
 
-// RedactFile is Redact for the content of the file at path (root-relative,
+// File is Text for the content of the file at path (root-relative,
 // slash-separated): gitleaks' path-specific rules apply (Terraform, Kubernetes
 // YAML, NuGet config, PHP), and its path allowlists (lock files, vendored code)
 // switch its rules off for the file — the hand-written detectors still run. In a
 // file of a language whose string literals are quoted (Go, Python, JavaScript,
 // Java, C, Rust, ...: by extension) an unquoted value assigned to a secret-like
 // name is an expression, never a literal secret, and is left alone.
-func RedactFile(path, text string) (string, int) { return redactPath(text, path) }
+func File(path, text string) (string, int) { return redactPath(text, path) }
 
 func redactPath(text, path string) (string, int) {
 	spans := findSpans(text, path)
@@ -61,33 +71,37 @@ func redactPath(text, path string) (string, int) {
 	return applySpans(text, spans), len(spans)
 }
 
-// redactedLines are the 1-based line ranges of a text's redactions, in order.
-type redactedLines []lineRange
+// LineRange is an inclusive 1-based range of lines.
+type LineRange struct{ From, To int }
 
-// in counts the redactions that touch lines [from,to].
-func (r redactedLines) in(from, to int) int {
+// Lines are the 1-based line ranges of a text's redactions, in order.
+type Lines []LineRange
+
+// In counts the redactions that touch lines [from,to].
+func (r Lines) In(from, to int) int {
 	n := 0
 	for _, x := range r {
-		if x.to >= from && x.from <= to {
+		if x.To >= from && x.From <= to {
 			n++
 		}
 	}
 	return n
 }
 
-// redactWhole redacts text (the content of the file at path; "" for other text)
-// and returns the lines each redaction covers.
-func redactWhole(path, text string) (string, redactedLines) {
+// Whole redacts text whole (the content of the file at path; "" for other
+// text) before any part of it is cut out, and returns the lines each redaction
+// covers (a slice of the result shows Lines.In of its lines).
+func Whole(path, text string) (string, Lines) {
 	spans := findSpans(text, path)
 	if len(spans) == 0 {
 		return text, nil
 	}
-	red := make(redactedLines, len(spans))
+	red := make(Lines, len(spans))
 	line, pos := 1, 0
 	for i, x := range spans {
 		line += strings.Count(text[pos:x.s], "\n")
 		pos = x.s
-		red[i] = lineRange{line, line + strings.Count(text[x.s:x.e], "\n")}
+		red[i] = LineRange{line, line + strings.Count(text[x.s:x.e], "\n")}
 	}
 	return applySpans(text, spans), red
 }
@@ -219,10 +233,10 @@ func writeRedacted(b *strings.Builder, seg string) {
 	}
 }
 
-// RedactValues replaces every occurrence of each value (the configured API key,
+// Values replaces every occurrence of each value (the configured API key,
 // say) in text with [REDACTED] and returns the new text and the number of
 // replacements. Values shorter than MinLiteralSecret or spanning lines are ignored.
-func RedactValues(text string, values ...string) (string, int) {
+func Values(text string, values ...string) (string, int) {
 	n := 0
 	for _, v := range values {
 		if len(v) < MinLiteralSecret || strings.ContainsAny(v, "\r\n") {
@@ -301,7 +315,7 @@ func isDigits(v string) bool {
 	return true
 }
 
-// Finding is one value Redact replaces: the detector that found it (a gitleaks
+// Finding is one value Text replaces: the detector that found it (a gitleaks
 // rule id such as "stripe-access-token", or one of "private-key", "assignment",
 // "url-password", "authorization", "jwt", "token") and its byte range in the text.
 type Finding struct {
@@ -309,7 +323,7 @@ type Finding struct {
 	Start, End int
 }
 
-// Find returns what RedactFile(path, text) replaces (path may be ""), in text
+// Find returns what File(path, text) replaces (path may be ""), in text
 // order; overlapping findings are merged into the first one. It is for measuring
 // and explaining redaction (the benchmark of false positives, `context` commands).
 func Find(path, text string) []Finding {

@@ -1,4 +1,4 @@
-package codectx
+package redact
 
 import (
 	"bufio"
@@ -8,12 +8,10 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
-	"fixplan/plan"
 )
 
-// A line range of a file over MaxFileBytes is read by streaming: memory is
-// bounded by the range (at most MaxFileBytes of it) plus streamMargin lines on
+// A line range of a file too big to hold is read by streaming: memory is
+// bounded by the range (at most maxBytes of it) plus streamMargin lines on
 // each side, not by the file. The range is redacted with its margins (detectors
 // look a few lines around a match), and the lines inside private key blocks are
 // known from the start of the file: the stream follows BEGIN/END markers on its
@@ -22,26 +20,26 @@ import (
 
 const (
 	// streamMargin is how many lines before and after a streamed range are read
-	// and redacted with it; more than any detector's reach (redact_rules.go).
+	// and redacted with it; more than any detector's reach (rules.go).
 	streamMargin = 16
 	// maxStreamLine is the longest line kept whole; longer lines are cut.
 	maxStreamLine = 1 << 20
 )
 
-// streamedRange is a line range read from a stream.
-type streamedRange struct {
-	text       string // the label-less, numbered lines start..end
-	start, end int
-	total      int // lines in the file
-	redactions int // redactions touching start..end
-	cut        bool
+// Streamed is a line range read from a stream.
+type Streamed struct {
+	Text       string // the label-less, numbered lines Start..End ("  12 | text")
+	Start, End int
+	Total      int  // lines in the file
+	Redactions int  // redactions touching Start..End
+	Cut        bool // the range was cut at maxBytes: End is the last line kept
 }
 
-// streamRange reads lines start..end (1-based, inclusive; end < 1 = to the last
+// ReadRange reads lines start..end (1-based, inclusive; end < 1 = to the last
 // line) of r, at most maxBytes of them, and redacts them as the content of the
-// file at path. It fails on a NUL byte (binary) before the range ends and on a
-// start past the end of the file.
-func streamRange(r io.Reader, path string, start, end int, maxBytes int64) (streamedRange, error) {
+// file at path. It fails with ErrBinary on a NUL byte before the range ends and
+// with ErrPastEnd (Total set) on a start past the end of the file.
+func ReadRange(r io.Reader, path string, start, end int, maxBytes int64) (Streamed, error) {
 	if start < 1 {
 		start = 1
 	}
@@ -63,14 +61,14 @@ func streamRange(r io.Reader, path string, start, end int, maxBytes int64) (stre
 	for {
 		line, ok, err := readLine(br)
 		if err != nil {
-			return streamedRange{}, err
+			return Streamed{}, err
 		}
 		if !ok {
 			break
 		}
 		n++
 		if bytes.IndexByte(line, 0) >= 0 {
-			return streamedRange{}, errBinary
+			return Streamed{}, ErrBinary
 		}
 		in, next, confirms := keyState(keyOn, line)
 		keyOn = next
@@ -82,7 +80,7 @@ func streamRange(r io.Reader, path string, start, end int, maxBytes int64) (stre
 			last = n - 1
 			rest, err := countLines(br)
 			if err != nil {
-				return streamedRange{}, err
+				return Streamed{}, err
 			}
 			n += rest
 			break
@@ -96,7 +94,7 @@ func streamRange(r io.Reader, path string, start, end int, maxBytes int64) (stre
 		if stop > 0 && n >= stop {
 			rest, err := countLines(br)
 			if err != nil {
-				return streamedRange{}, err
+				return Streamed{}, err
 			}
 			n += rest
 			break
@@ -107,7 +105,7 @@ func streamRange(r io.Reader, path string, start, end int, maxBytes int64) (stre
 		lines, inside = []string{""}, []bool{false}
 	}
 	if start > total {
-		return streamedRange{total: total}, fmt.Errorf("start past the end: %w", errPastEnd)
+		return Streamed{Total: total}, fmt.Errorf("start past the end: %w", ErrPastEnd)
 	}
 	if last < 1 || last > total {
 		last = total
@@ -125,7 +123,7 @@ func streamRange(r io.Reader, path string, start, end int, maxBytes int64) (stre
 			}
 		}
 	}
-	text, red := redactWhole(path, strings.Join(lines, "\n"))
+	text, red := Whole(path, strings.Join(lines, "\n"))
 	win := strings.Split(text, "\n")
 	var b strings.Builder
 	w := len(strconv.Itoa(last))
@@ -133,13 +131,14 @@ func streamRange(r io.Reader, path string, start, end int, maxBytes int64) (stre
 		fmt.Fprintf(&b, "%*d | %s\n", w, ln, win[ln-from])
 	}
 	// red counts lines of the window: shift to file lines
-	return streamedRange{text: b.String(), start: start, end: last, total: total,
-		redactions: blocks + red.in(start-from+1, last-from+1), cut: cut}, nil
+	return Streamed{Text: b.String(), Start: start, End: last, Total: total,
+		Redactions: blocks + red.In(start-from+1, last-from+1), Cut: cut}, nil
 }
 
+// The errors of ReadRange.
 var (
-	errBinary  = errors.New("binary content")
-	errPastEnd = errors.New("start past the end of the file")
+	ErrBinary  = errors.New("binary content")
+	ErrPastEnd = errors.New("start past the end of the file")
 )
 
 // readLine returns the next line of br without its line ending; lines longer
@@ -223,27 +222,4 @@ func keyState(on bool, line []byte) (in, next, confirms bool) {
 		return false, false, false // a whole block on one line: the window's redaction finds it
 	}
 	return false, true, false
-}
-
-// readStreamed is ReadRange for a file over MaxFileBytes (f is open, clean is
-// the path as asked, real the file's root-relative path).
-func (g *Gatherer) readStreamed(f io.Reader, clean, real string, start, end int) (string, plan.SeenFile, int, error) {
-	if start > 0 && end > 0 && start > end {
-		return "", plan.SeenFile{}, 0, refusal(plan.ErrInvalidInput, "start_line %d is after end_line %d", start, end)
-	}
-	sr, err := streamRange(f, real, start, end, g.opts.MaxFileBytes)
-	switch {
-	case errors.Is(err, errBinary):
-		return "", plan.SeenFile{}, 0, refusal(plan.ErrBinaryContent, "file %q is binary, not text", clean)
-	case errors.Is(err, errPastEnd):
-		return "", plan.SeenFile{}, 0, refusal(plan.ErrInvalidInput, "file %q has only %d lines; start_line %d is past its end", clean, sr.total, start)
-	case err != nil:
-		return "", plan.SeenFile{}, 0, refusal(plan.ErrIO, "cannot read %q: %s", clean, pathErrReason(err))
-	}
-	label := fmt.Sprintf("read_file %s lines %d-%d of %d\n", clean, sr.start, sr.end, sr.total)
-	if sr.cut {
-		label = fmt.Sprintf("read_file %s lines %d-%d of %d (the range was cut at %d bytes; ask for the lines after %d)\n",
-			clean, sr.start, sr.end, sr.total, g.opts.MaxFileBytes, sr.end)
-	}
-	return label + sr.text, plan.SeenFile{Path: clean, Whole: sr.start == 1 && sr.end == sr.total}, sr.redactions, nil
 }

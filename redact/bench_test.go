@@ -1,4 +1,4 @@
-package codectx
+package redact
 
 import (
 	"os"
@@ -42,7 +42,7 @@ func BenchmarkRedact(b *testing.B) {
 			b.SetBytes(int64(len(c.text)))
 			b.ReportAllocs()
 			for b.Loop() {
-				RedactFile(c.path, c.text)
+				File(c.path, c.text)
 			}
 		})
 	}

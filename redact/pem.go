@@ -1,4 +1,4 @@
-package codectx
+package redact
 
 import (
 	"encoding/base64"
@@ -21,7 +21,7 @@ import (
 //
 // A window that starts and ends inside one block holds no marker at all: that is
 // why files are redacted whole before they are sliced, and why a streamed line
-// range tracks the markers from the start of the file (redact_stream.go).
+// range tracks the markers from the start of the file (stream.go).
 
 var (
 	pemBeginRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`) })

@@ -1,4 +1,4 @@
-package codectx
+package redact
 
 import (
 	"math"
@@ -16,9 +16,9 @@ import (
 // generic `api_key = "…"` rule), applied with gitleaks' semantics — keywords,
 // regular expression, secret group, entropy threshold, global and per-rule
 // allowlists (regexes, stop words, paths) — and the hand-written detectors of
-// redact.go. Every detector has keywords; one Aho-Corasick pass over the
-// lower-cased text finds them all, and a detector's regular expression runs only
-// on the lines around its keywords.
+// hand.go, cli.go and pem.go. Every detector has keywords; one Aho-Corasick pass
+// over the lower-cased text finds them all, and a detector's regular expression
+// runs only on the lines around its keywords.
 //
 // gitleaks' own detector runs every triggered rule over the whole text instead:
 // ~25 ms for a 2,000-line source file, since the generic rule's keywords ("key",
@@ -28,7 +28,7 @@ import (
 // which is what keywords are for.
 
 // skippedRules are default rules redaction does not use: private keys are found
-// by the line-preserving PEM scanner (redact_pem.go), which also handles blocks
+// by the line-preserving PEM scanner (pem.go), which also handles blocks
 // cut by a window and does not take code between two marker literals for a key;
 // pkcs12-file matches file names only.
 var skippedRules = map[string]bool{"private-key": true, "pkcs12-file": true}

@@ -1,4 +1,4 @@
-package codectx
+package redact
 
 import (
 	"regexp"
@@ -7,7 +7,7 @@ import (
 )
 
 // Passwords on command lines and in .netrc, which the assignment detector
-// (redact_hand.go) does not see: there is no `name = value` in `mysql -pS3cret`,
+// (hand.go) does not see: there is no `name = value` in `mysql -pS3cret`,
 // `sshpass -p S3cret`, `--password S3cret`, and in `PGPASSWORD=x psql` the value
 // is short and followed by a command, which for a plain `name=word` means prose.
 // Each detector is tied to a program, a flag or a variable that takes a

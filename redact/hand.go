@@ -1,4 +1,4 @@
-package codectx
+package redact
 
 import (
 	"regexp"
@@ -12,9 +12,9 @@ import (
 // bearer and basic authorization values, JWTs followed by any punctuation, short
 // `sk-` keys, provider tokens whatever follows them, and AWS secret access keys
 // that stand without a name next to their key id. They run in the same keyword
-// engine as gitleaks' rules (redact_rules.go). Private key blocks, also encoded
-// in base64, are in redact_pem.go; passwords on command lines and in .netrc in
-// redact_cli.go.
+// engine as gitleaks' rules (rules.go). Private key blocks, also encoded
+// in base64, are in pem.go; passwords on command lines and in .netrc in
+// cli.go.
 
 var (
 	// tokenRe: AWS access key ids (also the documentation's EXAMPLE keys, which

@@ -1,4 +1,4 @@
-package codectx
+package redact
 
 import (
 	"strings"
@@ -72,9 +72,9 @@ func TestRedact(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, n := Redact(tt.in)
+			got, n := Text(tt.in)
 			if got != tt.want || n != tt.n {
-				t.Errorf("Redact(%q) = %q, %d; want %q, %d", tt.in, got, n, tt.want, tt.n)
+				t.Errorf("Text(%q) = %q, %d; want %q, %d", tt.in, got, n, tt.want, tt.n)
 			}
 			if strings.Count(got, "\n") != strings.Count(tt.in, "\n") {
 				t.Errorf("line count changed: %q", got)
@@ -113,9 +113,9 @@ func TestRedactLeavesCode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, path := range []string{tt.path, ""} {
-			got, _ := RedactFile(path, tt.in)
+			got, _ := File(path, tt.in)
 			if got != tt.in {
-				t.Errorf("%s: RedactFile(%q, %q) = %q; want it unchanged (%v)", tt.name, path, tt.in, got, Find(path, tt.in))
+				t.Errorf("%s: File(%q, %q) = %q; want it unchanged (%v)", tt.name, path, tt.in, got, Find(path, tt.in))
 			}
 		}
 	}
@@ -133,8 +133,8 @@ func TestRedactFileByLanguage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got, _ := RedactFile(tt.path, tt.in); got != tt.want {
-				t.Errorf("RedactFile(%q, %q) = %q; want %q", tt.path, tt.in, got, tt.want)
+			if got, _ := File(tt.path, tt.in); got != tt.want {
+				t.Errorf("File(%q, %q) = %q; want %q", tt.path, tt.in, got, tt.want)
 			}
 		})
 	}
@@ -153,9 +153,9 @@ func TestRedactValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, n := RedactValues(tt.in, tt.values...)
+			got, n := Values(tt.in, tt.values...)
 			if got != tt.want || n != tt.n {
-				t.Errorf("RedactValues = %q, %d; want %q, %d", got, n, tt.want, tt.n)
+				t.Errorf("Values = %q, %d; want %q, %d", got, n, tt.want, tt.n)
 			}
 		})
 	}
@@ -185,7 +185,7 @@ func FuzzRedact(f *testing.F) {
 	f.Add("k: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UUlCQURBTkJna3Foa2lHOXcwQkFRRUZBQVND\n  QktjdwoK\n")
 	f.Add(`{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIE\/vQ\\n-----END PRIVATE KEY-----"}`)
 	f.Fuzz(func(t *testing.T, s string) {
-		got, n := Redact(s)
+		got, n := Text(s)
 		if n == 0 && got != s {
 			t.Fatalf("text changed without a redaction: %q → %q", s, got)
 		}
@@ -201,8 +201,8 @@ func TestRedactLongLine(t *testing.T) {
 	pad := strings.Repeat("var a=function(){return this.token_value};", 2000)
 	in := pad + `apiKey:"` + stripeLive + `",password:"hunter2x",` + pad
 	want := pad + `apiKey:"[REDACTED]",password:"[REDACTED]",` + pad
-	if got, n := RedactFile("app.min.js", in); got != want || n != 2 {
-		t.Errorf("RedactFile found %d: %v", n, Find("app.min.js", in))
+	if got, n := File("app.min.js", in); got != want || n != 2 {
+		t.Errorf("File found %d: %v", n, Find("app.min.js", in))
 	}
 }
 
@@ -230,5 +230,19 @@ func TestRedactionIsRememberedOnlyForTheSameText(t *testing.T) {
 	}
 	if got, n := redactPath(with, ""); n != 1 || strings.Contains(got, secret) {
 		t.Fatalf("the same text without a path: %d redactions", n)
+	}
+}
+
+func TestFindRulesAndOffsets(t *testing.T) {
+	text := "a\npassword=hunter22\nStripe " + stripeLive + "\n"
+	got := Find("", text)
+	if len(got) != 2 {
+		t.Fatalf("Find = %+v, want 2 findings", got)
+	}
+	if got[0].Rule != "assignment" || text[got[0].Start:got[0].End] != "hunter22" {
+		t.Errorf("first finding %+v (%q)", got[0], text[got[0].Start:got[0].End])
+	}
+	if text[got[1].Start:got[1].End] != stripeLive {
+		t.Errorf("second finding %+v (%q)", got[1], text[got[1].Start:got[1].End])
 	}
 }

@@ -1,4 +1,4 @@
-package codectx
+package redact
 
 import (
 	"encoding/base64"
@@ -21,9 +21,9 @@ func runRedactCases(t *testing.T, tests []redactCase) {
 	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _ := RedactFile(tt.path, tt.in)
+			got, _ := File(tt.path, tt.in)
 			if got != tt.want {
-				t.Errorf("RedactFile(%q, %q)\n got %q\nwant %q\n(%v)", tt.path, tt.in, got, tt.want, Find(tt.path, tt.in))
+				t.Errorf("File(%q, %q)\n got %q\nwant %q\n(%v)", tt.path, tt.in, got, tt.want, Find(tt.path, tt.in))
 			}
 			if strings.Count(got, "\n") != strings.Count(tt.in, "\n") {
 				t.Errorf("line count changed: %q", got)
@@ -81,8 +81,8 @@ func TestRedactLeavesCommandLines(t *testing.T) {
 		{"sshpass reading a file", "", "sshpass -f ~/.pw ssh host\n"},
 	} {
 		for _, path := range []string{tt.path, ""} {
-			if got, _ := RedactFile(path, tt.in); got != tt.in {
-				t.Errorf("%s: RedactFile(%q, %q) = %q; want it unchanged (%v)", tt.name, path, tt.in, got, Find(path, tt.in))
+			if got, _ := File(path, tt.in); got != tt.in {
+				t.Errorf("%s: File(%q, %q) = %q; want it unchanged (%v)", tt.name, path, tt.in, got, Find(path, tt.in))
 			}
 		}
 	}
