@@ -140,4 +140,4 @@ dist-windows: apt-dist frontend dist-tool
 
 bench: dist-placeholder
 	@for s in bench/*/run.sh; do [ -x "$$s" ] && "$$s"; done
-	$(GO) test -run '^$$' -bench . -benchmem ./plan ./apply ./redact ./context
+	$(GO) test -run '^$$' -bench . -benchmem ./plan ./edit ./apply ./redact ./context

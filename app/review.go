@@ -2,6 +2,7 @@ package app
 
 import (
 	"fixplan/apply"
+	"fixplan/edit"
 	"fixplan/plan"
 	"fixplan/session"
 )
@@ -71,7 +72,7 @@ func (a *App) ProposedText(planID, path string, accept []int) (Proposed, error) 
 	before, after, err := s.Proposal(planID, path)
 	if err == nil && accept != nil {
 		var b []byte
-		if b, err = apply.SelectHunks([]byte(before), []byte(after), accept); err == nil {
+		if b, err = edit.SelectHunks([]byte(before), []byte(after), accept); err == nil {
 			after = string(b)
 		}
 	}

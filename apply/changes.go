@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
+	"fixplan/edit"
 	"fixplan/plan"
 )
 
@@ -116,7 +118,7 @@ func (e *Engine) actionChange(rel string, a plan.Action) (Change, bool, error) {
 			return nil, (&plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("%s of %s has no content", a.Kind, rel), Paths: []string{rel}})
 		}
 		b := []byte(*a.Content)
-		if isBinary(b) {
+		if edit.IsBinary(b) {
 			return nil, (&plan.Error{Code: plan.ErrBinaryContent, Msg: "the new content of " + rel + " looks binary (NUL bytes or control characters)", Paths: []string{rel}}).
 				WithHint("fixplan only writes text files")
 		}
@@ -132,7 +134,7 @@ func (e *Engine) actionChange(rel string, a plan.Action) (Change, bool, error) {
 			return c, false, (&plan.Error{Code: plan.ErrAlreadyExists, Msg: rel + " already exists as a folder", Paths: []string{rel}})
 		}
 		if cur.exists {
-			if string(toLF(cur.data)) == string(toLF(b)) {
+			if string(edit.ToLF(cur.data)) == string(edit.ToLF(b)) {
 				return c, true, nil // identical: nothing to do
 			}
 			return c, false, (&plan.Error{Code: plan.ErrAlreadyExists, Msg: rel + " already exists with other content", Paths: []string{rel}}).
@@ -151,7 +153,7 @@ func (e *Engine) actionChange(rel string, a plan.Action) (Change, bool, error) {
 		if err := textFile(rel, cur.data); err != nil {
 			return c, false, err
 		}
-		c.Op, c.After, c.Mode = plan.OpUpdate, adapt(cur.data, b), cur.mode
+		c.Op, c.After, c.Mode = plan.OpUpdate, edit.Adapt(cur.data, b), cur.mode
 		if string(c.After) == string(cur.data) {
 			return c, true, nil
 		}
@@ -163,11 +165,11 @@ func (e *Engine) actionChange(rel string, a plan.Action) (Change, bool, error) {
 		if err := textFile(rel, cur.data); err != nil {
 			return c, false, err
 		}
-		after, placements, err := searchReplace(rel, cur.data, a.Edits)
+		after, placements, err := edit.SearchReplace(rel, cur.data, a.Edits)
 		if err != nil {
 			return c, false, err
 		}
-		if isBinary(after) {
+		if edit.IsBinary(after) {
 			return c, false, (&plan.Error{Code: plan.ErrBinaryContent, Msg: "the edited content of " + rel + " looks binary (NUL bytes or control characters)", Paths: []string{rel}})
 		}
 		c.Op, c.After, c.Mode, c.Placement = plan.OpUpdate, after, cur.mode, placements
@@ -200,10 +202,10 @@ func (e *Engine) actionChange(rel string, a plan.Action) (Change, bool, error) {
 
 // textFile refuses to replace content of files that are not UTF-8 text.
 func textFile(rel string, b []byte) error {
-	if isBinary(b) {
+	if edit.IsBinary(b) {
 		return (&plan.Error{Code: plan.ErrBinaryContent, Msg: rel + " is a binary file", Paths: []string{rel}}).WithHint("fixplan only edits text files")
 	}
-	if !validUTF8(b) {
+	if !utf8.Valid(b) {
 		return (&plan.Error{Code: plan.ErrNonUTF8File, Msg: rel + " is not UTF-8 text, so its content cannot be replaced safely", Paths: []string{rel}}).
 			WithHint("convert the file to UTF-8 or edit it by hand")
 	}

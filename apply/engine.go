@@ -213,6 +213,6 @@ type Selection struct {
 	// MemoryKeys are reported back in Result.Memory.
 	MemoryKeys []string
 	// Files narrow ticked changes to some of their hunks, or replace their
-	// proposed content with the user's own (hunks_select.go).
+	// proposed content with the user's own (selection.go).
 	Files []FileChoice
 }

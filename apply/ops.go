@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"fixplan/edit"
 	"fixplan/plan"
 )
 
@@ -77,7 +78,7 @@ func (e *Engine) ApplyPlan(ctx context.Context, id string, sel Selection) (Resul
 			if !want[c.Path] {
 				continue
 			}
-			if pv := c.Preview(); !samePreview(stored[c.Path].Diff, pv.Diff) || pv.BaseSHA256 != stored[c.Path].BaseSHA256 {
+			if pv := c.Preview(); !edit.SameDiff(stored[c.Path].Diff, pv.Diff) || pv.BaseSHA256 != stored[c.Path].BaseSHA256 {
 				return Result{}, baseMismatch([]string{c.Path})
 			}
 			cs = append(cs, c)
@@ -97,7 +98,7 @@ func (e *Engine) ApplyPlan(ctx context.Context, id string, sel Selection) (Resul
 			return Result{}, baseMismatch(gone)
 		}
 	}
-	// The user's hunk choices and hand edits (hunks_select.go), previewed again.
+	// The user's hunk choices and hand edits (selection.go), previewed again.
 	cs, review, err := refine(rec, want, cs, sel.Files)
 	if err != nil {
 		return Result{}, err

@@ -7,27 +7,21 @@ import (
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
 
+	"fixplan/edit"
 	"fixplan/plan"
 )
 
-// patchChanges turns a unified diff into changes: cleaned, parsed with go-gitdiff,
-// and each file's hunks placed against the file on disk. A patch in the
-// *** Begin Patch envelope is converted instead (codexChanges).
+// patchChanges turns a unified diff into changes: cleaned and parsed
+// (edit.ParseDiff), and each file's hunks placed against the file on disk
+// (edit.Place). A patch in the *** Begin Patch envelope is converted instead
+// (codexChanges).
 func (e *Engine) patchChanges(patch string) ([]Change, error) {
-	if isCodexPatch(patch) {
+	if edit.IsBeginPatch(patch) {
 		return e.codexChanges(patch) // the *** Begin Patch envelope (codexpatch.go)
 	}
-	cleaned, err := cleanPatch(patch)
+	files, err := edit.ParseDiff(patch)
 	if err != nil {
 		return nil, err
-	}
-	files, _, err := gitdiff.Parse(strings.NewReader(cleaned))
-	if err != nil {
-		return nil, &plan.Error{Code: plan.ErrInvalidInput, Msg: "the patch is not a valid unified diff", Err: err,
-			Hint: "re-plan, or fix the diff by hand"}
-	}
-	if len(files) == 0 {
-		return nil, plan.Errorf(plan.ErrInvalidInput, "the patch holds no file changes")
 	}
 	var out []Change
 	seen := map[string]int{}
@@ -74,15 +68,15 @@ func (e *Engine) patchFile(f *gitdiff.File) ([]Change, error) {
 		if err != nil {
 			return nil, err
 		}
-		after, placements, err := place(rel, nil, f.TextFragments)
+		after, placements, err := edit.Place(rel, nil, f.TextFragments)
 		if err != nil {
 			return nil, err
 		}
-		if isBinary(after) {
+		if edit.IsBinary(after) {
 			return nil, plan.Errorf(plan.ErrBinaryContent, "the new content of %s looks binary", rel)
 		}
 		if cur.exists {
-			if !cur.dir && string(toLF(cur.data)) == string(toLF(after)) {
+			if !cur.dir && string(edit.ToLF(cur.data)) == string(edit.ToLF(after)) {
 				return nil, nil
 			}
 			return nil, (&plan.Error{Code: plan.ErrAlreadyExists, Msg: rel + " already exists, but the patch creates it", Paths: []string{rel}}).
@@ -162,7 +156,7 @@ func (e *Engine) patchExisting(name string, f *gitdiff.File) (Change, error) {
 	if err := textFile(rel, cur.data); err != nil {
 		return Change{}, err
 	}
-	after, placements, err := place(rel, cur.data, f.TextFragments)
+	after, placements, err := edit.Place(rel, cur.data, f.TextFragments)
 	if err != nil {
 		return Change{}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"fixplan/edit"
 	"fixplan/plan"
 )
 
@@ -53,7 +54,7 @@ func (c Change) preview() plan.FileChange {
 			header += fmt.Sprintf("old mode 100%o\nnew mode 100%o\n", c.BeforeMode.Perm(), c.Mode.Perm())
 		}
 	}
-	d := unifiedDiff(oldLabel, newLabel, c.Before, c.After)
+	d := edit.Unified(oldLabel, newLabel, c.Before, c.After)
 	if c.shown != nil {
 		d = c.shown.diff(c.Path, d, c.Before, c.After, false)
 	}

@@ -1,6 +1,10 @@
 package apply
 
-import "strings"
+import (
+	"strings"
+
+	"fixplan/edit"
+)
 
 // shown is how a preview shows the project's text when the engine has a
 // redactor (Options.Redact). Plan records keep the preview diffs, so the lines
@@ -27,7 +31,7 @@ func (e *Engine) shade(cs []Change) {
 	}
 	s := &shown{redact: e.opt.Redact, project: map[string]bool{}}
 	for _, c := range cs {
-		for _, l := range splitKeep(string(c.Before)) {
+		for _, l := range edit.Lines(string(c.Before)) {
 			s.project[l] = true
 		}
 	}
@@ -39,7 +43,7 @@ func (e *Engine) shade(cs []Change) {
 // lines redacts text whole and returns its lines, or nil when the redactor
 // changed the number of lines (each line is then redacted alone).
 func (s *shown) lines(path string, text []byte, want int) []string {
-	out := splitKeep(s.redact(path, string(text)))
+	out := edit.Lines(s.redact(path, string(text)))
 	if len(out) != want {
 		return nil
 	}
@@ -47,14 +51,14 @@ func (s *shown) lines(path string, text []byte, want int) []string {
 }
 
 // diff rewrites the unified diff d from before to after (its text lines as
-// unifiedDiff writes them): context and removed lines as the redacted before,
+// edit.Unified writes them): context and removed lines as the redacted before,
 // added lines as the redacted after when allNew or when they repeat a line of
 // the project. Hunk headers and the lines' count are kept.
 func (s *shown) diff(path, d string, before, after []byte, allNew bool) string {
 	if d == "" {
 		return d
 	}
-	old, nw := splitKeep(string(before)), splitKeep(string(after))
+	old, nw := edit.Lines(string(before)), edit.Lines(string(after))
 	var oldShown, newShown []string
 	oldDone, newDone := false, false
 	// line is the redacted form of the diff line text (its marker removed), which
@@ -73,9 +77,9 @@ func (s *shown) diff(path, d string, before, after []byte, allNew bool) string {
 	b.Grow(len(d))
 	oi, ni, delta := 0, 0, 0
 	inHunk := false
-	for _, l := range splitKeep(d) {
+	for _, l := range edit.Lines(d) {
 		if strings.HasPrefix(l, "@@ ") {
-			start, err := hunkOldStart(l)
+			start, err := edit.HunkOldStart(l)
 			if err != nil {
 				return d // not a diff this code wrote: leave it (the caller's own output always parses)
 			}

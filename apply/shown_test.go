@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"fixplan/edit"
 	"fixplan/plan"
 )
 
@@ -66,8 +67,8 @@ func TestPreviewRedactsTheProjectsTextWhole(t *testing.T) {
 		if strings.Count(d, "\n") != strings.Count(raw, "\n") {
 			t.Errorf("%s: %d lines shown, %d in the diff", c.Path, strings.Count(d, "\n"), strings.Count(raw, "\n"))
 		}
-		hs, err := ParseHunks(d)
-		rhs, _ := ParseHunks(raw)
+		hs, err := edit.ParseHunks(d)
+		rhs, _ := edit.ParseHunks(raw)
 		if err != nil || len(hs) != len(rhs) {
 			t.Errorf("%s: %d hunks (%v), want %d", c.Path, len(hs), err, len(rhs))
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fixplan/apply"
+	"fixplan/edit"
 	"fixplan/llm/llmtest"
 	"fixplan/plan"
 )
@@ -164,7 +165,7 @@ func TestReviewedPlanWithSecretsAppliesExactly(t *testing.T) {
 	}
 	for _, c := range rec.Changes {
 		if c.Path == "config.py" {
-			if hs, err := apply.ParseHunks(c.Diff); err != nil || len(hs) != 2 {
+			if hs, err := edit.ParseHunks(c.Diff); err != nil || len(hs) != 2 {
 				t.Fatalf("config.py hunks = %d (%v), want 2:\n%s", len(hs), err, c.Diff)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"fixplan/apply"
+	"fixplan/edit"
 	"fixplan/plan"
 )
 
@@ -75,7 +76,7 @@ func reviewSection(prev *plan.Record, draft *plan.Review) string {
 		case f.Edited:
 			fmt.Fprintf(&b, "- %s: the operator changed your proposed content to their own version; diff from your proposal to the operator's:\n%s", f.Path, quote(f.EditDiff))
 		case len(f.Rejected) > 0:
-			hs, _ := apply.ParseHunks(diffs[f.Path])
+			hs, _ := edit.ParseHunks(diffs[f.Path])
 			for _, n := range f.Rejected {
 				if n < 1 || n > len(hs) {
 					continue

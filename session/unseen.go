@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"fixplan/apply"
+	"fixplan/edit"
 	"fixplan/plan"
 )
 
@@ -86,7 +86,7 @@ func dropPaths(p *plan.Plan, paths []string) {
 // dropPatchFiles removes the file sections of a unified diff (or of a
 // *** Begin Patch envelope) whose target is in drop.
 func dropPatchFiles(patch string, drop map[string]bool) string {
-	if s, ok := apply.DropEnvelopeFiles(patch, drop); ok {
+	if s, ok := edit.DropBeginPatchFiles(patch, drop); ok {
 		return s
 	}
 	lines := strings.SplitAfter(patch, "\n")

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"fixplan/apply"
+	"fixplan/edit"
 	"fixplan/plan"
 	"fixplan/session"
 )
@@ -253,7 +254,7 @@ func rejectReview(rec *plan.Record, rejects []string) (*plan.Review, error) {
 	}
 	hunks := map[string]int{}
 	for _, c := range rec.Changes {
-		hs, err := apply.ParseHunks(c.Diff)
+		hs, err := edit.ParseHunks(c.Diff)
 		if err != nil {
 			return nil, err
 		}
@@ -319,7 +320,7 @@ func showHunks(w io.Writer, rec *plan.Record, asJSON bool) error {
 	}
 	files := []fileJSON{}
 	for _, c := range rec.Changes {
-		hs, err := apply.ParseHunks(c.Diff)
+		hs, err := edit.ParseHunks(c.Diff)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package apply
+package edit
 
 import (
 	"slices"
@@ -45,7 +45,7 @@ func srCount(file, search []string, sensitive bool) int {
 }
 
 // FuzzSearchReplace: an ambiguous or missing search never writes. Whatever the
-// file and the pairs, searchReplace either refuses, or every search occurred in
+// file and the pairs, SearchReplace either refuses, or every search occurred in
 // exactly one place of the original file; and the order of the pairs never
 // changes the outcome.
 func FuzzSearchReplace(f *testing.F) {
@@ -60,7 +60,7 @@ func FuzzSearchReplace(f *testing.F) {
 		}
 		rel := "f" + strings.TrimLeft(name, "/\\.")
 		edits := []plan.Edit{{Search: s1, Replace: r1}, {Search: s2, Replace: r2}}
-		after, placements, err := searchReplace(rel, []byte(before), edits)
+		after, placements, err := SearchReplace(rel, []byte(before), edits)
 		lines, _ := splitLines([]byte(before))
 		sensitive := indentSensitive(rel)
 		for i, e := range edits {
@@ -76,7 +76,7 @@ func FuzzSearchReplace(f *testing.F) {
 		} else if len(placements) != len(edits) {
 			t.Fatalf("%d placements for %d edits", len(placements), len(edits))
 		}
-		swapped, _, err2 := searchReplace(rel, []byte(before), []plan.Edit{edits[1], edits[0]})
+		swapped, _, err2 := SearchReplace(rel, []byte(before), []plan.Edit{edits[1], edits[0]})
 		if (err == nil) != (err2 == nil) || string(after) != string(swapped) {
 			t.Fatalf("the order of the pairs changed the outcome: %q (%v) vs %q (%v)", after, err, swapped, err2)
 		}

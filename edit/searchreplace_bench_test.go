@@ -1,4 +1,4 @@
-package apply
+package edit
 
 import (
 	"fmt"
@@ -39,7 +39,7 @@ func BenchmarkSearchReplace(b *testing.B) {
 			b.SetBytes(int64(len(content)))
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				_, _, err := searchReplace("big.go", content, edits)
+				_, _, err := SearchReplace("big.go", content, edits)
 				if (err != nil) != strings.HasPrefix(tc.name, "missing") {
 					b.Fatal(err)
 				}

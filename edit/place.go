@@ -1,9 +1,7 @@
-package apply
+package edit
 
 import (
-	"bytes"
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
@@ -18,16 +16,6 @@ const (
 	levelIndent
 )
 
-// indentSensitive files: leading whitespace is syntax, so indentation-only fuzz is off.
-func indentSensitive(rel string) bool {
-	base := strings.ToLower(path.Base(rel))
-	switch path.Ext(base) {
-	case ".py", ".pyi", ".yaml", ".yml", ".mk", ".haml", ".pug", ".sass", ".coffee", ".nim":
-		return true
-	}
-	return base == "makefile" || base == "gnumakefile"
-}
-
 func norm(s string, level int) string {
 	s = strings.TrimRight(s, "\r\n")
 	switch level {
@@ -39,26 +27,16 @@ func norm(s string, level int) string {
 	return s
 }
 
-// splitLines splits b into lines without their line breaks; last reports whether
-// the final line ends with a break.
-func splitLines(b []byte) (lines []string, finalEOL bool) {
-	if bytes.Contains(b, []byte("\r\n")) {
-		b = toLF(b)
-	}
-	s := string(b) // one copy; the lines share it
-	if s == "" {
-		return nil, true
-	}
-	finalEOL = strings.HasSuffix(s, "\n")
-	s = strings.TrimSuffix(s, "\n")
-	return strings.Split(s, "\n"), finalEOL
-}
-
-// place applies the fragments of one file to before, placing each hunk exactly,
-// else at the nearest exact match, else ignoring trailing whitespace, else (for
-// files where indentation is not syntax) ignoring indentation. An ambiguous or
-// unplaceable hunk fails the whole file with ERR_PATCH_APPLY_FAILED.
-func place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []string, error) {
+// Place applies the hunks of one file's diff (rel: the file's path, which
+// names it in refusals and tells whether its indentation is syntax) to before,
+// its bytes, placing each hunk exactly, else at the nearest exact match, else
+// ignoring trailing whitespace, else (for files where indentation is not syntax)
+// ignoring indentation. It returns the new bytes, in before's line-break
+// convention, and how each hunk was placed ("exact", "offset +5", "fuzzy:
+// indentation"). An ambiguous or unplaceable hunk fails the whole file with
+// ERR_PATCH_APPLY_FAILED, showing the lines expected and the closest lines of
+// the file.
+func Place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []string, error) {
 	lines, finalEOL := splitLines(before)
 	maxLevel := levelIndent
 	if indentSensitive(rel) {
@@ -258,28 +236,4 @@ func hunkError(rel string, n int, f *gitdiff.TextFragment, old, lines []string, 
 	}
 	return (&plan.Error{Code: plan.ErrPatchApplyFailed, Msg: strings.TrimRight(b.String(), "\n"), Paths: []string{rel}}).
 		WithHint("re-plan so the model sees the file as it is now, or edit by hand")
-}
-
-func limit(ss []string, n int) []string {
-	if len(ss) > n {
-		return append(ss[:n:n], fmt.Sprintf("… (%d more lines)", len(ss)-n))
-	}
-	return ss
-}
-
-// closest finds the window of lines sharing the most (whitespace-trimmed) lines with old.
-func closest(lines, old []string) (int, int) {
-	best, bestScore := 0, 0
-	for i := 0; i < len(lines); i++ {
-		score := 0
-		for j := 0; j < len(old) && i+j < len(lines); j++ {
-			if strings.TrimSpace(lines[i+j]) == norm(old[j], levelIndent) {
-				score++
-			}
-		}
-		if score > bestScore {
-			best, bestScore = i, score
-		}
-	}
-	return best, bestScore
 }

@@ -1,10 +1,12 @@
-package apply
+package edit
 
 import (
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/bluekeyes/go-gitdiff/gitdiff"
 
 	"fixplan/plan"
 )
@@ -13,6 +15,26 @@ import (
 // stripped, CRLF turned into LF, a/ b/ or bare paths accepted, /dev/null without git
 // headers understood, empty context lines restored, hunk counts recomputed and a
 // final newline added. The output is a plain git-style patch.
+
+// ParseDiff reads a model's unified diff: cleaned (cleanPatch), then parsed with
+// go-gitdiff into files whose hunks Place puts on the files' bytes. It fails with
+// ERR_INVALID_INPUT for a patch it cannot read or that changes no file, and
+// ERR_BINARY_CONTENT for a patch of a binary file ("GIT binary patch").
+func ParseDiff(patch string) ([]*gitdiff.File, error) {
+	cleaned, err := cleanPatch(patch)
+	if err != nil {
+		return nil, err
+	}
+	files, _, err := gitdiff.Parse(strings.NewReader(cleaned))
+	if err != nil {
+		return nil, &plan.Error{Code: plan.ErrInvalidInput, Msg: "the patch is not a valid unified diff", Err: err,
+			Hint: "re-plan, or fix the diff by hand"}
+	}
+	if len(files) == 0 {
+		return nil, plan.Errorf(plan.ErrInvalidInput, "the patch holds no file changes")
+	}
+	return files, nil
+}
 
 var hunkRe = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$`)
 

@@ -1,4 +1,4 @@
-package apply
+package edit
 
 import (
 	"strings"
@@ -25,7 +25,7 @@ func FuzzPatch(f *testing.F) {
 			return
 		}
 		for _, fl := range files {
-			after, placements, err := place("f.go", []byte(before), fl.TextFragments)
+			after, placements, err := Place("f.go", []byte(before), fl.TextFragments)
 			if err != nil {
 				continue
 			}

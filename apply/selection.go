@@ -3,7 +3,9 @@ package apply
 import (
 	"fmt"
 	"sort"
+	"unicode/utf8"
 
+	"fixplan/edit"
 	"fixplan/plan"
 )
 
@@ -56,7 +58,7 @@ func refine(rec *plan.Record, want map[string]bool, cs []Change, files []FileCho
 	}
 	rv := &plan.Review{Files: []plan.FileReview{}}
 	for _, sc := range rec.Changes {
-		hs, _ := ParseHunks(sc.Diff)
+		hs, _ := edit.ParseHunks(sc.Diff)
 		fr := plan.FileReview{Path: sc.Path, Hunks: len(hs)}
 		if !want[sc.Path] {
 			fr.Unticked = true
@@ -101,7 +103,7 @@ func refine(rec *plan.Record, want map[string]bool, cs []Change, files []FileCho
 
 // hunkChange keeps only the accepted hunks of c; false when none is accepted.
 func hunkChange(c *Change, accept []int, fr *plan.FileReview) (bool, error) {
-	hs, err := ParseHunks(c.Preview().Diff)
+	hs, err := edit.ParseHunks(c.Preview().Diff)
 	if err != nil {
 		return false, err
 	}
@@ -133,7 +135,7 @@ func hunkChange(c *Change, accept []int, fr *plan.FileReview) (bool, error) {
 		sel = append(sel, n)
 	}
 	sort.Ints(sel)
-	after, err := SelectHunks(c.Before, c.After, sel)
+	after, err := edit.SelectHunks(c.Before, c.After, sel)
 	if err != nil {
 		return false, err
 	}
@@ -154,20 +156,20 @@ func editChange(c *Change, content string, fr *plan.FileReview) (bool, error) {
 		return false, (&plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("the edited content of %s is %d bytes; at most %d are accepted", c.Path, len(b), maxUserContent), Paths: []string{c.Path}}).
 			WithHint("edit the file in your own editor instead")
 	}
-	if isBinary(b) {
+	if edit.IsBinary(b) {
 		return false, (&plan.Error{Code: plan.ErrBinaryContent, Msg: "the edited content of " + c.Path + " looks binary (NUL bytes or control characters)", Paths: []string{c.Path}}).
 			WithHint("fixplan only writes text files")
 	}
-	if !validUTF8(b) {
+	if !utf8.Valid(b) {
 		return false, (&plan.Error{Code: plan.ErrNonUTF8File, Msg: "the edited content of " + c.Path + " is not UTF-8 text", Paths: []string{c.Path}}).
 			WithHint("fixplan writes UTF-8 text only")
 	}
 	if c.Op == plan.OpUpdate {
-		b = adapt(c.Before, b)
+		b = edit.Adapt(c.Before, b)
 	}
 	proposed := c.After
 	fr.Edited = true
-	fr.EditDiff = unifiedDiff("proposed/"+c.Path, "operator/"+c.Path, proposed, b)
+	fr.EditDiff = edit.Unified("proposed/"+c.Path, "operator/"+c.Path, proposed, b)
 	if c.shown != nil { // kept in the record: the user's text is shown redacted too
 		fr.EditDiff = c.shown.diff(c.Path, fr.EditDiff, proposed, b, true)
 	}
@@ -325,7 +327,7 @@ func (e *Engine) current(rec *plan.Record, want map[string]bool) ([]Change, erro
 		if !want[c.Path] {
 			continue
 		}
-		if pv := c.Preview(); !samePreview(stored[c.Path].Diff, pv.Diff) || pv.BaseSHA256 != stored[c.Path].BaseSHA256 {
+		if pv := c.Preview(); !edit.SameDiff(stored[c.Path].Diff, pv.Diff) || pv.BaseSHA256 != stored[c.Path].BaseSHA256 {
 			return nil, baseMismatch([]string{c.Path})
 		}
 		found[c.Path] = true

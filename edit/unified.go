@@ -1,4 +1,4 @@
-package apply
+package edit
 
 import (
 	"regexp"
@@ -12,8 +12,9 @@ import (
 // contextLines is the number of unchanged lines shown around each change.
 const contextLines = 3
 
-// unifiedDiff is the one unified diff fixplan shows for a change (Preview) and
+// Unified is the one unified diff fixplan shows for a change (the preview) and
 // numbers hunks by (HunksOf, SelectHunks): "" when before and after are equal.
+// Its labels are the "---" and "+++" names; it writes no git header.
 //
 // udiff's own line diff stops searching after about 50 changed lines and then
 // replaces everything between the first and the last change as one block, so a
@@ -27,8 +28,8 @@ const contextLines = 3
 // after such a hunk had a new-side start too small by that many lines (an
 // insertion after line 13 and a change at line 19 made the next hunk read
 // "@@ -24,3 +20,5 @@" instead of "+25").
-func unifiedDiff(oldLabel, newLabel string, before, after []byte) string {
-	a, b := splitKeep(string(before)), splitKeep(string(after))
+func Unified(oldLabel, newLabel string, before, after []byte) string {
+	a, b := Lines(string(before)), Lines(string(after))
 	edits := diffLines(a, b)
 	if len(edits) == 0 {
 		return ""
@@ -36,12 +37,12 @@ func unifiedDiff(oldLabel, newLabel string, before, after []byte) string {
 	return formatUnified(oldLabel, newLabel, a, b, edits, contextLines)
 }
 
-// samePreview reports whether the preview diff a draft plan stored is the
-// one computed now from the same files. A draft saved before the new-side
-// starts were counted right (see unifiedDiff) differs only in the "+c" of some
-// hunk headers; its hunks — old lines, bodies, numbering — are the ones
-// computed now, so it is still that preview and stays appliable.
-func samePreview(stored, now string) bool {
+// SameDiff reports whether a diff a draft plan stored is the one Unified
+// computes now from the same texts. A draft saved before the new-side starts
+// were counted right (see Unified) differs only in the "+c" of some hunk
+// headers; its hunks — old lines, bodies, numbering — are the ones computed
+// now, so it is still that preview and stays appliable.
+func SameDiff(stored, now string) bool {
 	return stored == now || (strings.Contains(stored, "\n@@ ") && dropNewStarts(stored) == dropNewStarts(now))
 }
 

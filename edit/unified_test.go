@@ -1,4 +1,4 @@
-package apply
+package edit
 
 import (
 	"bytes"
@@ -13,8 +13,6 @@ import (
 	"testing"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
-
-	"fixplan/plan"
 )
 
 // cartPy is the file of the new-user review that found wrong hunk headers.
@@ -75,7 +73,7 @@ func TestPreviewDiffHunkHeaders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			diff := Change{Path: "cart.py", Op: plan.OpUpdate, Before: []byte(cartPy), After: []byte(tt.after)}.Preview().Diff
+			diff := Unified("a/cart.py", "b/cart.py", []byte(cartPy), []byte(tt.after))
 			var got []string
 			for _, h := range HunksOf([]byte(cartPy), []byte(tt.after)) {
 				got = append(got, h.Header)
@@ -101,7 +99,7 @@ var hunkHeaderRE = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? 
 // into after, and every line number it shows is right.
 func checkDiff(t testing.TB, before, after, diff string) {
 	t.Helper()
-	a, b := splitKeep(before), splitKeep(after)
+	a, b := Lines(before), Lines(after)
 	fail := func(format string, args ...any) {
 		t.Helper()
 		t.Fatalf("%s\nbefore %q\nafter  %q\ndiff:\n%s", fmt.Sprintf(format, args...), before, after, diff)
@@ -270,7 +268,7 @@ func TestPreviewDiffProperty(t *testing.T) {
 	r := rand.New(rand.NewSource(25))
 	for i := 0; i < 3000; i++ {
 		before, after := previewPair(r)
-		diff := Change{Path: "f.txt", Op: plan.OpUpdate, Before: []byte(before), After: []byte(after)}.Preview().Diff
+		diff := Unified("a/f.txt", "b/f.txt", []byte(before), []byte(after))
 		checkDiff(t, before, after, diff)
 		hs, err := ParseHunks(diff)
 		if err != nil {
@@ -306,7 +304,8 @@ func TestPreviewDiffGitApply(t *testing.T) {
 		}
 		want[p] = after
 		if before != after {
-			patch.WriteString(Change{Path: p, Op: plan.OpUpdate, Before: []byte(before), After: []byte(after), Mode: 0o644, BeforeMode: 0o644}.Preview().Diff)
+			// As the preview shows an updated file: a git header, then the diff.
+			patch.WriteString("diff --git a/" + p + " b/" + p + "\n" + Unified("a/"+p, "b/"+p, []byte(before), []byte(after)))
 		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "all.patch"), []byte(patch.String()), 0o644); err != nil {
@@ -346,7 +345,7 @@ func FuzzPreviewDiff(f *testing.F) {
 	f.Add("one\n\n\ntwo", "one\n\n\nthree\n")
 	f.Add("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n", "1\nx\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\ny\n12\n13\n")
 	f.Fuzz(func(t *testing.T, before, after string) {
-		diff := unifiedDiff("a/f", "b/f", []byte(before), []byte(after))
+		diff := Unified("a/f", "b/f", []byte(before), []byte(after))
 		checkDiff(t, before, after, diff)
 		var headers []string
 		for _, h := range HunksOf([]byte(before), []byte(after)) {
@@ -359,4 +358,29 @@ func FuzzPreviewDiff(f *testing.F) {
 			t.Fatalf("applied diff gives %q, want %q\n%s", got, after, diff)
 		}
 	})
+}
+
+// A draft previewed before the new-side starts were counted right stored
+// "@@ -24,3 +20,5 @@"; its hunks are the same as now, so it is the same diff.
+// A stored diff whose hunks differ (an old line, a body line, a count) is not.
+func TestSameDiff(t *testing.T) {
+	after := strings.Replace(strings.Replace(cartPy, "        self.discount = percent\n", "        \"\"\"Doc.\"\"\"\n        self.discount = percent\n", 1),
+		"total += price\n", "total += price * qty\n", 1) + "\n# end\n"
+	now := Unified("a/cart.py", "b/cart.py", []byte(cartPy), []byte(after))
+	old := strings.Replace(now, "@@ -24,3 +25,5 @@", "@@ -24,3 +20,5 @@", 1)
+	if old == now {
+		t.Fatalf("the diff has no hunk @@ -24,3 +25,5 @@:\n%s", now)
+	}
+	if !SameDiff(old, now) || !SameDiff(now, now) {
+		t.Errorf("a stored diff that differs only in new-side starts is not the same diff")
+	}
+	for _, bad := range []string{
+		strings.Replace(now, "@@ -24,3 +25,5 @@", "@@ -23,3 +25,5 @@", 1),
+		strings.Replace(now, "+# end", "+# END", 1),
+		strings.Replace(now, "@@ -24,3 +25,5 @@", "@@ -24,3 +25,4 @@", 1),
+	} {
+		if SameDiff(bad, now) {
+			t.Errorf("a stored diff with other hunks passes as the preview:\n%s", bad)
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package apply
+package edit
 
 import (
 	"fmt"
@@ -201,10 +201,12 @@ func srSkipBlank(x *srIndex, search []string, layer int) []srMatch {
 	return out
 }
 
-// searchReplace applies edits to before (the bytes of rel) all at once. It fails
-// with ERR_PATCH_APPLY_FAILED, naming every pair that is missing, ambiguous (with
-// its places) or overlaps another, with the closest real lines of the file.
-func searchReplace(rel string, before []byte, edits []plan.Edit) ([]byte, []string, error) {
+// SearchReplace applies the search/replace pairs of an EDIT_FILE action to
+// before (the bytes of rel) all at once, and says for each pair where and at
+// which layer it matched. It fails with ERR_PATCH_APPLY_FAILED, naming every
+// pair that is missing, ambiguous (with its places) or overlaps another, with
+// the closest real lines of the file.
+func SearchReplace(rel string, before []byte, edits []plan.Edit) ([]byte, []string, error) {
 	return searchReplaceWhere(rel, before, edits, nil)
 }
 
@@ -216,7 +218,7 @@ type srWhere struct {
 	atEnd bool
 }
 
-// searchReplaceWhere is searchReplace with where[i] narrowing pair i (nil: none).
+// searchReplaceWhere is SearchReplace with where[i] narrowing pair i (nil: none).
 func searchReplaceWhere(rel string, before []byte, edits []plan.Edit, where []srWhere) ([]byte, []string, error) {
 	lines, finalEOL := splitLines(before)
 	sensitive := indentSensitive(rel)
@@ -366,96 +368,6 @@ func srFit(lines, search, repl []string, m srMatch, sensitive, typo bool) (out [
 	return out, note, ""
 }
 
-// indentMap carries the search's indentation over to the file's, learnt from
-// the lines the search matched: the same search indentation gets the same file
-// indentation; spaces written for the file's tabs are converted; anything else
-// moves by the delta of the first matched line.
-type indentMap struct {
-	same         map[string]string
-	uneven       map[string]bool // search indentations that stand for several file ones
-	spacesPerTab int
-	from, to     string
-	note         string
-}
-
-func newIndentMap(lines, search []string, at []int) indentMap {
-	im := indentMap{same: map[string]string{}, uneven: map[string]bool{}}
-	first, unit, unitOK, differs := true, 0, true, false
-	for i, s := range search {
-		if strings.TrimSpace(s) == "" || at[i] < 0 {
-			continue
-		}
-		sw, fw := leadingWS(s), leadingWS(lines[at[i]])
-		if first {
-			im.from, im.to, first = sw, fw, false
-		}
-		if f, ok := im.same[sw]; !ok {
-			im.same[sw] = fw
-		} else if f != fw {
-			im.uneven[sw] = true
-		}
-		differs = differs || sw != fw
-		// Spaces in the search where the file has tabs, k per tab throughout.
-		switch {
-		case sw == "" && fw == "":
-		case strings.Trim(sw, " ") == "" && strings.Trim(fw, "\t") == "" && fw != "" && len(sw)%len(fw) == 0 && (unit == 0 || unit == len(sw)/len(fw)):
-			unit = len(sw) / len(fw)
-		default:
-			unitOK = false
-		}
-	}
-	if unitOK {
-		im.spacesPerTab = unit
-	}
-	if differs {
-		switch {
-		case im.spacesPerTab > 0:
-			im.note = fmt.Sprintf("(re-indented: %d spaces → tab)", im.spacesPerTab)
-		default:
-			im.note = fmt.Sprintf("(re-indented %+d)", len(im.to)-len(im.from))
-		}
-	}
-	return im
-}
-
-// fit moves an added line to the file's indentation; false when its
-// indentation stands for several in the file (the search was re-indented
-// unevenly), so where it belongs cannot be known.
-func (im indentMap) fit(l string) (string, bool) {
-	if im.note == "" || strings.TrimSpace(l) == "" {
-		return l, true
-	}
-	ws := leadingWS(l)
-	if im.uneven[ws] {
-		return l, false
-	}
-	if f, ok := im.same[ws]; ok {
-		return f + l[len(ws):], true
-	}
-	if k := im.spacesPerTab; k > 0 && strings.Trim(ws, " ") == "" && len(ws)%k == 0 {
-		return strings.Repeat("\t", len(ws)/k) + l[len(ws):], true
-	}
-	return reindent(l, im.from, im.to), true
-}
-
-// unevenIndent says why an added line cannot be re-indented.
-const unevenIndent = "its lines are indented differently from the file, and unevenly (the same indentation in it stands for different indentation in the file), so fixplan cannot tell how to indent the added lines; copy the lines with their indentation"
-
-// reindent moves a replacement line from the search's indentation to the file's.
-func reindent(l, from, to string) string {
-	if strings.TrimSpace(l) == "" {
-		return l
-	}
-	ws := leadingWS(l)
-	switch {
-	case strings.HasPrefix(ws, from):
-		return to + l[len(from):]
-	case strings.HasPrefix(from, ws) && len(to) >= len(from)-len(ws):
-		return to[:len(to)-(len(from)-len(ws))] + l[len(ws):]
-	}
-	return l
-}
-
 // foreignTypography reports a search with typographic punctuation the file's
 // matched lines do not have.
 func foreignTypography(search, region []string) bool {
@@ -477,8 +389,6 @@ func fileHas(lines []string, c string) bool {
 	}
 	return false
 }
-
-func leadingWS(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
 
 // diffOp is one step of a line diff: '=' (a[a] kept as b[b]), '-' (a[a] removed)
 // or '+' (b[b] added).
@@ -551,41 +461,6 @@ func srProblem(i int, search, lines []string, why string) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
-}
-
-// resembling finds the window of lines most like search when no line is equal:
-// each line scores the share of its characters in a common prefix and suffix
-// (whitespace-trimmed), counted from half similar.
-func resembling(lines, search []string) (int, int) {
-	if len(lines)*len(search) > 4<<20 {
-		return 0, 0
-	}
-	best, bestScore := 0, 0
-	for i := range lines {
-		score := 0
-		for j := 0; j < len(search) && i+j < len(lines); j++ {
-			a, b := strings.TrimSpace(lines[i+j]), strings.TrimSpace(search[j])
-			n := max(len(a), len(b))
-			if n == 0 {
-				continue
-			}
-			p := 0
-			for p < len(a) && p < len(b) && a[p] == b[p] {
-				p++
-			}
-			q := 0
-			for q < len(a)-p && q < len(b)-p && a[len(a)-1-q] == b[len(b)-1-q] {
-				q++
-			}
-			if 2*(p+q) >= n {
-				score += 100 * (p + q) / n
-			}
-		}
-		if score > bestScore {
-			best, bestScore = i, score
-		}
-	}
-	return best, bestScore
 }
 
 func joinInts(ns []int) string {

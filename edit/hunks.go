@@ -1,4 +1,4 @@
-package apply
+package edit
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 )
 
 // Hunk is one hunk of a preview diff. Hunks are numbered from 1 in the order the
-// preview diff (Change.Preview, plan.FileChange.Diff) shows them, so "hunk 2" is
+// preview diff (Unified, stored as plan.FileChange.Diff) shows them, so "hunk 2" is
 // the second "@@" block the user sees in the window and in `fixplan apply
 // --show-hunks`.
 type Hunk struct {
@@ -27,7 +27,7 @@ type Hunk struct {
 	Text string `json:"text"`
 }
 
-// ParseHunks splits a unified diff of one file (as made by Preview) into its
+// ParseHunks splits a unified diff of one file (as Unified makes it) into its
 // hunks. Lines before the first "@@" (the git header, ---/+++) are skipped. It
 // fails with ERR_INVALID_INPUT when a hunk header cannot be read.
 func ParseHunks(diff string) ([]Hunk, error) {
@@ -51,7 +51,7 @@ func ParseHunks(diff string) ([]Hunk, error) {
 		l := strings.TrimSuffix(raw, "\n")
 		if strings.HasPrefix(l, "@@ ") {
 			flush()
-			start, err := hunkOldStart(l)
+			start, err := HunkOldStart(l)
 			if err != nil {
 				return nil, err
 			}
@@ -96,7 +96,7 @@ func ParseHunks(diff string) ([]Hunk, error) {
 }
 
 // hunkOldStart reads the 0-based start of the old side from "@@ -a[,b] +c[,d] @@".
-func hunkOldStart(header string) (int, error) {
+func HunkOldStart(header string) (int, error) {
 	f := strings.Fields(header)
 	if len(f) < 4 || !strings.HasPrefix(f[1], "-") {
 		return 0, plan.Errorf(plan.ErrInvalidInput, "unreadable hunk header %q", header)
@@ -114,7 +114,7 @@ func hunkOldStart(header string) (int, error) {
 
 // HunksOf returns the hunks of the preview diff from before to after.
 func HunksOf(before, after []byte) []Hunk {
-	d := unifiedDiff("a", "b", before, after)
+	d := Unified("a", "b", before, after)
 	hs, err := ParseHunks(d)
 	if err != nil {
 		return nil // udiff's own output always parses
@@ -137,7 +137,7 @@ func SelectHunks(before, after []byte, accept []int) ([]byte, error) {
 		}
 		ok[n] = true
 	}
-	old := splitKeep(string(before))
+	old := Lines(string(before))
 	var b strings.Builder
 	pos := 0
 	for _, h := range hs {
@@ -165,13 +165,4 @@ func SelectHunks(before, after []byte, accept []int) ([]byte, error) {
 		b.WriteString(l)
 	}
 	return []byte(b.String()), nil
-}
-
-// splitKeep splits s into lines that keep their "\n".
-func splitKeep(s string) []string {
-	out := strings.SplitAfter(s, "\n")
-	if len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
-	}
-	return out
 }

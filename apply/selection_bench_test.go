@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"fixplan/edit"
 	"fixplan/plan"
 )
 
@@ -24,7 +25,8 @@ func bigChange() (before, after string) {
 }
 
 // BenchmarkSelectHunks measures keeping every other hunk of a 100-hunk change to
-// a 10,000-line file (the diff is computed once per call).
+// a 10,000-line file (the diff is computed once per call): the text work alone
+// (edit.SelectHunks), to compare with BenchmarkPreviewSelection.
 func BenchmarkSelectHunks(b *testing.B) {
 	before, after := bigChange()
 	var accept []int
@@ -34,7 +36,7 @@ func BenchmarkSelectHunks(b *testing.B) {
 	b.SetBytes(int64(len(before)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		out, err := SelectHunks([]byte(before), []byte(after), accept)
+		out, err := edit.SelectHunks([]byte(before), []byte(after), accept)
 		if err != nil || len(out) != len(before)+50*len(" changed by the model")-50*len(" of the big file") {
 			b.Fatal(err, len(out))
 		}
