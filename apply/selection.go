@@ -211,25 +211,7 @@ func (e *Engine) PreviewSelection(id string, sel Selection) ([]plan.FileChange, 
 // their new bytes (what PreviewSelection shows; a verification of the user's
 // choices writes them into its scratch copy). Refusals as PreviewSelection.
 func (e *Engine) SelectedChanges(id string, sel Selection) ([]Change, error) {
-	rec, err := e.reviewable(id)
-	if err != nil {
-		return nil, err
-	}
-	want := map[string]bool{}
-	for _, c := range rec.Changes {
-		want[c.Path] = sel.Paths == nil
-	}
-	for _, p := range sel.Paths {
-		if _, ok := want[p]; !ok {
-			return nil, plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", id, p)
-		}
-		want[p] = true
-	}
-	cs, err := e.current(rec, want)
-	if err != nil {
-		return nil, err
-	}
-	cs, _, err = refine(rec, want, cs, sel.Files)
+	cs, _, err := e.refined(id, sel)
 	if err != nil {
 		return nil, err
 	}
@@ -241,9 +223,19 @@ func (e *Engine) SelectedChanges(id string, sel Selection) ([]Change, error) {
 // draft the user reviewed but did not apply. Refusals as PreviewSelection; nil
 // when sel takes everything as proposed.
 func (e *Engine) ReviewOf(id string, sel Selection) (*plan.Review, error) {
+	_, rv, err := e.refined(id, sel)
+	if err != nil || rv.Empty() {
+		return nil, err
+	}
+	return rv, nil
+}
+
+// refined recomputes the changes sel ticks of draft plan id against the disk
+// and narrows them to the user's choices (refine).
+func (e *Engine) refined(id string, sel Selection) ([]Change, *plan.Review, error) {
 	rec, err := e.reviewable(id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	want := map[string]bool{}
 	for _, c := range rec.Changes {
@@ -251,19 +243,15 @@ func (e *Engine) ReviewOf(id string, sel Selection) (*plan.Review, error) {
 	}
 	for _, p := range sel.Paths {
 		if _, ok := want[p]; !ok {
-			return nil, plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", id, p)
+			return nil, nil, plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", id, p)
 		}
 		want[p] = true
 	}
 	cs, err := e.current(rec, want)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	_, rv, err := refine(rec, want, cs, sel.Files)
-	if err != nil || rv.Empty() {
-		return nil, err
-	}
-	return rv, nil
+	return refine(rec, want, cs, sel.Files)
 }
 
 // Proposal returns the text path has now ("" for a new file) and the text draft
