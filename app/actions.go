@@ -142,8 +142,7 @@ func (a *App) RunCommand(planID, command string) (session.CommandResult, error) 
 	}
 	rec, err := s.Load(planID)
 	if err == nil && rec.Foreign {
-		err = (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + planID + " was not made by your fixplan; its commands are never run"}).
-			WithHint("make your own plan with Fix (plan)")
+		err = plan.ForeignPlan(planID, "; its commands are never run", "make your own plan with Fix (plan)")
 	}
 	if err != nil {
 		return session.CommandResult{}, fail(err)
@@ -230,8 +229,7 @@ func (a *App) PlanChecks(planID string) ([]session.Check, error) {
 	}
 	rec, err := s.Load(planID)
 	if err == nil && rec.Foreign {
-		err = (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + planID + " was not made by your fixplan; its commands are never offered"}).
-			WithHint("make your own plan with Fix (plan)")
+		err = plan.ForeignPlan(planID, "; its commands are never offered", "make your own plan with Fix (plan)")
 	}
 	if err != nil {
 		return nil, fail(err)

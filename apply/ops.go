@@ -254,8 +254,8 @@ func (e *Engine) ApplyPatch(ctx context.Context, patch string, check bool) (Resu
 }
 
 func foreignPlan(id string) error {
-	return (&plan.Error{Code: plan.ErrForeignState, Msg: fmt.Sprintf("plan %s was not made by your fixplan (it is not sealed with your key; it may have come with the project)", id)}).
-		WithHint("fixplan never applies such a plan; make your own with fixplan plan (re-plan)")
+	return plan.ForeignPlan(id, " (it is not sealed with your key; it may have come with the project)",
+		"fixplan never applies such a plan; make your own with fixplan plan (re-plan)")
 }
 
 // Undo restores the newest committed transaction. Everything is checked before the

@@ -72,6 +72,19 @@ func Errorf(code Code, format string, args ...any) *Error {
 // WithHint returns e with its hint set.
 func (e *Error) WithHint(h string) *Error { e.Hint = h; return e }
 
+// ForeignPlan is the one refusal of a plan this user's fixplan did not make: its
+// record is not sealed with the user's key (it came with the project, say), so
+// its text was chosen by whoever put it there. No layer applies, runs, verifies,
+// re-plans or writes changes from such a plan, and each refuses it through
+// ForeignPlan: the code is always ErrForeignState and the sentence always opens
+// with "plan <id> was not made by your fixplan". refused follows it verbatim and
+// says what is refused, with its own separator ("; its commands are never run",
+// " (it may have come with the project)"); hint is what to do instead, in the
+// words of the edge that shows it.
+func ForeignPlan(id, refused, hint string) *Error {
+	return &Error{Code: ErrForeignState, Msg: "plan " + id + " was not made by your fixplan" + refused, Hint: hint}
+}
+
 // CodeOf returns the code of the first *Error or *ParseError in err's chain, or "" when there is none.
 func CodeOf(err error) Code {
 	var pe *Error

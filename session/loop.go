@@ -181,8 +181,7 @@ func (r *run) plan(ctx context.Context) (*plan.Record, error) {
 		}
 		if prev.Foreign {
 			// Its text was chosen by whoever put it in the project, not by the user.
-			return nil, (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + prev.ID + " was not made by your fixplan; it is not used to re-plan"}).
-				WithHint("describe the problem again in a new plan")
+			return nil, plan.ForeignPlan(prev.ID, "; it is not used to re-plan", "describe the problem again in a new plan")
 		}
 	}
 	pl.emit(Event{Stage: StageGather, Message: "gathering context"})

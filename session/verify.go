@@ -102,8 +102,7 @@ func (s *Session) verifyPlan(ctx context.Context, id string, approve []string, s
 		return nil, err
 	}
 	if rec.Foreign {
-		return nil, (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + id + " was not made by your fixplan; it is never verified"}).
-			WithHint("make your own plan with Fix (plan)")
+		return nil, plan.ForeignPlan(id, "; it is never verified", "make your own plan with Fix (plan)")
 	}
 	focused, _ := verify.FocusedCommand(rec.Input.Problem, s.gath.Exists)
 	for _, c := range approve {

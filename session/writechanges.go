@@ -242,8 +242,7 @@ func approvable(r *plan.Record) error {
 	switch {
 	case r.Foreign:
 		// Its steps were chosen by whoever put it in the project, not approved by the user.
-		return (&plan.Error{Code: plan.ErrForeignState, Msg: "plan " + r.ID + " was not made by your fixplan; its changes are not written from it"}).
-			WithHint("make your own plan with Fix (plan), or Plan only")
+		return plan.ForeignPlan(r.ID, "; its changes are not written from it", "make your own plan with Fix (plan), or Plan only")
 	case r.State == plan.StateFailed:
 		return plan.Errorf(plan.ErrNoPlan, "plan %s has no approach to carry out (the model's reply was invalid)", r.ID).WithHint("re-plan")
 	case len(r.Changes) > 0:

@@ -68,8 +68,7 @@ func resultJSON(r apply.Result) map[string]any {
 // foreignErr refuses a plan that this user's fixplan did not make: its changes and
 // commands were chosen by whoever put it in the project.
 func foreignErr(id string) error {
-	return (&plan.Error{Code: plan.ErrForeignState, Msg: fmt.Sprintf("plan %s was not made by your fixplan (it may have come with the project)", id)}).
-		WithHint("fixplan never applies or runs such a plan; make your own with fixplan plan")
+	return plan.ForeignPlan(id, " (it may have come with the project)", "fixplan never applies or runs such a plan; make your own with fixplan plan")
 }
 
 func printResult(w io.Writer, verb string, r apply.Result) {
