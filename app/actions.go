@@ -134,28 +134,12 @@ type CommandOutput struct {
 }
 
 // RunCommand runs one of the plan's commands_to_run; the user's click on its Run
-// button is the approval. Commands not in the plan are refused.
+// button is the approval. Commands not in the plan, and those of a plan this
+// user's fixplan did not make, are refused (Session.RunPlanCommand).
 func (a *App) RunCommand(planID, command string) (session.CommandResult, error) {
 	s, err := a.session()
 	if err != nil {
 		return session.CommandResult{}, err
-	}
-	rec, err := s.Load(planID)
-	if err == nil && rec.Foreign {
-		err = plan.ForeignPlan(planID, "; its commands are never run", "make your own plan with Fix (plan)")
-	}
-	if err != nil {
-		return session.CommandResult{}, fail(err)
-	}
-	found := false
-	for _, c := range rec.Plan.Commands() {
-		if c == command {
-			found = true
-		}
-	}
-	if !found {
-		return session.CommandResult{}, fail(plan.Errorf(plan.ErrInvalidInput, "%q is not one of plan %s's commands", command, planID).
-			WithHint("only the plan's own commands can be run from here"))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	a.mu.Lock()
@@ -173,7 +157,7 @@ func (a *App) RunCommand(planID, command string) (session.CommandResult, error) 
 		a.cmdStop = nil
 		a.mu.Unlock()
 	}()
-	res, err := s.RunCommand(ctx, command, func(chunk string) {
+	res, err := s.RunPlanCommand(ctx, planID, command, func(chunk string) {
 		rt.Emit(EventCommandOutput, CommandOutput{Command: command, Chunk: chunk})
 	})
 	if err != nil {
@@ -227,14 +211,11 @@ func (a *App) PlanChecks(planID string) ([]session.Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec, err := s.Load(planID)
-	if err == nil && rec.Foreign {
-		err = plan.ForeignPlan(planID, "; its commands are never offered", "make your own plan with Fix (plan)")
-	}
+	checks, err := s.PlanChecks(planID)
 	if err != nil {
 		return nil, fail(err)
 	}
-	return s.Checks(rec), nil
+	return checks, nil
 }
 
 // VerifyPlan verifies a plan in a scratch copy of the project: approve are the

@@ -6,10 +6,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"fixplan/plan"
 )
 
 func TestRunCommand(t *testing.T) {
@@ -131,5 +134,74 @@ func TestRunCommandDropsProviderKeys(t *testing.T) {
 	}
 	if pwd, _ := filepath.EvalSymlinks(got["PWD"]); pwd != real {
 		t.Errorf("PWD = %q, want the root %q", got["PWD"], root)
+	}
+}
+
+// shipPlan writes an unsealed plan record into the project, as one that came
+// with it would be, and returns its id.
+func shipPlan(t *testing.T, root, commands string) string {
+	t.Helper()
+	id := "20260101-000000.000000-abcdef"
+	shipped := `{"id":"` + id + `","created_at":"2026-01-01T00:00:00Z","state":"draft","input":{"problem":"x"},` +
+		`"plan":{"mode":"fix-plan","summary":"s","plan":[{"step":"run","details":"d"}],"commands_to_run":` + commands + `},"changes":[]}`
+	p := filepath.Join(root, ".fixplan", "plans", id+".json")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(shipped), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func TestRunPlanCommand(t *testing.T) {
+	f := newFixture(t, nil, reply(t, func(m map[string]any) {
+		m["commands_to_run"] = []any{"echo ran"}
+		m["proposed_changes"].(map[string]any)["commands_to_run"] = []any{"echo ran"}
+	}))
+	rec, err := f.plan(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	pwned := filepath.Join(f.root, "pwned")
+	t.Run("the plan's own command runs and is kept", func(t *testing.T) {
+		res, err := f.s.RunPlanCommand(ctx, rec.ID, "echo ran", nil)
+		if err != nil || res.ExitCode != 0 || !strings.Contains(res.Output, "ran") {
+			t.Fatalf("res = %+v, err = %v", res, err)
+		}
+		if got := f.s.withVerification([]plan.LogSource{{Source: "verification"}}); len(got) != 1 || !strings.Contains(got[0].Text, "echo ran") {
+			t.Errorf("verification log = %+v", got)
+		}
+	})
+	t.Run("a command that is not the plan's is refused", func(t *testing.T) {
+		_, err := f.s.RunPlanCommand(ctx, rec.ID, "touch pwned", nil)
+		if plan.CodeOf(err) != plan.ErrInvalidInput || !strings.Contains(err.Error(), `"touch pwned" is not one of plan `+rec.ID+"'s commands") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("a plan that came with the project runs nothing", func(t *testing.T) {
+		id := shipPlan(t, f.root, `["touch pwned"]`)
+		_, err := f.s.RunPlanCommand(ctx, id, "touch pwned", nil)
+		if plan.CodeOf(err) != plan.ErrForeignState || !strings.Contains(err.Error(), "plan "+id+" was not made by your fixplan; its commands are never run") {
+			t.Fatalf("err = %v", err)
+		}
+		if _, err := f.s.PlanChecks(id); plan.CodeOf(err) != plan.ErrForeignState || !strings.Contains(err.Error(), "its commands are never offered") {
+			t.Fatalf("PlanChecks: err = %v", err)
+		}
+	})
+	if _, err := os.Stat(pwned); err == nil {
+		t.Fatal("a refused command ran")
+	}
+	checks, err := f.s.PlanChecks(rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var offered []string
+	for _, c := range checks {
+		offered = append(offered, c.Command)
+	}
+	if !slices.Contains(offered, "echo ran") {
+		t.Errorf("PlanChecks offered %q, want the plan's command", offered)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -310,9 +311,30 @@ func (s *Session) Load(id string) (*plan.Record, error) { return s.eng.LoadPlan(
 // LatestDraft returns the newest plan not yet applied.
 func (s *Session) LatestDraft() (*plan.Record, error) { return s.eng.LatestDraft() }
 
-// RunCommand runs one command the user approved, in the project root, and keeps
-// its output as the "verification" log for the next plan.
-func (s *Session) RunCommand(ctx context.Context, command string, onOutput func(string)) (CommandResult, error) {
+// RunPlanCommand runs command, one of the commands_to_run of plan planID, in the
+// project root and keeps its output as the "verification" log for the next plan.
+// The caller asked the user first (the window's Run button, the CLI's
+// confirmation): the user approves the plan's own commands only. A command that is
+// not one of them is refused, and so is every command of a plan this user's
+// fixplan did not make (chosen by whoever put the plan in the project). The window
+// and the CLI run commands through it alone.
+func (s *Session) RunPlanCommand(ctx context.Context, planID, command string, onOutput func(string)) (CommandResult, error) {
+	rec, err := s.eng.LoadPlan(planID)
+	if err != nil {
+		return CommandResult{}, err
+	}
+	if rec.Foreign {
+		return CommandResult{}, plan.ForeignPlan(planID, "; its commands are never run", "make your own plan with Fix (plan)")
+	}
+	if !slices.Contains(rec.Plan.Commands(), command) {
+		return CommandResult{}, plan.Errorf(plan.ErrInvalidInput, "%q is not one of plan %s's commands", command, planID).
+			WithHint("only the plan's own commands can be run from here")
+	}
+	return s.runCommand(ctx, command, onOutput)
+}
+
+// runCommand runs an approved command and keeps its output (RunPlanCommand).
+func (s *Session) runCommand(ctx context.Context, command string, onOutput func(string)) (CommandResult, error) {
 	timeout := time.Duration(s.st.CommandTimeoutSeconds) * time.Second
 	res, err := RunCommand(ctx, s.root, command, timeout, onOutput)
 	if err != nil {

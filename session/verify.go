@@ -69,6 +69,19 @@ func (s *Session) Checks(rec *plan.Record) []Check {
 	return out
 }
 
+// PlanChecks lists the checks of the stored plan id (Checks). A plan this user's
+// fixplan did not make is refused: its commands are never offered.
+func (s *Session) PlanChecks(id string) ([]Check, error) {
+	rec, err := s.eng.LoadPlan(id)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Foreign {
+		return nil, plan.ForeignPlan(id, "; its commands are never offered", "make your own plan with Fix (plan)")
+	}
+	return s.Checks(rec), nil
+}
+
 // ApprovedChecks lists the check commands approved for this project.
 func (s *Session) ApprovedChecks() []string { return s.approvals.List(s.root) }
 

@@ -676,7 +676,7 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 			}
 		}
 		fmt.Fprintf(e.Stdout, "$ %s\n", c)
-		res, err := s.RunCommand(ctx, c, func(chunk string) { fmt.Fprint(e.Stdout, chunk) })
+		res, err := s.RunPlanCommand(ctx, rec.ID, c, func(chunk string) { fmt.Fprint(e.Stdout, chunk) })
 		if err != nil {
 			return fail(e, "verify", err, false)
 		}
