@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
-import { undoableHere, type Store } from "./state/store";
+import type { Store } from "./state/store";
+import { undoableHere } from "./state/slices/apply";
 import { stageText } from "./state/progress";
 import { Header } from "./components/Header";
 import { ErrorAlert } from "./components/ErrorAlert";

@@ -1,6 +1,8 @@
 import { useState, type ReactNode } from "react";
 import type { ApplyResult, ContextRequest, PlanRecord, Usage } from "../api/types";
-import { undoLatestOnly, type ChecksState, type CommandState } from "../state/store";
+import { undoLatestOnly } from "../state/slices/apply";
+import type { ChecksState } from "../state/slices/checks";
+import type { CommandState } from "../state/slices/commands";
 import type { ReviewActions, ReviewState } from "../state/review";
 import { ChangeList } from "./ChangeList";
 import { VerificationView, VerifyBadge, VerifyPanel } from "./Verification";

@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import type { Check, CheckOutcome, CheckResult, Verification, VerifyAttempt, VerifyState } from "../api/types";
-import type { ChecksState } from "../state/store";
+import type { ChecksState } from "../state/slices/checks";
 
 const STATE_LABEL: Record<VerifyState, string> = {
   verified: "Verified",

@@ -1,4 +1,5 @@
 import { splitDiff } from "./review";
+import { Store } from "./store";
 import type {
   ApplyRequest,
   Backend,
@@ -310,4 +311,14 @@ export function samplePlan(): PlanRecord {
     warnings: [],
     memory: [{ key: "project.default_test_command", value: "pytest -q" }],
   };
+}
+
+/** planned is a started store over a fake backend showing the plan made for problem. */
+export async function planned(problem = "ZeroDivisionError: division by zero") {
+  const b = new FakeBackend();
+  const s = new Store(b);
+  await s.start();
+  s.setProblem(problem);
+  await s.fix();
+  return { b, s };
 }

@@ -1,17 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { Store, normalizePlan, sourceName } from "./store";
-import { FakeBackend, foreignPlan, samplePlan } from "./fakeBackend";
+import { Store } from "./store";
+import { normalizePlan } from "./record";
+import { sourceName } from "./slices/project";
+import { FakeBackend, foreignPlan, planned, samplePlan } from "./fakeBackend";
 import { AppError } from "../api/types";
 import { foldProgress, stageText } from "./progress";
-
-async function planned() {
-  const b = new FakeBackend();
-  const s = new Store(b);
-  await s.start();
-  s.setProblem("ZeroDivisionError: division by zero");
-  await s.fix();
-  return { b, s };
-}
 
 describe("Store", () => {
   it("shows the plan with every file and memory entry ticked", async () => {

@@ -1,0 +1,76 @@
+// The Settings dialog: the provider settings and the key, the presets, the
+// connection test, and the checks approved for the project.
+import type { Preset, Settings } from "../../api/types";
+import type { Core } from "../store";
+import type { ChecksActions } from "./checks";
+
+export type SettingsState = {
+  /** settings are the open Settings dialog's (null when closed). */
+  settings: Settings | null;
+  presets: Preset[];
+  /** connection says how the last save or connection test went. */
+  connection: string;
+  /** approved lists the check commands approved for the project (the open Settings dialog). */
+  approved: string[] | null;
+};
+
+export const settingsInitial: SettingsState = { settings: null, presets: [], connection: "", approved: null };
+
+export function settingsSlice(c: Core, s: Pick<ChecksActions, "loadChecks">) {
+  /** loadApproved lists the checks approved for the open project (Settings). */
+  const loadApproved = async () => {
+    if (!c.get().project) return;
+    try {
+      const approved = await c.backend.approvedChecks();
+      if (c.get().settings) c.set({ approved: approved ?? [] });
+    } catch (e) {
+      c.fail(e);
+    }
+  };
+
+  return {
+    async openSettings() {
+      try {
+        const [settings, presets] = await Promise.all([c.backend.getSettings(), c.backend.presets()]);
+        c.set({ settings, presets, connection: "", approved: null, verifyDefault: !!settings.verify_before_review });
+      } catch (e) {
+        c.fail(e);
+        return;
+      }
+      await loadApproved();
+    },
+
+    closeSettings: () => c.set({ settings: null, approved: null }),
+
+    async saveSettings(settings: Settings, apiKey: string) {
+      try {
+        const saved = await c.backend.saveSettings(settings, apiKey);
+        // The next runs follow the new setting.
+        c.set({ settings: saved, connection: "Saved.", verifyDefault: !!saved.verify_before_review, verifyRun: null });
+      } catch (e) {
+        c.fail(e);
+      }
+    },
+
+    /** revokeCheck withdraws a check's approval for the project; it no longer runs unless ticked again. */
+    async revokeCheck(command: string) {
+      try {
+        await c.backend.revokeCheck(command);
+      } catch (e) {
+        c.fail(e);
+      }
+      await loadApproved();
+      if (c.get().checks) await s.loadChecks();
+    },
+
+    async testConnection() {
+      c.set({ connection: "Testing…" });
+      try {
+        c.set({ connection: await c.backend.testConnection() });
+      } catch (e) {
+        c.set({ connection: "" });
+        c.fail(e);
+      }
+    },
+  };
+}
