@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"fixplan/llm"
 	"fixplan/llm/llmtest"
@@ -23,7 +24,9 @@ func TestReplyTooLargeIsWordedAsSuch(t *testing.T) {
 			name = "streamed"
 		}
 		t.Run(name, func(t *testing.T) {
-			f := newFixture(t, func(c *openai.Config) { c.Stream = stream },
+			// A minute per attempt: on a loaded machine, 5 MiB in 5,120 SSE events took
+			// longer than the fixture's 5 s, and the timeout's retries hid the verdict.
+			f := newFixture(t, func(c *openai.Config) { c.Stream = stream; c.Timeout = time.Minute },
 				llmtest.Reply{Content: block, Repeat: 5 << 10})
 			_, err := f.plan(t)
 			var pe *plan.Error
