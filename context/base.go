@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"fixplan/plan"
+	"fixplan/projfs"
 	"fixplan/redact"
 )
 
@@ -64,7 +65,7 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	for _, l := range g.allLogs(in) {
 		text, from, err := g.logText(l)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("log %s: %s", l.Source, reason(err)))
+			warnings = append(warnings, fmt.Sprintf("log %s: %s", l.Source, projfs.Reason(err)))
 			continue
 		}
 		red, n := redactedTail(text, g.opts.LogLastN)
@@ -251,7 +252,7 @@ func (g *Gatherer) frameWindows(rs []ResolvedFrame, warnings *[]string) (win, li
 		}
 		c, err := g.windowSection(f, lines[f], g.opts.WindowLines, g.opts.WindowLines, "around the stack frames")
 		if err != nil {
-			*warnings = append(*warnings, reason(err))
+			*warnings = append(*warnings, projfs.Reason(err))
 			continue
 		}
 		if isLib[f] {
@@ -266,11 +267,11 @@ func (g *Gatherer) frameWindows(rs []ResolvedFrame, warnings *[]string) (win, li
 // windowSection reads file and shows the lines [c-before, c+after] around each
 // center, merged, with line numbers.
 func (g *Gatherer) windowSection(file string, centers []int, before, after int, why string) (candidate, error) {
-	ft, err := g.readFile(file)
+	ft, err := g.files.ReadText(file)
 	if err != nil {
 		return candidate{}, err
 	}
-	rel, all := ft.real, ft.lines
+	rel, all := ft.Real, ft.Lines
 	var rs []lineRange
 	for _, c := range centers {
 		c = min(max(c, 1), len(all))
@@ -287,7 +288,7 @@ func (g *Gatherer) windowSection(file string, centers []int, before, after int, 
 		b.WriteString(numbered(all, r.from, r.to))
 		spans = append(spans, fmt.Sprintf("%d-%d", r.from, r.to))
 		shown += r.to - r.from + 1
-		n += ft.red.In(r.from, r.to)
+		n += ft.Red.In(r.from, r.to)
 	}
 	whole := shown == len(all)
 	title := fmt.Sprintf("File %s lines %s of %d (%s)", rel, strings.Join(spans, ", "), len(all), why)
@@ -333,7 +334,7 @@ func (g *Gatherer) failingTestSections(ctx context.Context, text string, li *laz
 		shown[def.file] = true
 		mod := ""
 		for _, cand := range ModuleUnderTest(def.file) {
-			if st, err := g.fsys.Stat(cand); err == nil && st.Mode().IsRegular() {
+			if st, err := g.files.Stat(cand); err == nil && st.Mode().IsRegular() {
 				mod = cand
 				break
 			}

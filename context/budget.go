@@ -29,21 +29,6 @@ func capText(text string, max int) string {
 	return text[:cut] + truncMarker(total-kept)
 }
 
-// splitLines splits file content into lines without their endings. A final
-// newline does not start an extra empty line.
-func splitLines(data []byte) []string {
-	s := string(data)
-	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return []string{""}
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	return lines
-}
-
 // numbered renders lines[from-1:to] (1-based, inclusive) with right-aligned line
 // numbers: "  12 | text".
 func numbered(lines []string, from, to int) string {

@@ -3,7 +3,6 @@ package codectx
 import (
 	"context"
 	"fmt"
-	"io"
 	"path"
 	"regexp"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"fixplan/plan"
+	"fixplan/projfs"
 )
 
 // Definitions of what the failing lines use (a light repository map).
@@ -41,8 +41,8 @@ import (
 // checking: go/types would need the dependencies and the standard library, which
 // are outside the project); Python and TypeScript/JavaScript use the documented
 // line heuristics of defs_py.go and defs_ts.go. Every file is read through the
-// confined openFile (no link leads out of the project, secret files are refused)
-// and shown through readFile, redacted whole before it is cut.
+// confined projfs.Root.Open (no link leads out of the project, secret files are
+// refused) and shown through ReadText, redacted whole before it is cut.
 
 const (
 	maxDefPoints   = 6    // failure points whose names are looked up
@@ -177,24 +177,6 @@ func (d *defFinder) context(lang defLang, file string, src []byte) ([]defImport,
 	return imps, folder
 }
 
-// readRaw reads a confined text file for parsing: the same checks as readFile
-// (root, links, .git, secret files, hard links, size, binary), without redaction.
-func (g *Gatherer) readRaw(rel string) ([]byte, error) {
-	_, _, f, size, err := g.openFile(rel)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if size > g.opts.MaxFileBytes {
-		return nil, refusal(plan.ErrInvalidInput, "file %q is too big", rel)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, g.opts.MaxFileBytes+1))
-	if err != nil || int64(len(data)) > g.opts.MaxFileBytes || IsBinary(data) {
-		return nil, refusal(plan.ErrInvalidInput, "file %q cannot be read as text", rel)
-	}
-	return data, nil
-}
-
 func (d *defFinder) file(rel string, lang defLang) *defFile {
 	if f, ok := d.files[rel]; ok {
 		return f
@@ -205,7 +187,7 @@ func (d *defFinder) file(rel string, lang defLang) *defFile {
 	if err != nil {
 		return f
 	}
-	f.src, f.lines, f.ok = src, splitLines(src), true
+	f.src, f.lines, f.ok = src, projfs.SplitLines(src), true
 	f.defs = lang.defs(f)
 	return f
 }
@@ -217,18 +199,13 @@ func (g *Gatherer) listFolder(dir string, exts []string) []string {
 	name := dir
 	if name == "" {
 		name = "."
-	} else if c, err := CleanRel(dir); err != nil || c != dir {
+	} else if c, err := projfs.CleanRel(dir); err != nil || c != dir {
 		return nil // an import path that climbs out (example.com/m/../../x)
 	}
-	if isProtected(dir) {
+	if projfs.IsProtected(dir) {
 		return nil
 	}
-	f, err := g.fsys.Open(name)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	ents, err := f.ReadDir(-1)
+	ents, err := g.files.ReadDir(name, -1)
 	if err != nil && len(ents) == 0 {
 		return nil
 	}
@@ -244,17 +221,6 @@ func (g *Gatherer) listFolder(dir string, exts []string) []string {
 		out = out[:maxDirFiles]
 	}
 	return out
-}
-
-// exists reports whether rel is a regular file inside the root (links that
-// lead out are not).
-func (g *Gatherer) exists(rel string) bool {
-	clean, err := CleanRel(rel)
-	if err != nil || clean != rel || isProtected(rel) {
-		return false
-	}
-	st, err := g.fsys.Stat(rel)
-	return err == nil && st.Mode().IsRegular()
 }
 
 // definitionSections returns the definitions the failure points use, ranked,
@@ -545,17 +511,17 @@ func (d *defFinder) wideSearch(ctx context.Context, lang defLang, wanted map[str
 	var mu sync.Mutex
 	var all []found
 	var read atomic.Int64 // the walk reads at most msgReadBudget bytes, like the message search
-	_ = d.g.walk(ctx, func(dir dirHandle, rel, name string) {
+	_ = d.g.files.Walk(ctx, func(dir projfs.Dir, rel, name string) {
 		if !slices.Contains(exts, path.Ext(name)) || read.Load() >= msgReadBudget {
 			return
 		}
 		var buf []byte
-		data, ok := dir.readFile(name, &buf, min(d.g.opts.MaxFileBytes, defFileCap))
+		data, ok := dir.ReadFile(name, &buf, min(d.g.opts.MaxFileBytes, defFileCap))
 		read.Add(int64(len(data)))
-		if !ok || IsBinary(data) {
+		if !ok || projfs.IsBinary(data) {
 			return
 		}
-		for i, l := range splitLines(data) {
+		for i, l := range projfs.SplitLines(data) {
 			if m := re.FindStringSubmatch(l); m != nil {
 				mu.Lock()
 				all = append(all, found{rel, i + 1, m[1]})
@@ -669,11 +635,11 @@ func (g *Gatherer) defCandidates(have []candidate, hits []defHit, warnings *[]st
 		if covered(h.file, from, to) || (h.span.data && to-from >= maxTestData && looksLikeTestFile(h.file)) {
 			continue // shown already, or a test's table of cases
 		}
-		ft, err := g.readFile(h.file)
-		if err != nil || to > len(ft.lines) {
+		ft, err := g.files.ReadText(h.file)
+		if err != nil || to > len(ft.Lines) {
 			continue
 		}
-		body := numbered(ft.lines, from, to)
+		body := numbered(ft.Lines, from, to)
 		what := "definition of " + h.span.name
 		if cut {
 			what += fmt.Sprintf(", first %d lines", maxDefLines)
@@ -684,23 +650,23 @@ func (g *Gatherer) defCandidates(have []candidate, hits []defHit, warnings *[]st
 		} else if h.msg != "" {
 			where = fmt.Sprintf("writes %q as the failure shows", h.msg)
 		}
-		title := fmt.Sprintf("File %s lines %d-%d of %d (%s, %s)", ft.real, from, to, len(ft.lines), what, where)
+		title := fmt.Sprintf("File %s lines %d-%d of %d (%s, %s)", ft.Real, from, to, len(ft.Lines), what, where)
 		if len(title)+len(body) > left {
 			dropped = append(dropped, h.span.name)
 			continue
 		}
 		left -= len(title) + len(body)
-		m := shown[ft.real]
+		m := shown[ft.Real]
 		if m == nil {
 			m = map[int]bool{}
-			shown[ft.real] = m
+			shown[ft.Real] = m
 		}
 		for i := from; i <= to; i++ {
 			m[i] = true
 		}
 		out = append(out, candidate{sec: plan.Section{Title: title, Body: body},
-			seen:   &plan.SeenFile{Path: ft.real, Whole: from == 1 && to == len(ft.lines)},
-			ranges: []lineRange{{from, to}}, redacted: true, redactions: ft.red.In(from, to)})
+			seen:   &plan.SeenFile{Path: ft.Real, Whole: from == 1 && to == len(ft.Lines)},
+			ranges: []lineRange{{from, to}}, redacted: true, redactions: ft.Red.In(from, to)})
 	}
 	if len(dropped) > 0 {
 		*warnings = append(*warnings, fmt.Sprintf("%d definitions left out (budget of the definitions section reached): %s",

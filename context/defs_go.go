@@ -171,7 +171,7 @@ func (goLang) module(g *Gatherer, file string) (dir, mod string) {
 		if d == "." {
 			d = ""
 		}
-		if src, err := g.readRaw(path.Join(d, "go.mod")); err == nil {
+		if src, err := g.files.ReadRaw(path.Join(d, "go.mod")); err == nil {
 			if m := goModuleRe.FindSubmatch(src); m != nil {
 				return d, string(m[1])
 			}
@@ -223,7 +223,7 @@ func (l goLang) imports(g *Gatherer, file string, src []byte) []defImport {
 // path's last element without a major version suffix.
 func (l goLang) pkgName(g *Gatherer, files []string, importPath string) string {
 	for _, f := range files {
-		if src, err := g.readHead(f, 64<<10); err == nil { // the package clause is near the top
+		if src, err := g.files.ReadHead(f, 64<<10); err == nil { // the package clause is near the top
 			if _, af := l.parse(src, parser.PackageClauseOnly); af != nil && af.Name != nil {
 				return af.Name.Name
 			}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"fixplan/plan"
+	"fixplan/projfs"
 )
 
 // Bounds of the definitions step: a project file may be anything (a generated
@@ -45,43 +46,29 @@ var (
 // maxLimitNames is how many file names a limit warning lists.
 const maxLimitNames = 5
 
-// readDef reads a project file for definitions: readRaw's checks, plus the
+// readDef reads a project file for definitions: projfs's ReadRaw checks, plus the
 // per-file cap and the step's read budget (a file left out is noted for the
 // warning).
 func (d *defFinder) readDef(rel string) ([]byte, error) {
-	_, _, f, size, err := d.g.openFile(rel)
+	f, err := d.g.files.Open(rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	size := f.Size
 	limit := min(d.g.opts.MaxFileBytes, defFileCap)
 	if size > limit {
 		d.tooBig = append(d.tooBig, rel)
-		return nil, refusal(plan.ErrInvalidInput, "file %q is too big to read for definitions", rel)
+		return nil, projfs.Refuse(plan.ErrInvalidInput, "file %q is too big to read for definitions", rel)
 	}
 	if d.readBytes+size > defReadBudget {
 		d.overBudget = append(d.overBudget, rel)
-		return nil, refusal(plan.ErrInvalidInput, "file %q is past the definitions' read budget", rel)
+		return nil, projfs.Refuse(plan.ErrInvalidInput, "file %q is past the definitions' read budget", rel)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	d.readBytes += int64(len(data))
-	if err != nil || int64(len(data)) > limit || IsBinary(data) {
-		return nil, refusal(plan.ErrInvalidInput, "file %q cannot be read as text", rel)
-	}
-	return data, nil
-}
-
-// readHead reads at most n bytes of the start of a confined text file (a Go
-// package clause is near the top; the rest of the file is not needed).
-func (g *Gatherer) readHead(rel string, n int64) ([]byte, error) {
-	_, _, f, _, err := g.openFile(rel)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, n))
-	if err != nil || IsBinary(data) {
-		return nil, refusal(plan.ErrInvalidInput, "file %q cannot be read as text", rel)
+	if err != nil || int64(len(data)) > limit || projfs.IsBinary(data) {
+		return nil, projfs.Refuse(plan.ErrInvalidInput, "file %q cannot be read as text", rel)
 	}
 	return data, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"fixplan/projfs"
 )
 
 // Messages: a failing test often prints or expects text the broken code writes
@@ -130,14 +132,14 @@ func (d *defFinder) messageHits(ctx context.Context, text string, points []defPo
 	var mu sync.Mutex
 	var all []found
 	var read atomic.Int64
-	_ = d.g.walk(ctx, func(dir dirHandle, rel, name string) {
+	_ = d.g.files.Walk(ctx, func(dir projfs.Dir, rel, name string) {
 		if !exts[path.Ext(name)] || looksLikeTestFile(rel) || read.Load() >= msgReadBudget {
 			return
 		}
 		var buf []byte
-		data, ok := dir.readFile(name, &buf, min(d.g.opts.MaxFileBytes, defFileCap))
+		data, ok := dir.ReadFile(name, &buf, min(d.g.opts.MaxFileBytes, defFileCap))
 		read.Add(int64(len(data)))
-		if !ok || IsBinary(data) {
+		if !ok || projfs.IsBinary(data) {
 			return
 		}
 		var in []int
@@ -149,7 +151,7 @@ func (d *defFinder) messageHits(ctx context.Context, text string, points []defPo
 		if len(in) == 0 {
 			return
 		}
-		for ln, l := range splitLines(data) {
+		for ln, l := range projfs.SplitLines(data) {
 			for _, i := range in {
 				if inLiteral(l, frags[i]) {
 					mu.Lock()

@@ -148,7 +148,7 @@ func pyModuleFiles(g *Gatherer, bases []string, mod string) []string {
 	for _, b := range bases {
 		for _, c := range []string{rel + ".py", rel + "/__init__.py"} {
 			p := path.Join(b, c)
-			if g.exists(p) {
+			if g.files.IsFile(p) {
 				return []string{p}
 			}
 		}
@@ -195,7 +195,7 @@ func (pyLang) imports(g *Gatherer, file string, src []byte) []defImport {
 		var modFiles []string
 		if mod != "" {
 			modFiles = pyModuleFiles(g, modBases, mod)
-		} else if p := path.Join(modBases[0], "__init__.py"); g.exists(p) {
+		} else if p := path.Join(modBases[0], "__init__.py"); g.files.IsFile(p) {
 			modFiles = []string{p}
 		}
 		for _, part := range strings.Split(names, ",") {

@@ -5,6 +5,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"fixplan/projfs"
 )
 
 // tsLang finds TypeScript and JavaScript definitions with a line heuristic (no
@@ -283,7 +285,7 @@ func tsResolve(g *Gatherer, file, spec string) []string {
 		cands = append(cands, path.Join(p, "index"+e))
 	}
 	for _, c := range cands {
-		if g.exists(c) {
+		if g.files.IsFile(c) {
 			return []string{c}
 		}
 	}
@@ -294,7 +296,7 @@ func tsResolve(g *Gatherer, file, spec string) []string {
 // (the file a require of the folder loads); a path leaving the project is
 // refused later by exists, like any other candidate.
 func tsPackageMain(g *Gatherer, dir string) string {
-	data, err := g.readHead(path.Join(dir, "package.json"), 64<<10)
+	data, err := g.files.ReadHead(path.Join(dir, "package.json"), 64<<10)
 	if err != nil {
 		return ""
 	}
@@ -369,7 +371,7 @@ func (tsLang) imports(g *Gatherer, file string, src []byte) []defImport {
 
 // tsBlankKeepStrings blanks comments only (import specifiers are strings).
 func tsBlankKeepStrings(src string) []string {
-	lines := splitLines([]byte(src))
+	lines := projfs.SplitLines([]byte(src))
 	blank := tsBlank(lines)
 	for i := range lines {
 		if strings.TrimSpace(blank[i]) == "" && strings.TrimSpace(lines[i]) != "" &&

@@ -128,7 +128,7 @@ func (g *Gatherer) envText(versions []string) string {
 	var pms []string
 	seen := map[string]bool{}
 	for _, lf := range lockFiles {
-		if st, err := g.fsys.Stat(lf[0]); err == nil && st.Mode().IsRegular() && !seen[lf[1]] {
+		if st, err := g.files.Stat(lf[0]); err == nil && st.Mode().IsRegular() && !seen[lf[1]] {
 			seen[lf[1]] = true
 			pms = append(pms, lf[1]+" ("+lf[0]+")")
 		}
@@ -277,7 +277,7 @@ func (g *Gatherer) virtualenv() string {
 		return "conda env " + filepath.Base(v)
 	}
 	for _, d := range []string{".venv", "venv", "env"} {
-		f, err := g.fsys.Open(filepath.Join(d, "pyvenv.cfg"))
+		f, err := g.files.OpenRooted(d + "/pyvenv.cfg")
 		if err != nil {
 			continue
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"path"
 	"strings"
+
+	"fixplan/projfs"
 )
 
 // FailingTest is a test named as failing in the problem text or logs.
@@ -219,7 +221,7 @@ func (g *Gatherer) findTestDefinition(ctx context.Context, t FailingTest, text s
 // findDefinitionIn is findDefinition; with inDir, a definition in folder dir
 // ("" for the root) ranks first.
 func (g *Gatherer) findDefinitionIn(ctx context.Context, t FailingTest, dir string, inDir bool) (testDefinition, bool) {
-	res, err := g.Search(ctx, t.Name, SearchOptions{Max: 500})
+	res, err := g.Search(ctx, t.Name, projfs.SearchOptions{Max: 500})
 	if err != nil {
 		return testDefinition{}, false
 	}

@@ -314,6 +314,8 @@ func validFramePath(p string) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+func isLetter(b byte) bool { return b|0x20 >= 'a' && b|0x20 <= 'z' }
+
 // startsWithDrive reports whether s starts with a drive letter and a separator (C:\, C:/).
 func startsWithDrive(s string) bool {
 	return len(s) >= 3 && isLetter(s[0]) && s[1] == ':' && (s[2] == '\\' || s[2] == '/')

@@ -12,12 +12,10 @@ package codectx
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"fixplan/plan"
+	"fixplan/projfs"
 	"fixplan/redact"
 )
 
@@ -71,7 +69,7 @@ func DefaultOptions() Options {
 		LogLastN:         200,
 		ToolTimeout:      3 * time.Second,
 		EnvWait:          time.Second,
-		MaxFileBytes:     4 << 20,
+		MaxFileBytes:     projfs.DefaultMaxFileBytes,
 		EnvCachePath:     DefaultEnvCachePath(),
 	}
 }
@@ -107,44 +105,34 @@ func (o Options) normalised() Options {
 
 // Gatherer gathers context for one project root. It is safe for concurrent use.
 type Gatherer struct {
-	root     string // absolute, symlinks resolved
+	root     string       // absolute, symlinks resolved
+	files    *projfs.Root // every read of the project goes through it
 	opts     Options
-	fsys     *os.Root
 	env      envState
 	lookPath func(string) (string, error) // finds a tool; default: lookTool
-	// openTop opens the root for a walk (tests swap in the portable os.Root walker).
-	openTop func(root string) (dirHandle, error)
-	repo    repoMemo
+	repo     repoMemo
 }
 
 // New opens a Gatherer on root. It fails when root does not exist or is not a
 // directory (a *plan.Error with code ERR_INVALID_INPUT).
 func New(root string, opts Options) (*Gatherer, error) {
-	abs, err := filepath.Abs(root)
+	g := &Gatherer{opts: opts.normalised()}
+	files, err := projfs.OpenRoot(root, projfs.Options{AllowSecrets: g.opts.AllowSecrets, MaxFileBytes: g.opts.MaxFileBytes,
+		Tracked: g.gitTracks})
 	if err != nil {
-		return nil, fmt.Errorf("resolve root: %w", err)
+		return nil, err
 	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, &plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("the project folder %s does not exist", abs),
-			Hint: "open an existing project folder", Err: err}
-	}
-	st, err := os.Stat(real)
-	if err != nil || !st.IsDir() {
-		return nil, &plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("the project folder %s is not a folder", abs),
-			Hint: "open an existing project folder", Err: err}
-	}
-	r, err := os.OpenRoot(real)
-	if err != nil {
-		return nil, fmt.Errorf("open root: %w", err)
-	}
-	g := &Gatherer{root: real, opts: opts.normalised(), fsys: r, openTop: openTopFunc}
+	g.root, g.files = files.Dir(), files
 	g.lookPath = g.lookTool
 	return g, nil
 }
 
 // Root returns the absolute project root (symlinks resolved).
 func (g *Gatherer) Root() string { return g.root }
+
+// Exists reports whether rel (slash-separated) names a file or folder in the
+// project, looked up through the root (nothing outside it is ever stat-ed).
+func (g *Gatherer) Exists(rel string) bool { return g.files.Exists(rel) }
 
 // Options returns the effective options.
 func (g *Gatherer) Options() Options { return g.opts }
@@ -155,7 +143,7 @@ func (g *Gatherer) Close() error {
 	// ToolTimeout) so their facts reach the per-machine cache, and nothing
 	// writes to the config folder after Close.
 	g.env.bg.Wait()
-	return g.fsys.Close()
+	return g.files.Close()
 }
 
 // Fulfil answers one context request; it never returns an error: a request that
@@ -181,13 +169,13 @@ func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.Co
 	case plan.ReqEnv:
 		text, n = redact.Text("env\n" + g.Env(ctx))
 	default:
-		err = refusal(plan.ErrInvalidInput, "unknown request type %q (use read_file, search, logs or env)", req.Type)
+		err = projfs.Refuse(plan.ErrInvalidInput, "unknown request type %q (use read_file, search, logs or env)", req.Type)
 	}
 	if err == nil && ctx.Err() != nil {
-		err = refusal(plan.ErrCancelled, "the request was cancelled")
+		err = projfs.Refuse(plan.ErrCancelled, "the request was cancelled")
 	}
 	if err != nil {
-		res.Error = reason(err)
+		res.Error = projfs.Reason(err)
 		return res
 	}
 	res.OK = true
@@ -200,30 +188,4 @@ func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.Co
 	res.Redactions = n
 	res.Seen = seen
 	return res
-}
-
-// refusal builds the error of a request that cannot be fulfilled: a *plan.Error
-// whose Msg is the reason the model reads and whose Hint says what to do.
-func refusal(code plan.Code, format string, args ...any) error {
-	return &plan.Error{Code: code, Msg: fmt.Sprintf(format, args...), Hint: hintFor(code)}
-}
-
-func hintFor(code plan.Code) string {
-	switch code {
-	case plan.ErrPathOutsideRoot:
-		return "give a path relative to the project root, inside it"
-	case plan.ErrProtectedPath:
-		return ".git/ is never read; ask for the project's files instead"
-	case plan.ErrSecretPath:
-		return "secret files are read only when the user allows them in the settings"
-	case plan.ErrNotFound:
-		return "check the name: search for it or list the folder with a glob"
-	case plan.ErrBinaryContent:
-		return "only text files can be read"
-	case plan.ErrCancelled:
-		return "run it again"
-	case plan.ErrIO:
-		return "check the file's permissions"
-	}
-	return "fix the request and try again"
 }

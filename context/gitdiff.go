@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"fixplan/plan"
+	"fixplan/projfs"
 	"fixplan/redact"
 )
 
@@ -218,7 +219,7 @@ func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo,
 	blob := func(rev, p string) ([]string, redact.Lines, string) {
 		if out, ok := blobs[rev+":./"+p]; ok {
 			red, lines := redact.Whole(p, out)
-			return splitLines([]byte(red)), lines, ""
+			return projfs.SplitLines([]byte(red)), lines, ""
 		}
 		out, cut, err := g.runGit(ctx, git, repo, "cat-file", "blob", rev+":./"+p)
 		switch {
@@ -228,7 +229,7 @@ func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo,
 			return nil, nil, p + " at " + shortRev(rev) + " is too big to redact it whole"
 		}
 		red, lines := redact.Whole(p, out)
-		return splitLines([]byte(red)), lines, ""
+		return projfs.SplitLines([]byte(red)), lines, ""
 	}
 	if f.oldPath != "" {
 		if oldLines, oldRed, why = blob(sides.old, f.oldPath); why != "" {
@@ -237,11 +238,11 @@ func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo,
 	}
 	if f.newPath != "" {
 		if sides.new == "" {
-			ft, err := g.readFile(f.newPath)
+			ft, err := g.files.ReadText(f.newPath)
 			if err != nil {
-				return "", 0, "the file could not be read whole to redact it: " + reason(err)
+				return "", 0, "the file could not be read whole to redact it: " + projfs.Reason(err)
 			}
-			newLines, newRed = ft.lines, ft.red
+			newLines, newRed = ft.Lines, ft.Red
 		} else if newLines, newRed, why = blob(sides.new, f.newPath); why != "" {
 			return "", 0, why
 		}
@@ -444,8 +445,8 @@ func (g *Gatherer) allowedDiffFiles(files []diffFile) []diffFile {
 	for _, f := range files {
 		ok := len(f.paths) > 0
 		for _, p := range f.paths {
-			c, err := CleanRel(p)
-			if err != nil || c != p || isProtected(p) || (!g.opts.AllowSecrets && IsSecretPath(p)) {
+			c, err := projfs.CleanRel(p)
+			if err != nil || c != p || projfs.IsProtected(p) || (!g.opts.AllowSecrets && projfs.IsSecretPath(p)) {
 				ok = false
 			}
 		}

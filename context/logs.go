@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"fixplan/plan"
+	"fixplan/projfs"
 	"fixplan/redact"
 )
 
@@ -74,7 +75,7 @@ func (g *Gatherer) logs(in plan.ProblemInput, source string, n int) (string, int
 		}
 	}
 	if !found {
-		return "", 0, refusal(plan.ErrNotFound, "no log source %q; available: %s", source, strings.Join(g.logSources(in), ", "))
+		return "", 0, projfs.Refuse(plan.ErrNotFound, "no log source %q; available: %s", source, strings.Join(g.logSources(in), ", "))
 	}
 	return b.String(), redactions, nil
 }
@@ -102,25 +103,25 @@ func (g *Gatherer) logText(l plan.LogSource) (string, string, error) {
 	case filepath.IsAbs(l.Path):
 		f, err := os.Open(l.Path)
 		if err != nil {
-			return "", "", refusal(ioCode(err), "cannot open the attached log %s: %s", filepath.Base(l.Path), pathErrReason(err))
+			return "", "", projfs.Refuse(projfs.IOCode(err), "cannot open the attached log %s: %s", filepath.Base(l.Path), projfs.PathErrReason(err))
 		}
 		defer f.Close()
 		return tailText(f, "attached log "+filepath.Base(l.Path), filepath.Base(l.Path))
 	default:
-		rel, err := CleanRel(l.Path)
+		rel, err := projfs.CleanRel(l.Path)
 		if err != nil {
 			return "", "", err
 		}
-		if rel, err = g.resolve(rel); err != nil {
+		if rel, err = g.files.Resolve(rel); err != nil {
 			return "", "", err
 		}
-		f, err := g.fsys.Open(filepath.FromSlash(rel))
+		f, err := g.files.OpenRooted(rel)
 		if err != nil {
-			return "", "", refusal(ioCode(err), "cannot open the configured log %q: %s", rel, pathErrReason(err))
+			return "", "", projfs.Refuse(projfs.IOCode(err), "cannot open the configured log %q: %s", rel, projfs.PathErrReason(err))
 		}
 		defer f.Close()
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			if err := g.checkLinks(rel, rel, f, st); err != nil {
+			if err := g.files.CheckLinks(rel, rel, f, st); err != nil {
 				return "", "", err
 			}
 		}
@@ -131,10 +132,10 @@ func (g *Gatherer) logText(l plan.LogSource) (string, string, error) {
 func tailText(f *os.File, from, name string) (string, string, error) {
 	st, err := f.Stat()
 	if err != nil {
-		return "", "", refusal(plan.ErrIO, "cannot stat the log %s: %s", name, pathErrReason(err))
+		return "", "", projfs.Refuse(plan.ErrIO, "cannot stat the log %s: %s", name, projfs.PathErrReason(err))
 	}
 	if !st.Mode().IsRegular() {
-		return "", "", refusal(plan.ErrInvalidInput, "the log %s is not a regular file", name)
+		return "", "", projfs.Refuse(plan.ErrInvalidInput, "the log %s is not a regular file", name)
 	}
 	off := int64(0)
 	if st.Size() > maxLogTail {
@@ -142,10 +143,10 @@ func tailText(f *os.File, from, name string) (string, string, error) {
 	}
 	data, err := io.ReadAll(io.NewSectionReader(f, off, maxLogTail))
 	if err != nil {
-		return "", "", refusal(plan.ErrIO, "cannot read the log %s: %s", name, pathErrReason(err))
+		return "", "", projfs.Refuse(plan.ErrIO, "cannot read the log %s: %s", name, projfs.PathErrReason(err))
 	}
-	if IsBinary(data) {
-		return "", "", refusal(plan.ErrBinaryContent, "the log %s is binary, not text", name)
+	if projfs.IsBinary(data) {
+		return "", "", projfs.Refuse(plan.ErrBinaryContent, "the log %s is binary, not text", name)
 	}
 	if off > 0 { // drop the partial first line
 		if i := strings.IndexByte(string(data), '\n'); i >= 0 {
@@ -178,7 +179,7 @@ func lastLines(text string, n int) ([]string, int) {
 // are understood.
 func (g *Gatherer) projectMemory() (prefs, logPaths map[string]string) {
 	prefs, logPaths = map[string]string{}, map[string]string{}
-	f, err := g.fsys.Open(filepath.Join(".fixplan", "project.json"))
+	f, err := g.files.OpenRooted(".fixplan/project.json")
 	if err != nil {
 		return
 	}

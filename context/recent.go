@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"fixplan/projfs"
 )
 
 // recentFiles lists the files changed according to git status (also when the
@@ -34,8 +36,8 @@ func (g *Gatherer) modifiedFiles(ctx context.Context) string {
 		mu    sync.Mutex
 		files []fm
 	)
-	_ = g.walk(ctx, func(dir dirHandle, rel, name string) {
-		if t, ok := dir.modTime(name); ok {
+	_ = g.files.Walk(ctx, func(dir projfs.Dir, rel, name string) {
+		if t, ok := dir.ModTime(name); ok {
 			mu.Lock()
 			files = append(files, fm{rel, t})
 			mu.Unlock()
@@ -208,4 +210,27 @@ func gitEnviron(environ []string, root, path string, repo gitRepo) []string {
 	}
 	return append(out, "GIT_COMMON_DIR="+repo.common, "GIT_TERMINAL_PROMPT=0", "GIT_NO_LAZY_FETCH=1",
 		"GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+}
+
+// gitTracks reports whether git tracks rel (slash-separated, relative to the
+// root): `git ls-files --error-unmatch` with literal pathspecs, run like every
+// git call of the package (runGit: on the repository found without running git,
+// no fsmonitor, no hooks, bounded by ToolTimeout) and only when the repository's
+// own config names no program. why says why git could not answer.
+func (g *Gatherer) gitTracks(rel string) (tracked bool, why string) {
+	git, err := g.lookPath("git")
+	if err != nil {
+		return false, "git is not installed"
+	}
+	repo, ok := g.gitRepo()
+	switch {
+	case !ok:
+		return false, "the project is not in a git repository"
+	case repo.untrusted != "":
+		return false, "git was not asked: " + repo.untrusted
+	case len(repo.programs) > 0 || repo.unreadable != "":
+		return false, "git was not asked: the repository's own config names programs or could not be checked"
+	}
+	_, _, err = g.runGit(context.Background(), git, repo, "--literal-pathspecs", "ls-files", "--error-unmatch", "--", rel)
+	return err == nil, ""
 }

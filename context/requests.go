@@ -9,11 +9,33 @@ import (
 	"strings"
 
 	"fixplan/plan"
+	"fixplan/projfs"
 	"fixplan/redact"
 )
 
 // searchContextLines is the number of lines shown around each search match.
 const searchContextLines = 2
+
+// Search finds the lines that contain query (literal, case-sensitive) in the
+// project's text files (see projfs.Root.Search: .gitignore respected, excluded
+// folders, binaries, files over MaxFileBytes, symlinks and secret files
+// skipped). It fails on an empty or multi-line query, an invalid glob, or when
+// ctx is done.
+func (g *Gatherer) Search(ctx context.Context, query string, o projfs.SearchOptions) (projfs.SearchResult, error) {
+	return g.files.Search(ctx, query, o)
+}
+
+// MayQuote reports whether lines of rel may be shown to the model (nil), or why
+// not: the same checks as a read_file (confinement, .git/.hg/.fixplan, secret
+// files unless allowed, hard links git does not track). The session uses it
+// before sending a patch failure that quotes the file's lines back to the model.
+func (g *Gatherer) MayQuote(rel string) error {
+	f, err := g.files.Open(rel)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
 
 // ReadRange reads lines [start,end] (1-based, inclusive; 0 = from the first / to
 // the last line) of a confined text file and returns them numbered, with a label
@@ -33,22 +55,23 @@ func (g *Gatherer) ReadRange(path string, start, end int) (string, plan.SeenFile
 
 // readRange is ReadRange that also returns the number of redactions in the range.
 func (g *Gatherer) readRange(path string, start, end int) (string, plan.SeenFile, int, error) {
-	clean, real, f, size, err := g.openFile(path)
+	f, err := g.files.Open(path)
 	if err != nil {
 		return "", plan.SeenFile{}, 0, err
 	}
 	defer f.Close()
+	clean, real, size := f.Clean, f.Real, f.Size
 	if size > g.opts.MaxFileBytes {
 		if start < 1 && end < 1 {
-			return "", plan.SeenFile{}, 0, refusal(plan.ErrInvalidInput, "file %q is too big to read whole (%d bytes, limit %d): ask for a line range (start_line, end_line) or search it", clean, size, g.opts.MaxFileBytes)
+			return "", plan.SeenFile{}, 0, projfs.Refuse(plan.ErrInvalidInput, "file %q is too big to read whole (%d bytes, limit %d): ask for a line range (start_line, end_line) or search it", clean, size, g.opts.MaxFileBytes)
 		}
 		return g.readStreamed(f, clean, real, start, end)
 	}
-	ft, err := g.readOpen(clean, real, f, size)
+	ft, err := g.files.TextOf(f)
 	if err != nil {
 		return "", plan.SeenFile{}, 0, err
 	}
-	lines := ft.lines
+	lines := ft.Lines
 	total := len(lines)
 	if start < 1 {
 		start = 1
@@ -57,29 +80,29 @@ func (g *Gatherer) readRange(path string, start, end int) (string, plan.SeenFile
 		end = total
 	}
 	if start > total {
-		return "", plan.SeenFile{}, 0, refusal(plan.ErrInvalidInput, "file %q has only %d lines; start_line %d is past its end", clean, total, start)
+		return "", plan.SeenFile{}, 0, projfs.Refuse(plan.ErrInvalidInput, "file %q has only %d lines; start_line %d is past its end", clean, total, start)
 	}
 	if start > end {
-		return "", plan.SeenFile{}, 0, refusal(plan.ErrInvalidInput, "start_line %d is after end_line %d", start, end)
+		return "", plan.SeenFile{}, 0, projfs.Refuse(plan.ErrInvalidInput, "start_line %d is after end_line %d", start, end)
 	}
 	label := fmt.Sprintf("read_file %s lines %d-%d of %d\n", clean, start, end, total)
-	return label + numbered(lines, start, end), plan.SeenFile{Path: clean, Whole: start == 1 && end == total}, ft.red.In(start, end), nil
+	return label + numbered(lines, start, end), plan.SeenFile{Path: clean, Whole: start == 1 && end == total}, ft.Red.In(start, end), nil
 }
 
 // readStreamed is readRange for a file over MaxFileBytes (f is open, clean is
 // the path as asked, real the file's root-relative path).
 func (g *Gatherer) readStreamed(f io.Reader, clean, real string, start, end int) (string, plan.SeenFile, int, error) {
 	if start > 0 && end > 0 && start > end {
-		return "", plan.SeenFile{}, 0, refusal(plan.ErrInvalidInput, "start_line %d is after end_line %d", start, end)
+		return "", plan.SeenFile{}, 0, projfs.Refuse(plan.ErrInvalidInput, "start_line %d is after end_line %d", start, end)
 	}
 	sr, err := redact.ReadRange(f, real, start, end, g.opts.MaxFileBytes)
 	switch {
 	case errors.Is(err, redact.ErrBinary):
-		return "", plan.SeenFile{}, 0, refusal(plan.ErrBinaryContent, "file %q is binary, not text", clean)
+		return "", plan.SeenFile{}, 0, projfs.Refuse(plan.ErrBinaryContent, "file %q is binary, not text", clean)
 	case errors.Is(err, redact.ErrPastEnd):
-		return "", plan.SeenFile{}, 0, refusal(plan.ErrInvalidInput, "file %q has only %d lines; start_line %d is past its end", clean, sr.Total, start)
+		return "", plan.SeenFile{}, 0, projfs.Refuse(plan.ErrInvalidInput, "file %q has only %d lines; start_line %d is past its end", clean, sr.Total, start)
 	case err != nil:
-		return "", plan.SeenFile{}, 0, refusal(plan.ErrIO, "cannot read %q: %s", clean, pathErrReason(err))
+		return "", plan.SeenFile{}, 0, projfs.Refuse(plan.ErrIO, "cannot read %q: %s", clean, projfs.PathErrReason(err))
 	}
 	label := fmt.Sprintf("read_file %s lines %d-%d of %d\n", clean, sr.Start, sr.End, sr.Total)
 	if sr.Cut {
@@ -91,7 +114,7 @@ func (g *Gatherer) readStreamed(f io.Reader, clean, real string, start, end int)
 
 func (g *Gatherer) fulfilRead(req plan.ContextRequest) (string, []plan.SeenFile, int, error) {
 	if req.Path == nil || *req.Path == "" {
-		return "", nil, 0, refusal(plan.ErrInvalidInput, "read_file needs a path relative to the project root")
+		return "", nil, 0, projfs.Refuse(plan.ErrInvalidInput, "read_file needs a path relative to the project root")
 	}
 	start, end := 0, 0
 	if req.StartLine != nil {
@@ -109,13 +132,13 @@ func (g *Gatherer) fulfilRead(req plan.ContextRequest) (string, []plan.SeenFile,
 
 func (g *Gatherer) fulfilSearch(ctx context.Context, req plan.ContextRequest) (string, int, error) {
 	if req.Query == nil || *req.Query == "" {
-		return "", 0, refusal(plan.ErrInvalidInput, "search needs a non-empty query")
+		return "", 0, projfs.Refuse(plan.ErrInvalidInput, "search needs a non-empty query")
 	}
 	glob := ""
 	if req.Glob != nil {
 		glob = *req.Glob
 	}
-	res, err := g.Search(ctx, *req.Query, SearchOptions{Glob: glob, Max: g.opts.MaxSearchResults})
+	res, err := g.Search(ctx, *req.Query, projfs.SearchOptions{Glob: glob, Max: g.opts.MaxSearchResults})
 	if err != nil {
 		return "", 0, err
 	}
@@ -129,13 +152,13 @@ func (g *Gatherer) fulfilSearch(ctx context.Context, req plan.ContextRequest) (s
 // from the files redacted whole; a match whose query is no longer there (it was
 // part of a secret) is not shown, and a file that cannot be read any more (or
 // that is refused, such as a hard link git does not track) shows only why.
-func (g *Gatherer) FormatSearch(query, glob string, res SearchResult) string {
+func (g *Gatherer) FormatSearch(query, glob string, res projfs.SearchResult) string {
 	text, _ := g.formatSearch(query, glob, res)
 	return text
 }
 
 // formatSearch is FormatSearch that also returns the number of redactions shown.
-func (g *Gatherer) formatSearch(query, glob string, res SearchResult) (string, int) {
+func (g *Gatherer) formatSearch(query, glob string, res projfs.SearchResult) (string, int) {
 	byFile := map[string][]int{}
 	var order []string
 	for _, m := range res.Matches {
@@ -154,31 +177,31 @@ func (g *Gatherer) formatSearch(query, glob string, res SearchResult) (string, i
 	}
 	hidden, redactions := 0, 0
 	for _, p := range order {
-		ft, err := g.readFile(p)
+		ft, err := g.files.ReadText(p)
 		if err != nil { // changed since the scan, or refused
 			group()
-			fmt.Fprintf(&b, "%s: %d matches not shown: %s\n", p, len(byFile[p]), reason(err))
+			fmt.Fprintf(&b, "%s: %d matches not shown: %s\n", p, len(byFile[p]), projfs.Reason(err))
 			continue
 		}
 		isHit := map[int]bool{}
 		var hits []int
 		for _, h := range byFile[p] {
-			if h >= 1 && h <= len(ft.lines) && strings.Contains(ft.lines[h-1], query) {
+			if h >= 1 && h <= len(ft.Lines) && strings.Contains(ft.Lines[h-1], query) {
 				isHit[h] = true
 				hits = append(hits, h)
 			} else {
 				hidden++
 			}
 		}
-		for _, r := range windows(hits, searchContextLines, len(ft.lines)) {
+		for _, r := range windows(hits, searchContextLines, len(ft.Lines)) {
 			group()
-			redactions += ft.red.In(r.from, r.to)
+			redactions += ft.Red.In(r.from, r.to)
 			for i := r.from; i <= r.to; i++ {
 				sep := "-"
 				if isHit[i] {
 					sep = ":"
 				}
-				fmt.Fprintf(&b, "%s%s%d%s %s\n", p, sep, i, sep, ft.lines[i-1])
+				fmt.Fprintf(&b, "%s%s%d%s %s\n", p, sep, i, sep, ft.Lines[i-1])
 			}
 		}
 	}
@@ -200,7 +223,7 @@ func (g *Gatherer) formatSearch(query, glob string, res SearchResult) (string, i
 
 func (g *Gatherer) fulfilLogs(in plan.ProblemInput, req plan.ContextRequest) (string, int, error) {
 	if req.Source == nil || strings.TrimSpace(*req.Source) == "" {
-		return "", 0, refusal(plan.ErrInvalidInput, "logs needs a source (%s)", strings.Join(g.logSources(in), ", "))
+		return "", 0, projfs.Refuse(plan.ErrInvalidInput, "logs needs a source (%s)", strings.Join(g.logSources(in), ", "))
 	}
 	n := g.opts.LogLastN
 	if req.LastN != nil && *req.LastN > 0 {

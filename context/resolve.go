@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"fixplan/projfs"
 )
 
 // ResolvedFrame is a frame with the project file it points to.
@@ -43,7 +45,7 @@ func (l *lazyIndex) get(ctx context.Context) fileIndex {
 func (g *Gatherer) index(ctx context.Context) fileIndex {
 	var mu sync.Mutex
 	idx := fileIndex{}
-	_ = g.walk(ctx, func(_ dirHandle, rel, name string) {
+	_ = g.files.Walk(ctx, func(_ projfs.Dir, rel, name string) {
 		mu.Lock()
 		idx[name] = append(idx[name], rel)
 		mu.Unlock()
@@ -198,7 +200,7 @@ func (g *Gatherer) goPackageFile(ctx context.Context, li *lazyIndex, pkg, name s
 		return ""
 	}
 	f := path.Join(dir, name)
-	if !g.exists(f) {
+	if !g.files.IsFile(f) {
 		return ""
 	}
 	return f
@@ -214,7 +216,7 @@ func (g *Gatherer) goPackageDir(ctx context.Context, li *lazyIndex, pkg string) 
 	if !li.modsSet {
 		li.modsSet = true
 		for _, rel := range li.get(ctx)["go.mod"] {
-			src, err := g.readRaw(rel)
+			src, err := g.files.ReadRaw(rel)
 			if err != nil {
 				continue
 			}
@@ -237,7 +239,7 @@ func (g *Gatherer) goPackageDir(ctx context.Context, li *lazyIndex, pkg string) 
 	if dir == "." {
 		dir = ""
 	}
-	if c, err := CleanRel(dir); dir != "" && (err != nil || c != dir) {
+	if c, err := projfs.CleanRel(dir); dir != "" && (err != nil || c != dir) {
 		return "", false // an import path that climbs out
 	}
 	return dir, true
@@ -262,9 +264,9 @@ func (g *Gatherer) resolveFrames(ctx context.Context, frames []Frame, li *lazyIn
 			continue
 		}
 		if !strings.HasPrefix(p, "/") {
-			if rel, err := CleanRel(p); err == nil {
-				if r, err := g.resolve(rel); err == nil {
-					if st, err := g.fsys.Stat(r); err == nil && st.Mode().IsRegular() {
+			if rel, err := projfs.CleanRel(p); err == nil {
+				if r, err := g.files.Resolve(rel); err == nil {
+					if st, err := g.files.Stat(r); err == nil && st.Mode().IsRegular() {
 						out[i].File = r
 						continue
 					}

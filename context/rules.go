@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"fixplan/plan"
+	"fixplan/projfs"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -134,25 +135,25 @@ func (g *Gatherer) ruleFiles(inPlay []string) []ruleFile {
 		if len(out) >= maxRuleFiles {
 			return
 		}
-		st, err := g.fsys.Lstat(filepath.FromSlash(rel))
+		st, err := g.files.Lstat(rel)
 		if err != nil || st.IsDir() {
 			return
 		}
 		if ruleReadHook != nil {
 			ruleReadHook(rel, true)
 		}
-		ft, err := g.readFile(rel)
+		ft, err := g.files.ReadText(rel)
 		if err != nil {
 			return
 		}
-		if prev, ok := taken[ft.real]; ok { // a link to a file already used
+		if prev, ok := taken[ft.Real]; ok { // a link to a file already used
 			if prev != rel && depth == 0 { // an import already used (a cycle) is not named again
 				out = append(out, ruleFile{path: rel, why: why, same: prev})
 			}
 			return
 		}
-		taken[ft.real] = rel
-		text := strings.TrimSpace(strings.Join(ft.lines, "\n"))
+		taken[ft.Real] = rel
+		text := strings.TrimSpace(strings.Join(ft.Lines, "\n"))
 		if text == "" {
 			return
 		}
@@ -162,13 +163,13 @@ func (g *Gatherer) ruleFiles(inPlay []string) []ruleFile {
 		} else {
 			texts[text] = rel
 			r.text = capText(stripFrontMatter(text), maxRuleFileBytes)
-			r.n = ft.red.In(1, len(ft.lines))
+			r.n = ft.Red.In(1, len(ft.Lines))
 		}
 		out = append(out, r)
 		if r.same != "" || depth >= maxRuleImportDepth || (depth == 0 && !importsRules(rel)) {
 			return
 		}
-		for _, imp := range ruleImports(ft.lines) {
+		for _, imp := range ruleImports(ft.Lines) {
 			target, ok := importTarget(rel, imp)
 			if !ok {
 				continue
@@ -321,8 +322,8 @@ func importTarget(rel, imp string) (string, bool) {
 		return "", false
 	}
 	target := path.Join(path.Dir(rel), imp)
-	clean, err := CleanRel(target)
-	if err != nil || clean != target || isProtected(clean) {
+	clean, err := projfs.CleanRel(target)
+	if err != nil || clean != target || projfs.IsProtected(clean) {
 		return "", false
 	}
 	return clean, true
@@ -331,16 +332,11 @@ func importTarget(rel, imp string) (string, bool) {
 // listRuleDir lists the regular files of the folder dir (root-relative) whose
 // names end in suffix, sorted; nil when dir is not a folder of the project.
 func (g *Gatherer) listRuleDir(dir, suffix string) []string {
-	st, err := g.fsys.Lstat(filepath.FromSlash(dir))
+	st, err := g.files.Lstat(dir)
 	if err != nil || !st.IsDir() {
 		return nil
 	}
-	f, err := g.fsys.Open(filepath.FromSlash(dir))
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	ents, _ := f.ReadDir(maxRuleListing)
+	ents, _ := g.files.ReadDir(dir, maxRuleListing)
 	var names []string
 	for _, e := range ents {
 		if e.Type()&fs.ModeType == 0 && strings.HasSuffix(e.Name(), suffix) && !strings.HasPrefix(e.Name(), ".") && plainName(e.Name()) {
@@ -385,11 +381,11 @@ func (g *Gatherer) ruleApplies(rel string, inPlay []string) (string, bool) {
 		if gl == "**" || gl == "**/*" {
 			return "root", true
 		}
-		if !validGlob(gl) {
+		if !projfs.ValidGlob(gl) {
 			continue
 		}
 		for _, f := range inPlay {
-			if matchDS(gl, f) || (!strings.Contains(gl, "/") && matchDS(gl, path.Base(f))) {
+			if projfs.MatchGlob(gl, f) || (!strings.Contains(gl, "/") && projfs.MatchGlob(gl, path.Base(f))) {
 				return "applies to " + f, true
 			}
 		}
@@ -406,15 +402,15 @@ const maxFrontMatterBytes = 4 << 10
 var ruleReadHook func(rel string, whole bool)
 
 // ruleHead reads the lines of the first maxFrontMatterBytes of the rules file
-// rel, opened through the root like any other file (openFile: no link out of the
-// project, no secret or protected file); a line cut at the end is dropped. The
+// rel, opened through the root like any other file (projfs's Open: no link out
+// of the project, no secret or protected file); a line cut at the end is dropped. The
 // lines are not shown (only the scope they state is used), so they are not
 // redacted.
 func (g *Gatherer) ruleHead(rel string) ([]string, error) {
 	if ruleReadHook != nil {
 		ruleReadHook(rel, false)
 	}
-	_, _, f, _, err := g.openFile(rel)
+	f, err := g.files.Open(rel)
 	if err != nil {
 		return nil, err
 	}
@@ -430,10 +426,10 @@ func (g *Gatherer) ruleHead(rel string) ([]string, error) {
 			data = data[:i+1]
 		}
 	}
-	if IsBinary(data) {
+	if projfs.IsBinary(data) {
 		return nil, errors.New("binary")
 	}
-	return splitLines(data), nil
+	return projfs.SplitLines(data), nil
 }
 
 // splitGlobs splits a comma-separated glob list, keeping commas inside braces

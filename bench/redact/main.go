@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	codectx "fixplan/context"
+	"fixplan/projfs"
 	"fixplan/redact"
 )
 
@@ -47,7 +47,7 @@ func main() {
 		hitFiles, hitFixtureFiles        int
 		total, fixtureTotal              int
 		stats                            = map[string]*ruleStat{}
-		maxBytes                         = codectx.DefaultOptions().MaxFileBytes
+		maxBytes                         = int64(projfs.DefaultMaxFileBytes)
 		elapsed                          time.Duration
 		skippedBinary, skippedBig, walkN int
 	)
@@ -73,7 +73,7 @@ func main() {
 			skippedBig++
 			return nil
 		}
-		if codectx.IsBinary(data) {
+		if projfs.IsBinary(data) {
 			skippedBinary++
 			return nil
 		}

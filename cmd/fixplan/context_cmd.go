@@ -18,6 +18,7 @@ import (
 
 	codectx "fixplan/context"
 	"fixplan/plan"
+	"fixplan/projfs"
 	"fixplan/redact"
 	"fixplan/session"
 )
@@ -213,7 +214,7 @@ func ctxSearch(ctx context.Context, e *env, g *codectx.Gatherer, args []string) 
 	if *maxN < 0 {
 		return ctxUsageErr(e, "search", "--max must be 0 (every match) or more")
 	}
-	res, err := g.Search(ctx, pos[0], codectx.SearchOptions{Glob: *glob, Max: *maxN})
+	res, err := g.Search(ctx, pos[0], projfs.SearchOptions{Glob: *glob, Max: *maxN})
 	if err != nil {
 		return ctxFail(e, "search", err)
 	}
@@ -232,7 +233,7 @@ func ctxSearch(ctx context.Context, e *env, g *codectx.Gatherer, args []string) 
 
 // writeMatchesJSON writes [{"path","line","text"}] (texts redacted). Chunks of
 // matches are encoded on all cores, then written in order.
-func writeMatchesJSON(w *bufio.Writer, ms []codectx.Match) {
+func writeMatchesJSON(w *bufio.Writer, ms []projfs.Match) {
 	const chunk = 2048
 	bufs := make([][]byte, (len(ms)+chunk-1)/chunk)
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))

@@ -1,14 +1,15 @@
-package codectx
+package projfs
 
 import (
 	"context"
-	"fixplan/plan"
 	"fmt"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"fixplan/plan"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -33,16 +34,18 @@ type dirent struct {
 	file bool
 }
 
-// dirHandle is an open directory the walker lists and reads files from. Opening a
+// Dir is an open directory the walker lists and reads files from. Opening a
 // child goes one path component at a time without following symlinks, so a walk
 // never leaves the root even if the tree changes meanwhile.
-type dirHandle interface {
+type Dir interface {
+	// ReadFile reads the regular file name into *bp (grown when needed); false
+	// when it cannot be read or exceeds limit bytes. It never follows a symlink.
+	ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool)
+	// ModTime is the modification time of the file name (a visited file); false
+	// when it cannot be asked.
+	ModTime(name string) (time.Time, bool)
 	list() ([]dirent, error)
-	sub(name string) (dirHandle, error)
-	// readFile reads the regular file name into *bp (grown when needed); false
-	// when it cannot be read or exceeds limit bytes.
-	readFile(name string, bp *[]byte, limit int64) ([]byte, bool)
-	modTime(name string) (time.Time, bool)
+	sub(name string) (Dir, error)
 	close()
 }
 
@@ -58,7 +61,7 @@ type walkDir struct {
 
 // sharedDir is a directory handle shared by its queued children.
 type sharedDir struct {
-	h    dirHandle
+	h    Dir
 	refs atomic.Int32
 }
 
@@ -68,16 +71,16 @@ func (s *sharedDir) release() {
 	}
 }
 
-// visitFunc is called for every regular file that is not excluded, ignored or
+// VisitFunc is called for every regular file that is not excluded, ignored or
 // (unless allowed) secret; dir is its folder, name its base name. It runs on
 // several goroutines at once.
-type visitFunc func(dir dirHandle, rel, name string)
+type VisitFunc func(dir Dir, rel, name string)
 
-// walk visits every regular file of the root in parallel, skipping DefaultExcludes,
-// files ignored by .gitignore files (nested ones too), symlinks and secret files.
-// It stops early when ctx is done.
-func (g *Gatherer) walk(ctx context.Context, visit visitFunc) error {
-	top, err := g.openTop(g.root)
+// Walk visits every regular file of the root in parallel, skipping DefaultExcludes,
+// files ignored by .gitignore files (nested ones too), symlinks and (unless
+// allowed) secret files. It stops early when ctx is done.
+func (r *Root) Walk(ctx context.Context, visit VisitFunc) error {
+	top, err := r.openTop(r.dir)
 	if err != nil {
 		return fmt.Errorf("open root: %w", err)
 	}
@@ -106,7 +109,7 @@ func (g *Gatherer) walk(ctx context.Context, visit visitFunc) error {
 			mu.Unlock()
 
 			var subs []walkDir
-			var h dirHandle
+			var h Dir
 			switch {
 			case d.parent == nil:
 				h = top
@@ -117,7 +120,7 @@ func (g *Gatherer) walk(ctx context.Context, visit visitFunc) error {
 				d.parent.release()
 			}
 			if h != nil && ctx.Err() == nil {
-				subs = g.listDir(h, d, excl, visit)
+				subs = r.listDir(h, d, excl, visit)
 			} else if h != nil {
 				h.close()
 			}
@@ -141,7 +144,7 @@ func (g *Gatherer) walk(ctx context.Context, visit visitFunc) error {
 
 // listDir lists one directory, visits its files and returns its subdirectories,
 // which keep h open until they are opened themselves.
-func (g *Gatherer) listDir(h dirHandle, d walkDir, excl map[string]bool, visit visitFunc) []walkDir {
+func (r *Root) listDir(h Dir, d walkDir, excl map[string]bool, visit VisitFunc) []walkDir {
 	ents, err := h.list()
 	if err != nil && len(ents) == 0 {
 		h.close()
@@ -177,7 +180,7 @@ func (g *Gatherer) listDir(h dirHandle, d walkDir, excl map[string]bool, visit v
 			if len(patterns) > 0 && ignored(patterns, append(comps[:len(comps):len(comps)], n), false) {
 				continue
 			}
-			if !g.opts.AllowSecrets && IsSecretPath(rel) {
+			if !r.opts.AllowSecrets && IsSecretPath(rel) {
 				continue
 			}
 			visit(h, rel, n)
@@ -189,9 +192,9 @@ func (g *Gatherer) listDir(h dirHandle, d walkDir, excl map[string]bool, visit v
 }
 
 // appendIgnore reads dir's .gitignore and appends its patterns (domain = rel).
-func appendIgnore(dir dirHandle, rel string, ps []gitignore.Pattern) []gitignore.Pattern {
+func appendIgnore(dir Dir, rel string, ps []gitignore.Pattern) []gitignore.Pattern {
 	var buf []byte
-	data, ok := dir.readFile(".gitignore", &buf, 1<<20)
+	data, ok := dir.ReadFile(".gitignore", &buf, 1<<20)
 	if !ok {
 		return ps
 	}
@@ -231,15 +234,17 @@ func globMatcher(glob string) (func(rel, name string) bool, error) {
 	if glob == "" || glob == "**" || glob == "**/*" {
 		return func(string, string) bool { return true }, nil
 	}
-	if !validGlob(glob) {
-		return nil, refusal(plan.ErrInvalidInput, "invalid glob %q", glob)
+	if !ValidGlob(glob) {
+		return nil, Refuse(plan.ErrInvalidInput, "invalid glob %q", glob)
 	}
 	if !strings.Contains(glob, "/") {
-		return func(_, name string) bool { return matchDS(glob, name) }, nil
+		return func(_, name string) bool { return MatchGlob(glob, name) }, nil
 	}
-	return func(rel, _ string) bool { return matchDS(glob, rel) }, nil
+	return func(rel, _ string) bool { return MatchGlob(glob, rel) }, nil
 }
 
-func validGlob(g string) bool { return doublestar.ValidatePattern(g) }
+// ValidGlob reports whether g is a valid doublestar glob.
+func ValidGlob(g string) bool { return doublestar.ValidatePattern(g) }
 
-func matchDS(g, s string) bool { ok, _ := doublestar.Match(g, s); return ok }
+// MatchGlob reports whether the doublestar glob g matches the slash path s.
+func MatchGlob(g, s string) bool { ok, _ := doublestar.Match(g, s); return ok }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package codectx
+package projfs
 
 import (
 	"io/fs"

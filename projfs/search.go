@@ -1,14 +1,15 @@
-package codectx
+package projfs
 
 import (
 	"bytes"
 	"cmp"
 	"context"
-	"fixplan/plan"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+
+	"fixplan/plan"
 )
 
 // Match is one line that contains the query.
@@ -40,12 +41,12 @@ type SearchResult struct {
 // DefaultExcludes folders, binary files (any NUL byte), files over MaxFileBytes,
 // symlinks and (unless allowed) secret files are skipped. It fails on an empty or
 // multi-line query, an invalid glob, or when ctx is done.
-func (g *Gatherer) Search(ctx context.Context, query string, o SearchOptions) (SearchResult, error) {
+func (r *Root) Search(ctx context.Context, query string, o SearchOptions) (SearchResult, error) {
 	if query == "" {
-		return SearchResult{}, refusal(plan.ErrInvalidInput, "empty search query")
+		return SearchResult{}, Refuse(plan.ErrInvalidInput, "empty search query")
 	}
 	if strings.ContainsAny(query, "\r\n") {
-		return SearchResult{}, refusal(plan.ErrInvalidInput, "the search query spans lines: search for one line at a time")
+		return SearchResult{}, Refuse(plan.ErrInvalidInput, "the search query spans lines: search for one line at a time")
 	}
 	match, err := globMatcher(o.Glob)
 	if err != nil {
@@ -58,13 +59,13 @@ func (g *Gatherer) Search(ctx context.Context, query string, o SearchOptions) (S
 		perFile [][]Match
 		total   int
 	)
-	err = g.walk(ctx, func(dir dirHandle, rel, name string) {
+	err = r.Walk(ctx, func(dir Dir, rel, name string) {
 		if !match(rel, name) {
 			return
 		}
 		bp := pool.Get().(*[]byte)
 		defer pool.Put(bp)
-		data, ok := dir.readFile(name, bp, g.opts.MaxFileBytes)
+		data, ok := dir.ReadFile(name, bp, r.opts.MaxFileBytes)
 		if !ok || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}

@@ -1,4 +1,4 @@
-package codectx
+package projfs
 
 import (
 	"io"
@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// rootDir is the portable dirHandle, built on os.Root: every open is confined to
+// rootDir is the portable Dir, built on os.Root: every open is confined to
 // the directory and symlinks that leave it are refused.
 type rootDir struct{ r *os.Root }
 
-func openRootTop(root string) (dirHandle, error) {
+func openRootTop(root string) (Dir, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, err
@@ -33,7 +33,7 @@ func (d rootDir) list() ([]dirent, error) {
 	return out, err
 }
 
-func (d rootDir) sub(name string) (dirHandle, error) {
+func (d rootDir) sub(name string) (Dir, error) {
 	st, err := d.r.Lstat(name)
 	if err != nil {
 		return nil, err
@@ -48,7 +48,7 @@ func (d rootDir) sub(name string) (dirHandle, error) {
 	return rootDir{r}, nil
 }
 
-func (d rootDir) readFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
+func (d rootDir) ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
 	st, err := d.r.Lstat(name)
 	if err != nil || !st.Mode().IsRegular() || st.Size() > limit {
 		return nil, false
@@ -61,7 +61,7 @@ func (d rootDir) readFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
 	return readAllLimit(f, bp, limit)
 }
 
-func (d rootDir) modTime(name string) (time.Time, bool) {
+func (d rootDir) ModTime(name string) (time.Time, bool) {
 	st, err := d.r.Lstat(name)
 	if err != nil {
 		return time.Time{}, false

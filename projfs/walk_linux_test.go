@@ -1,6 +1,6 @@
 //go:build linux
 
-package codectx
+package projfs
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"os"
 	"sync/atomic"
 	"testing"
+
+	"fixplan/internal/testtree"
 )
 
 // TestWalkClosesDirectories checks that every directory handle the fd walker
@@ -20,8 +22,8 @@ func TestWalkClosesDirectories(t *testing.T) {
 			files[fmt.Sprintf("d%d/e%d/f.txt", i, j)] = "needle\n"
 		}
 	}
-	writeTree(t, root, files)
-	g := newGatherer(t, root, Options{})
+	testtree.Write(t, root, files)
+	r := openRoot(t, root, Options{})
 	openFDs := func() int {
 		ents, err := os.ReadDir("/proc/self/fd")
 		if err != nil {
@@ -30,13 +32,13 @@ func TestWalkClosesDirectories(t *testing.T) {
 		return len(ents)
 	}
 	before := openFDs()
-	res, err := g.Search(context.Background(), "needle", SearchOptions{})
+	res, err := r.Search(context.Background(), "needle", SearchOptions{})
 	if err != nil || res.Total != 150 {
 		t.Fatalf("search: %v, %d matches", err, res.Total)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var n atomic.Int32
-	_ = g.walk(ctx, func(dirHandle, string, string) {
+	_ = r.Walk(ctx, func(Dir, string, string) {
 		if n.Add(1) == 10 {
 			cancel()
 		}

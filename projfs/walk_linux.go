@@ -1,6 +1,6 @@
 //go:build linux
 
-package codectx
+package projfs
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 // openTopFunc opens the root for a walk; on Linux it uses raw directory file
 // descriptors (openat with O_NOFOLLOW, one component at a time), which is what
 // makes search as fast as ripgrep.
-func openTopFunc(root string) (dirHandle, error) {
+func openTopFunc(root string) (Dir, error) {
 	fd, err := retry(func() (int, error) {
 		return syscall.Open(root, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	})
@@ -82,7 +82,7 @@ func (d fdDir) list() ([]dirent, error) {
 	}
 }
 
-func (d fdDir) sub(name string) (dirHandle, error) {
+func (d fdDir) sub(name string) (Dir, error) {
 	fd, err := retry(func() (int, error) {
 		return syscall.Openat(int(d), name, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
 	})
@@ -92,7 +92,7 @@ func (d fdDir) sub(name string) (dirHandle, error) {
 	return fdDir(fd), nil
 }
 
-func (d fdDir) readFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
+func (d fdDir) ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
 	fd, err := retry(func() (int, error) {
 		return syscall.Openat(int(d), name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	})
@@ -127,7 +127,7 @@ func (d fdDir) readFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
 	return buf[:n], true
 }
 
-func (d fdDir) modTime(name string) (time.Time, bool) {
+func (d fdDir) ModTime(name string) (time.Time, bool) {
 	st, ok := d.lstat(name)
 	if !ok || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return time.Time{}, false

@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package codectx
+package projfs
 
 import (
 	"io/fs"

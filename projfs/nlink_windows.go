@@ -1,6 +1,6 @@
 //go:build windows
 
-package codectx
+package projfs
 
 import (
 	"io/fs"
