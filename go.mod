@@ -21,6 +21,7 @@ require (
 	github.com/zalando/go-keyring v0.2.8
 	github.com/zricethezav/gitleaks/v8 v8.30.1
 	golang.org/x/sys v0.47.0
+	golang.org/x/tools v0.48.0
 )
 
 require (

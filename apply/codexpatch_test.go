@@ -90,8 +90,10 @@ func TestCodexPatch(t *testing.T) {
 	}
 }
 
-// TestCodexPatchRefusals: malformed envelopes and chunks that do not match are
-// refused with a message saying where and why; nothing is guessed.
+// TestCodexPatchRefusals: envelopes the engine refuses — a file that is not
+// there, a path outside the root, two sections for one file — with a message
+// saying why, and nothing changed. Malformed envelopes and chunks that do not
+// match are data cases of package edit (edit/testdata/cases/beginpatch-*.txtar).
 func TestCodexPatchRefusals(t *testing.T) {
 	root := tree(t, map[string]string{"app/handler.py": codexApp})
 	e := open(t, root, nil)
@@ -100,11 +102,6 @@ func TestCodexPatchRefusals(t *testing.T) {
 		code        plan.Code
 		says        string
 	}{
-		{"no files", "*** Begin Patch\n*** End Patch\n", plan.ErrInvalidInput, "holds no file changes"},
-		{"line without prefix", "*** Begin Patch\n*** Update File: app/handler.py\n@@\nvalue = 1\n*** End Patch\n", plan.ErrInvalidInput, "line 4"},
-		{"added file line without +", "*** Begin Patch\n*** Add File: x.py\nprint(1)\n*** End Patch\n", plan.ErrInvalidInput, "starts with '+'"},
-		{"chunk not in the file", "*** Begin Patch\n*** Update File: app/handler.py\n@@\n-    def delete(self, key):\n+    def remove(self, key):\n*** End Patch\n", plan.ErrPatchApplyFailed, "not in the file"},
-		{"ambiguous chunk", "*** Begin Patch\n*** Update File: app/handler.py\n@@\n-\n+# section\n*** End Patch\n", plan.ErrPatchApplyFailed, "match 3 places (lines 2, 3, 8)"},
 		{"update of a missing file", "*** Begin Patch\n*** Update File: app/nope.py\n@@\n-a\n+b\n*** End Patch\n", plan.ErrNotFound, "does not exist"},
 		{"outside the root", "*** Begin Patch\n*** Add File: ../evil.py\n+x\n*** End Patch\n", plan.ErrPathOutsideRoot, ""},
 		{"two sections for one file", "*** Begin Patch\n*** Update File: app/handler.py\n@@\n-import os\n+import sys\n*** Update File: app/handler.py\n@@\n-class Handler:\n+class H:\n*** End Patch\n", plan.ErrActionConflict, "two separate sections"},
@@ -129,48 +126,6 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
-}
-
-// TestCodexPatchAnchors: an @@ anchor line and *** End of File narrow where a
-// chunk may match, as Codex-trained models use them to tell repeated lines apart;
-// the chunk must still match exactly once in that range.
-func TestCodexPatchAnchors(t *testing.T) {
-	const twice = "def get(key):\n    if not key:\n        return None\n    return key\n\n\ndef put(key):\n    if not key:\n        return None\n    return key\n"
-	tests := []struct {
-		name, patch, want, says string
-	}{
-		{name: "anchor picks the second copy",
-			patch: "*** Begin Patch\n*** Update File: m.py\n@@ def put(key):\n     if not key:\n-        return None\n+        raise ValueError(key)\n*** End Patch\n",
-			want:  strings.Replace(twice, "def put(key):\n    if not key:\n        return None", "def put(key):\n    if not key:\n        raise ValueError(key)", 1)},
-		{name: "end of file picks the last copy",
-			patch: "*** Begin Patch\n*** Update File: m.py\n@@\n-    return key\n+    return key.strip()\n*** End of File\n*** End Patch\n",
-			want:  strings.TrimSuffix(twice, "    return key\n") + "    return key.strip()\n"},
-		{name: "without either, refused",
-			patch: "*** Begin Patch\n*** Update File: m.py\n@@\n     if not key:\n-        return None\n+        raise ValueError(key)\n*** End Patch\n",
-			says:  "match 2 places (lines 2, 8)"},
-		{name: "anchor before both copies: still refused",
-			patch: "*** Begin Patch\n*** Update File: m.py\n@@ def get(key):\n     if not key:\n-        return None\n+        raise ValueError(key)\n*** End Patch\n",
-			says:  "match 2 places"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			root := tree(t, map[string]string{"m.py": twice})
-			p := plan.Plan{Patch: &tt.patch}
-			cs, err := open(t, root, nil).Changes(&p)
-			if tt.says != "" {
-				if plan.CodeOf(err) != plan.ErrPatchApplyFailed || !strings.Contains(errString(err), tt.says) {
-					t.Fatalf("err = %v, want ERR_PATCH_APPLY_FAILED saying %q", err, tt.says)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(cs) != 1 || string(cs[0].After) != tt.want {
-				t.Fatalf("got %q\nwant %q", cs[0].After, tt.want)
-			}
-		})
-	}
 }
 
 // TestCodexPatchMoveOntoItself: a `*** Move to:` naming the file's own path is

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"fixplan/plan"
 )
 
 // gitApplyCheck asserts `git apply --check` accepts diff in root.
@@ -34,6 +32,9 @@ func Div(a, b int) int {
 }
 `
 
+// TestPatchPlacement places patches through the engine and checks that git
+// accepts each preview; the placement refusals are data cases of package edit
+// (edit/testdata/cases/diff-refused-*.txtar).
 func TestPatchPlacement(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -42,8 +43,6 @@ func TestPatchPlacement(t *testing.T) {
 		patch     string
 		want      string
 		placement string
-		code      plan.Code
-		msg       string
 	}{
 		{name: "exact", file: "calc.go", before: calc,
 			patch:     "--- a/calc.go\n+++ b/calc.go\n@@ -9,3 +9,6 @@ func Div(a, b int) int {\n func Div(a, b int) int {\n+\tif b == 0 {\n+\t\treturn 0\n+\t}\n \treturn a / b\n }\n",
@@ -61,15 +60,6 @@ func TestPatchPlacement(t *testing.T) {
 			patch:     "--- a/calc.go\n+++ b/calc.go\n@@ -5,1 +5,1 @@\n-    return a + b\n+\treturn b + a\n",
 			want:      strings.Replace(calc, "return a + b\n", "return b + a\n", 1),
 			placement: "fuzzy: indentation"},
-		{name: "indentation never fuzzed in Python", file: "m.py", before: "def f():\n    return 1\n",
-			patch: "--- a/m.py\n+++ b/m.py\n@@ -2 +2 @@\n-\treturn 1\n+\treturn 2\n", code: plan.ErrPatchApplyFailed, msg: "closest lines in the file (from line 2)"},
-		{name: "ambiguous match is refused", file: "dup.txt", before: "x\nsame\ny\nsame\nz\n",
-			patch: "--- a/dup.txt\n+++ b/dup.txt\n@@ -3 +3 @@\n-same\n+changed\n", code: plan.ErrPatchApplyFailed, msg: "equally well"},
-		{name: "missing lines fail with expected and closest", file: "calc.go", before: calc,
-			patch: "--- a/calc.go\n+++ b/calc.go\n@@ -9,3 +9,3 @@\n func Div(a, b int) int {\n-\treturn a % b\n+\treturn a / b\n }\n", code: plan.ErrPatchApplyFailed, msg: "expected lines:\n  func Div(a, b int) int {\n  \treturn a % b"},
-		{name: "bare @@ header", file: "calc.go", before: calc,
-			patch: "--- a/calc.go\n+++ b/calc.go\n@@\n-\treturn a / b\n+\treturn 0\n", code: plan.ErrInvalidInput, msg: "no line numbers"},
-		{name: "no files", file: "calc.go", before: calc, patch: "I would change Div to check for zero.\n", code: plan.ErrInvalidInput, msg: "no file changes"},
 		{name: "CRLF file, LF patch", file: "w.txt", before: "one\r\ntwo\r\nthree\r\n",
 			patch: "--- a/w.txt\n+++ b/w.txt\n@@ -2 +2,2 @@\n-two\n+TWO\n+2.5\n", want: "one\r\nTWO\r\n2.5\r\nthree\r\n", placement: "exact"},
 		{name: "no newline at end kept", file: "n.txt", before: "a\nb",
@@ -87,12 +77,6 @@ func TestPatchPlacement(t *testing.T) {
 			e := open(t, root, nil)
 			p := patchPlan(tc.patch)
 			cs, err := e.Changes(&p)
-			if tc.code != "" {
-				if plan.CodeOf(err) != tc.code || !strings.Contains(err.Error(), tc.msg) {
-					t.Fatalf("err = %v\nwant %s containing %q", err, tc.code, tc.msg)
-				}
-				return
-			}
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -20,4 +20,8 @@
 //   - hunks.go: its hunks numbered (HunksOf, ParseHunks) and a selection of them
 //     applied (SelectHunks);
 //   - text.go: binary and line-ending helpers.
+//
+// Its placement cases are data: testdata/cases holds one txtar file per case
+// (the files before, the edit, the files after or the refusal), and TestCases
+// runs them all; testdata/cases/README.md describes the format.
 package edit
