@@ -112,6 +112,7 @@ func crashTree(t *testing.T, n int) (string, plan.Plan) {
 // before its k-th write, and at random times), then runs recovery: the tree must
 // be byte-identical to before, or fully applied and then undoable to before.
 func TestCrashRecovery(t *testing.T) {
+	long(t, "killing a child that applies a 60-file plan at about 30 points, and the recovery after each")
 	_, p := crashTree(t, 60)
 	probe := &faultFS{}
 	{
@@ -246,6 +247,7 @@ func opsOf(t *testing.T, p plan.Plan, op string) int {
 // interrupted undo was finished and reported as an undo) or still as applied
 // (the undo had not begun), and never locked.
 func TestCrashDuringUndo(t *testing.T) {
+	long(t, "killing a child that undoes a 40-file transaction at about 13 points, and the recovery after each")
 	_, p := crashTree(t, 40)
 	total := opsOf(t, p, "undo")
 	finished, notStarted := 0, 0
@@ -295,6 +297,7 @@ func TestCrashDuringUndo(t *testing.T) {
 // TestCrashDuringRecovery kills an apply mid-way, then kills the recovery of it
 // mid-way too: the next start still brings the tree back to exactly before.
 func TestCrashDuringRecovery(t *testing.T) {
+	long(t, "killing an apply at 3 points and the recovery of each at 7, then recovering again")
 	_, p := crashTree(t, 40)
 	applyOps := opsOf(t, p, "apply")
 	for _, k := range []int{applyOps / 3, applyOps / 2, applyOps - 3} {

@@ -113,6 +113,7 @@ func faultTree(t *testing.T) string {
 // turn: every time the tree must be byte-identical to before (bytes, modes, no
 // stray files) and the plan still a draft.
 func TestFaultAtEveryOperation(t *testing.T) {
+	long(t, "failing each write of a multi-file apply in turn")
 	// Count the operations of a clean run first.
 	counter := &faultFS{}
 	root := faultTree(t)
@@ -178,6 +179,7 @@ func strayTemps(t *testing.T, root string) string {
 // the journal failed, is finished by the next start — never half done, never a
 // stray temp file.
 func TestFaultAtEveryUndoOperation(t *testing.T) {
+	long(t, "failing each write of an undo in turn")
 	counter := &faultFS{}
 	{
 		root := faultTree(t)

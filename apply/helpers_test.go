@@ -155,3 +155,12 @@ func read(t testing.TB, root, rel string) string {
 	}
 	return string(b)
 }
+
+// long skips t under -short, so that `go test -short ./...` takes seconds; what
+// says what the full run covers.
+func long(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short skips " + what + "; go test without -short runs it")
+	}
+}

@@ -14,8 +14,9 @@ import (
 	"fixplan/plan"
 )
 
-// lockWait is how long a command waits for another fixplan to release the project.
-const lockWait = 3 * time.Second
+// lockWait is how long a command waits for another fixplan to release the
+// project (a variable only so that the lock's test need not wait as long).
+var lockWait = 3 * time.Second
 
 // lock takes the project's apply lock: an OS file lock on .fixplan/lock, released
 // by the OS when the holder dies, so there is never a stale lock to judge or delete.

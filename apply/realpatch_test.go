@@ -62,6 +62,7 @@ func files(t *testing.T, root string) map[string]string {
 // applies the diff with ApplyPatch and compares byte-exact with the newer release;
 // then again with 5 lines inserted at the top of every file (offset placement).
 func TestRealReleasePatches(t *testing.T) {
+	long(t, "applying the git diffs between two releases of two Go modules (fetched through the module proxy) and undoing them")
 	pairs := [][2]string{
 		{"github.com/google/uuid@v1.5.0", "github.com/google/uuid@v1.6.0"},
 		{"github.com/bmatcuk/doublestar/v4@v4.9.0", "github.com/bmatcuk/doublestar/v4@v4.10.4"},

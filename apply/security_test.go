@@ -378,6 +378,7 @@ func TestUndoKeepsFoldersWithUserFiles(t *testing.T) {
 // turn: the files stay as the transaction left them, the journal stays
 // committed, and a second undo succeeds.
 func TestFailedUndoChangesNothingAndBlocksNothing(t *testing.T) {
+	long(t, "failing each of the first 8 writes of an undo in turn")
 	p := planOf(act(plan.UpdateFile, "a.go", str("package a // x\n")), act(plan.CreateFile, "n/new.go", str("package n\n")),
 		act(plan.DeleteFile, "gone.txt", nil), act(plan.UpdateFile, "b.go", str("package b // x\n")))
 	files := map[string]string{"a.go": "package a\n", "b.go": "package b\n", "gone.txt": "bye\n"}
@@ -496,6 +497,8 @@ func TestInterruptedUndoIsReportedAsUndo(t *testing.T) {
 // TestLockIsAnOSLock: a second engine cannot take the lock while the first holds
 // it, and can as soon as it is released (no stale lock file to judge).
 func TestLockIsAnOSLock(t *testing.T) {
+	defer func(w time.Duration) { lockWait = w }(lockWait)
+	lockWait = 200 * time.Millisecond // the second engine gives up this soon
 	root, _ := sandbox(t, map[string]string{"a.go": "package a\n"})
 	e1, e2 := open(t, root, nil), open(t, root, nil)
 	unlock, err := e1.lock()

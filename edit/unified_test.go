@@ -266,7 +266,11 @@ func previewPair(r *rand.Rand) (before, after string) {
 // applier turns before into exactly after.
 func TestPreviewDiffProperty(t *testing.T) {
 	r := rand.New(rand.NewSource(25))
-	for i := 0; i < 3000; i++ {
+	n := 3000
+	if testing.Short() {
+		n = 300 // -short: the first 300 of the same cases
+	}
+	for i := 0; i < n; i++ {
 		before, after := previewPair(r)
 		diff := Unified("a/f.txt", "b/f.txt", []byte(before), []byte(after))
 		checkDiff(t, before, after, diff)
@@ -296,7 +300,11 @@ func TestPreviewDiffGitApply(t *testing.T) {
 	dir := t.TempDir()
 	var patch strings.Builder
 	want := map[string]string{}
-	for i := 0; i < 400; i++ {
+	n := 400
+	if testing.Short() {
+		n = 40 // -short: the first 40 of the same files
+	}
+	for i := 0; i < n; i++ {
 		before, after := previewPair(r)
 		p := fmt.Sprintf("f%03d.txt", i)
 		if err := os.WriteFile(filepath.Join(dir, p), []byte(before), 0o644); err != nil {
