@@ -274,10 +274,7 @@ func (a *App) WriteChanges(planID string) (*plan.Record, error) {
 		return nil, err
 	}
 	defer done()
-	rec, err := s.WriteChanges(ctx, planID)
-	if err == nil && st.VerifyBeforeReview && len(rec.Changes) > 0 {
-		rec, err = s.VerifyPlan(ctx, rec.ID, nil)
-	}
+	rec, err := s.WriteChangesVerified(ctx, planID, st.VerifyBeforeReview, nil)
 	if err != nil {
 		return nil, fail(err)
 	}

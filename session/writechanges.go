@@ -64,6 +64,19 @@ func (s *Session) WriteChanges(ctx context.Context, id string) (*plan.Record, er
 	return pl.WriteChanges(ctx, approved)
 }
 
+// WriteChangesVerified is WriteChanges followed, when verifyIt is set and the
+// model wrote changes, by VerifyPlan of the new plan with checks: write-then-verify
+// for the window (its "verify before review" setting, no extra checks) and for
+// `fixplan plan --write-changes ID --verify [--check CMD]...`. A verification
+// that fails returns its error with the written record.
+func (s *Session) WriteChangesVerified(ctx context.Context, id string, verifyIt bool, checks []string) (*plan.Record, error) {
+	rec, err := s.WriteChanges(ctx, id)
+	if err != nil || !verifyIt || len(rec.Changes) == 0 {
+		return rec, err
+	}
+	return s.VerifyPlan(ctx, rec.ID, checks)
+}
+
 // WriteChanges is Session.WriteChanges on a loaded record.
 func (pl *Planner) WriteChanges(ctx context.Context, approved *plan.Record) (*plan.Record, error) {
 	if err := approvable(approved); err != nil {

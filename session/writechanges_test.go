@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -349,5 +350,35 @@ func TestEarlierPlanTextIsQuoted(t *testing.T) {
 	}
 	if !strings.Contains(user, "Earlier summary (quoted, indented):\n    fix it\n") || !strings.Contains(user, "EARLIER PLAN SUMMARY (quoted, indented):\n    fix it\n") {
 		t.Errorf("the earlier summaries are not quoted:\n%s", user)
+	}
+}
+
+func TestWriteChangesVerified(t *testing.T) {
+	for _, verifyIt := range []bool{false, true} {
+		t.Run(fmt.Sprint("verify=", verifyIt), func(t *testing.T) {
+			f := newFixture(t, nil, planOnlyReply(t), applyReply(t))
+			ctx := context.Background()
+			approved, err := f.s.Plan(ctx, plan.ProblemInput{Problem: "test_divide_by_zero fails:\n" + pytestFailure, PlanOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := f.s.WriteChangesVerified(ctx, approved.ID, verifyIt, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.ApprovedPlan != approved.ID || len(rec.Changes) != 1 {
+				t.Fatalf("record approved %q with %d change(s)", rec.ApprovedPlan, len(rec.Changes))
+			}
+			saved, err := f.s.Load(rec.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := saved.Verification != nil; got != verifyIt {
+				t.Fatalf("verified = %v, want %v (%+v)", got, verifyIt, saved.Verification)
+			}
+			if verifyIt && saved.Verification.State != plan.VerifyNotVerified {
+				t.Errorf("without approved checks the state is %q, want %q", saved.Verification.State, plan.VerifyNotVerified)
+			}
+		})
 	}
 }

@@ -405,11 +405,7 @@ func writeApproved(ctx context.Context, e *env, s *session.Session, id string, v
 	if verifyIt {
 		approveChecks(e, s, approved.Input, checks, yes)
 	}
-	rec, err := s.WriteChanges(ctx, id)
-	if err != nil || !verifyIt || len(rec.Changes) == 0 {
-		return rec, err
-	}
-	return s.VerifyPlan(ctx, rec.ID, checks)
+	return s.WriteChangesVerified(ctx, id, verifyIt, checks)
 }
 
 // approveChecks approves, before planning or verifying (plan --verify, apply
