@@ -200,14 +200,13 @@ func (a *App) OpenProject(root string) (ProjectInfo, error) {
 	if a.d.NewModel != nil {
 		m, _ = a.d.NewModel(st, key) // a missing key is reported when planning
 	}
-	s, err := session.Open(root, st, m, a.emitter(), session.Options{UserPrefsPath: a.d.UserPrefs, ConfigDir: a.d.ConfigDir, Secrets: []string{key}, Version: a.d.Version})
+	s, rv, err := session.OpenAndRecover(root, st, m, a.emitter(), session.Options{UserPrefsPath: a.d.UserPrefs, ConfigDir: a.d.ConfigDir, Secrets: []string{key}, Version: a.d.Version})
 	if err != nil {
 		return ProjectInfo{}, fail(err)
 	}
-	rec, err := s.Recover()
-	if err != nil {
-		// Recovery never blocks the project: tell the user, the next open retries.
-		rec = append(rec, "recovery was skipped: "+err.Error())
+	rec := rv.Notices
+	if rv.Skipped != nil {
+		rec = append(rec, "recovery was skipped: "+rv.Skipped.Error())
 	}
 	a.mu.Lock()
 	if a.sess != nil {

@@ -71,7 +71,8 @@ func (o Options) configDir() (string, error) {
 }
 
 // Open opens the project at root. model may be nil for sessions that only apply,
-// undo or browse history. It does not recover interrupted transactions: call Recover.
+// undo or browse history. It does not recover interrupted transactions: call
+// Recover, or open with OpenAndRecover.
 func Open(root string, st Settings, model Model, em Emitter, opt Options) (*Session, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -127,6 +128,27 @@ func Open(root string, st Settings, model Model, em Emitter, opt Options) (*Sess
 	}
 	return &Session{root: abs, st: st, model: model, em: em, gath: gath, mem: mem, eng: eng, opts: opt,
 		approvals: NewApprovals(cfg), baselines: baselines}, nil
+}
+
+// Recovery is what opening a project did about an earlier crash (OpenAndRecover).
+type Recovery struct {
+	// Notices has one sentence per thing recovery did or found.
+	Notices []string
+	// Skipped says why recovery did not run (another fixplan holds the project).
+	// It never blocks the project: the edge tells the user, the next open retries.
+	Skipped error
+}
+
+// OpenAndRecover opens the project at root (Open) and then finishes what a crash
+// interrupted (Recover), the way both edges open a project: only failing to open
+// is an error; recovery's findings and a skipped recovery come back in Recovery.
+func OpenAndRecover(root string, st Settings, model Model, em Emitter, opt Options) (*Session, Recovery, error) {
+	s, err := Open(root, st, model, em, opt)
+	if err != nil {
+		return nil, Recovery{}, err
+	}
+	notices, err := s.Recover()
+	return s, Recovery{Notices: notices, Skipped: err}, nil
 }
 
 // Root is the project root (absolute).

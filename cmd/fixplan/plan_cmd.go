@@ -58,17 +58,15 @@ func newModel(e *env, st session.Settings) (session.Model, error) {
 // openSession opens the project at e.Root and rolls back any transaction a crash
 // left half-applied, telling the user on stderr.
 func openSession(e *env, st session.Settings, m session.Model, em session.Emitter) (*session.Session, error) {
-	s, err := session.Open(e.Root, st, m, em, session.Options{UserPrefsPath: e.Getenv("FIXPLAN_USER_PREFS"), ConfigDir: configDir(e), Version: version})
+	s, rv, err := session.OpenAndRecover(e.Root, st, m, em, session.Options{UserPrefsPath: e.Getenv("FIXPLAN_USER_PREFS"), ConfigDir: configDir(e), Version: version})
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := s.Recover()
-	for _, m := range msgs {
-		fmt.Fprintf(e.Stderr, "fixplan: %s\n", m)
+	for _, n := range rv.Notices {
+		fmt.Fprintf(e.Stderr, "fixplan: %s\n", n)
 	}
-	if err != nil {
-		// Recovery never blocks other work: the next command tries again.
-		fmt.Fprintf(e.Stderr, "fixplan: recovery skipped: %s\n", oneLine(err.Error()))
+	if rv.Skipped != nil {
+		fmt.Fprintf(e.Stderr, "fixplan: recovery skipped: %s\n", oneLine(rv.Skipped.Error()))
 	}
 	return s, nil
 }
