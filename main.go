@@ -17,7 +17,6 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"fixplan/app"
-	"fixplan/llm/openai"
 	"fixplan/session"
 )
 
@@ -57,7 +56,7 @@ func main() {
 	}
 	a := app.New(app.Deps{
 		Keys:         app.OSKeyring{},
-		NewModel:     newModel,
+		NewModel:     session.NewModel,
 		ConfigDir:    cfgDir,
 		UserPrefs:    os.Getenv("FIXPLAN_USER_PREFS"),
 		StartProject: os.Getenv("FIXPLAN_PROJECT"),
@@ -100,15 +99,4 @@ func gpuPolicy() linux.WebviewGpuPolicy {
 		return linux.WebviewGpuPolicyOnDemand
 	}
 	return linux.WebviewGpuPolicyNever
-}
-
-// newModel builds the provider client from settings and the key.
-func newModel(st session.Settings, key string) (session.Model, error) {
-	if err := session.MissingKey(st, key); err != nil {
-		return nil, err
-	}
-	return openai.New(openai.Config{
-		BaseURL: st.BaseURL, Model: st.Model, APIKey: key, Timeout: time.Duration(st.TimeoutSeconds) * time.Second,
-		MaxTokens: st.MaxTokens, MaxRetries: st.MaxRetries, Stream: st.Stream,
-	})
 }

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"fixplan/llm/openai"
 	"fixplan/plan"
 	"fixplan/session"
 )
@@ -37,22 +36,16 @@ func loadSettings(e *env) (session.Settings, error) {
 	return st.WithEnv(e.Getenv), nil
 }
 
-// newModel builds the provider client. A provider that needs a key (OpenAI's API)
-// without one is refused before any request.
+// newModel builds the provider client (session.NewModel) with the key from the
+// environment. A provider that needs a key (OpenAI's API) without one is refused
+// before any request; settings the client refuses are ERR_CONFIG naming the flags.
 func newModel(e *env, st session.Settings) (session.Model, error) {
-	key := session.APIKeyFromEnv(e.Getenv)
-	if err := session.MissingKey(st, key); err != nil {
-		return nil, err
-	}
-	c, err := openai.New(openai.Config{
-		BaseURL: st.BaseURL, Model: st.Model, APIKey: key, Timeout: st.Timeout(),
-		MaxTokens: st.MaxTokens, MaxRetries: st.MaxRetries, Stream: st.Stream,
-	})
-	if err != nil {
+	m, err := session.NewModel(st, session.APIKeyFromEnv(e.Getenv))
+	if err != nil && plan.CodeOf(err) == "" {
 		return nil, &plan.Error{Code: plan.ErrConfig, Msg: "the provider settings are not usable", Err: err,
 			Hint: "check FIXPLAN_BASE_URL and FIXPLAN_MODEL (or the settings file)"}
 	}
-	return c, nil
+	return m, err
 }
 
 // openSession opens the project at e.Root and rolls back any transaction a crash

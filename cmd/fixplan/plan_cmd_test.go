@@ -238,6 +238,13 @@ func TestPlanFailures(t *testing.T) {
 			t.Errorf("exit %d %q", code, errOut)
 		}
 	})
+	t.Run("settings the client refuses", func(t *testing.T) {
+		vars := map[string]string{"FIXPLAN_BASE_URL": "http://127.0.0.1:1/v1"}
+		code, _, errOut := runEnv(t, vars, "", "--root", cliProject(t), "plan", "--problem", "x fails", "--model", " ")
+		if code != 1 || !strings.Contains(errOut, "ERR_CONFIG: the provider settings are not usable") || !strings.Contains(errOut, "check FIXPLAN_BASE_URL and FIXPLAN_MODEL") {
+			t.Errorf("exit %d %q", code, errOut)
+		}
+	})
 	t.Run("invalid output after the repair", func(t *testing.T) {
 		srv := llmtest.NewServer(t, llmtest.Reply{Content: "Step 1: fix it.\nStep 2: test it.\n"}, llmtest.Reply{Content: "I cannot."})
 		code, _, errOut := runEnv(t, providerEnv(srv), "", "--root", cliProject(t), "plan", "--problem", "x fails", "--quiet")
