@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
 )
 
 // How the JSON value was found in the reply.
@@ -38,8 +39,13 @@ func extract(raw []byte) ([]byte, string, error) {
 		}
 		return s, ExtractedWhole, nil
 	}
+	br := newBrackets(s, workBudget(len(s)))
 	if s[0] == '{' || s[0] == '[' {
-		if end, ok := scanValue(s, 0); ok && end == len(s) {
+		end, ok, err := br.scan(0)
+		if err != nil {
+			return nil, "", budgetErr(len(s))
+		}
+		if ok && end == len(s) {
 			if fixed := repairJSON(s); json.Valid(fixed) {
 				return fixed, ExtractedRepaired, nil
 			}
@@ -52,10 +58,13 @@ func extract(raw []byte) ([]byte, string, error) {
 		if s[i] != '{' && s[i] != '[' {
 			continue
 		}
-		end, ok := scanValue(s, i)
+		end, ok, err := br.scan(i)
+		if err != nil {
+			return nil, "", budgetErr(len(s))
+		}
 		if !ok {
 			// An unclosed value that starts like a plan is a reply cut off mid-way.
-			if s[i] == '{' && looksLikePlanPrefix(s[i:]) {
+			if s[i] == '{' && br.planKeyFrom(i) {
 				truncated = true
 				break
 			}
@@ -81,9 +90,11 @@ func extract(raw []byte) ([]byte, string, error) {
 		return cands[0], how, nil
 	case len(cands) > 1:
 		same := true
+		first := compact(cands[0])
 		for _, c := range cands[1:] {
-			if !bytes.Equal(compact(c), compact(cands[0])) {
+			if !bytes.Equal(compact(c), first) {
 				same = false
+				break
 			}
 		}
 		if same && !truncated {
@@ -100,6 +111,11 @@ func extract(raw []byte) ([]byte, string, error) {
 		return nil, "", e
 	}
 	return nil, "", extractErr("the reply holds no JSON object; answer with one JSON object only, no text outside it")
+}
+
+// budgetErr refuses a reply whose brackets would take too long to match.
+func budgetErr(n int) *ParseError {
+	return extractErr(fmt.Sprintf("the reply's { and [ brackets could not be matched within the work allowed for its %d bytes (too many unclosed or unbalanced brackets); answer with one JSON object only, no text outside it", n))
 }
 
 func extractErr(msg string) *ParseError {
@@ -135,35 +151,6 @@ func (st *strScan) inString(c byte) bool {
 		return true
 	}
 	return false
-}
-
-// scanValue finds the end (exclusive) of the JSON object or array starting at s[i],
-// balancing brackets outside strings. ok is false when the input ends first or the
-// brackets do not match.
-func scanValue(s []byte, i int) (end int, ok bool) {
-	var stack []byte
-	var st strScan
-	for j := i; j < len(s); j++ {
-		c := s[j]
-		if st.inString(c) {
-			continue
-		}
-		switch c {
-		case '{':
-			stack = append(stack, '}')
-		case '[':
-			stack = append(stack, ']')
-		case '}', ']':
-			if len(stack) == 0 || stack[len(stack)-1] != c {
-				return j, false
-			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				return j + 1, true
-			}
-		}
-	}
-	return len(s), false
 }
 
 // repairJSON fixes the two slips models make most in hand-written JSON: line and
@@ -227,6 +214,13 @@ func planLike(v []byte) bool {
 	if len(v) == 0 {
 		return false
 	}
+	// Cheap refusals first: a reply may hold a million small values.
+	if v[0] == '{' && bytes.IndexByte(v, '"') < 0 {
+		return false
+	}
+	if v[0] == '[' && !bytes.HasPrefix(bytes.TrimLeft(v[1:], " \t\r\n"), []byte("{")) {
+		return false
+	}
 	if v[0] == '{' {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(v, &m) != nil {
@@ -247,9 +241,21 @@ func planLike(v []byte) bool {
 	return ok
 }
 
-var planKeyRe = regexp.MustCompile(`"(mode|summary|plan|proposed_changes|actions|patch|context_requests)"\s*:`)
+// cutKeys are the keys that make an unclosed object a plan cut off (planKeyRe).
+var cutKeys = []string{"mode", "summary", "plan", "proposed_changes", "actions", "patch", "context_requests"}
 
-func looksLikePlanPrefix(s []byte) bool { return planKeyRe.Match(s) }
+var planKeyRe = regexp.MustCompile(`"(` + strings.Join(cutKeys, "|") + `)"\s*:`)
+
+// hasCutKey reports whether one of cutKeys appears quoted in s: planKeyRe can
+// match only then, and this look is much cheaper on a long reply.
+func hasCutKey(s []byte) bool {
+	for _, k := range cutKeys {
+		if bytes.Contains(s, []byte(`"`+k+`"`)) {
+			return true
+		}
+	}
+	return false
+}
 
 // phantomRe matches prose plan lines: "Step 1", "1. Fix …", "Plan:", "## Plan".
 var phantomRe = regexp.MustCompile(`(?im)^\s*(?:[*#>\s-]*)(?:step\s*\d+\b|\d+[.)]\s+\S|(?:fix\s+)?plan\s*:|\*\*(?:fix\s+)?plan\*\*|#+\s*(?:fix\s+)?plan\b)`)
