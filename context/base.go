@@ -9,9 +9,9 @@ import (
 	"sort"
 	"strings"
 
+	"fixplan/context/section"
 	"fixplan/plan"
 	"fixplan/projfs"
-	"fixplan/redact"
 )
 
 const (
@@ -20,17 +20,6 @@ const (
 	maxFramesListed = 60 // frames listed in the "Stack frames" section
 	maxRecentFiles  = 20
 )
-
-// candidate is a section before the budget is applied, with the file it shows.
-type candidate struct {
-	sec    plan.Section
-	seen   *plan.SeenFile
-	ranges []lineRange // the file's lines shown
-	// redacted is set when the body was cut out of a text redacted whole (files,
-	// logs); redactions is then the number of redactions it shows.
-	redacted   bool
-	redactions int
-}
 
 // Base gathers the base context (docs/CONTRACT.md §6) for one problem: env, project prefs
 // from memory, recent files, logs, resolved stack-trace windows and failing-test
@@ -42,10 +31,10 @@ type candidate struct {
 // windows). A log that cannot be read becomes a warning. It fails only when ctx
 // is done.
 func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathered, error) {
-	var cands []candidate
+	var cands []section.Candidate
 	var warnings []string
 	add := func(title, body string) {
-		cands = append(cands, candidate{sec: plan.Section{Title: title, Body: body}})
+		cands = append(cands, section.Candidate{Sec: plan.Section{Title: title, Body: body}})
 	}
 
 	add("Environment", g.Env(ctx))
@@ -60,7 +49,7 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	}
 
 	// logs are read once: their text feeds the frames and failing tests too
-	var logSecs []candidate
+	var logSecs []section.Candidate
 	traceText := in.Problem
 	for _, l := range g.allLogs(in) {
 		text, from, err := g.logText(l)
@@ -71,9 +60,9 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 		red, n := redactedTail(text, g.opts.LogLastN)
 		body := strings.Join(red.lines, "\n") + "\n"
 		traceText += "\n" + body
-		logSecs = append(logSecs, candidate{sec: plan.Section{
+		logSecs = append(logSecs, section.Candidate{Sec: plan.Section{
 			Title: fmt.Sprintf("Log %s (%s, last %d of %d lines)", l.Source, from, len(red.lines), red.total), Body: body},
-			redacted: true, redactions: n})
+			Redacted: true, Redactions: n})
 	}
 
 	li := &lazyIndex{g: g}
@@ -124,79 +113,6 @@ func reason(err error) string {
 	return err.Error()
 }
 
-// dropCovered drops file sections whose lines an earlier section already shows
-// (after the per-section cap maxBody: a whole file cut at the cap does not
-// show its end).
-func dropCovered(cands []candidate, maxBody int) []candidate {
-	shown := map[string][]lineRange{}
-	out := cands[:0:0]
-	for _, c := range cands {
-		if c.seen == nil {
-			out = append(out, c)
-			continue
-		}
-		prev := shown[c.seen.Path]
-		covered := true
-		for _, r := range c.ranges {
-			in := false
-			for _, p := range prev {
-				if p.from <= r.from && r.to <= p.to {
-					in = true
-					break
-				}
-			}
-			covered = covered && in
-		}
-		if covered && len(prev) > 0 {
-			continue
-		}
-		shown[c.seen.Path] = mergeRanges(append(prev, cappedRanges(c, maxBody)...))
-		out = append(out, c)
-	}
-	return out
-}
-
-// budget caps each section, then the total, redacts, and records what was seen.
-func (g *Gatherer) budget(cands []candidate, warnings []string) plan.Gathered {
-	out := plan.Gathered{Sections: []plan.Section{}, Seen: []plan.SeenFile{}, Warnings: warnings}
-	if out.Warnings == nil {
-		out.Warnings = []string{}
-	}
-	left := g.opts.MaxTotalBytes
-	seenAt := map[string]int{}
-	for _, c := range cands {
-		body, n := c.sec.Body, c.redactions
-		if !c.redacted {
-			body, n = redact.Text(body)
-		}
-		capped := capText(body, g.opts.MaxResultBytes)
-		if len(c.sec.Title)+len(capped) > left {
-			room := left - len(c.sec.Title)
-			if room < 256 {
-				out.Warnings = append(out.Warnings, fmt.Sprintf("context budget reached: section %q left out", c.sec.Title))
-				continue
-			}
-			capped = capText(capped, room)
-		}
-		left -= len(c.sec.Title) + len(capped)
-		out.Redactions += n
-		out.Sections = append(out.Sections, plan.Section{Title: c.sec.Title, Body: capped})
-		if c.seen != nil {
-			s := *c.seen
-			if capped != body {
-				s.Whole = false
-			}
-			if i, ok := seenAt[s.Path]; ok {
-				out.Seen[i].Whole = out.Seen[i].Whole || s.Whole
-				continue
-			}
-			seenAt[s.Path] = len(out.Seen)
-			out.Seen = append(out.Seen, s)
-		}
-	}
-	return out
-}
-
 // framesList renders the frames with what each resolved to.
 func framesList(rs []ResolvedFrame) string {
 	var b strings.Builder
@@ -224,7 +140,7 @@ func framesList(rs []ResolvedFrame) string {
 // frameWindows builds the ±WindowLines windows around the resolved frames: one
 // section per file, files in order of first appearance, overlapping windows merged.
 // Project files come back in win; files of library frames inside the root in lib.
-func (g *Gatherer) frameWindows(rs []ResolvedFrame, warnings *[]string) (win, lib []candidate) {
+func (g *Gatherer) frameWindows(rs []ResolvedFrame, warnings *[]string) (win, lib []section.Candidate) {
 	var order []string
 	lines := map[string][]int{}
 	isLib := map[string]bool{}
@@ -266,16 +182,16 @@ func (g *Gatherer) frameWindows(rs []ResolvedFrame, warnings *[]string) (win, li
 
 // windowSection reads file and shows the lines [c-before, c+after] around each
 // center, merged, with line numbers.
-func (g *Gatherer) windowSection(file string, centers []int, before, after int, why string) (candidate, error) {
+func (g *Gatherer) windowSection(file string, centers []int, before, after int, why string) (section.Candidate, error) {
 	ft, err := g.files.ReadText(file)
 	if err != nil {
-		return candidate{}, err
+		return section.Candidate{}, err
 	}
 	rel, all := ft.Real, ft.Lines
-	var rs []lineRange
+	var rs []section.LineRange
 	for _, c := range centers {
 		c = min(max(c, 1), len(all))
-		rs = append(rs, lineRange{max(1, c-before), min(len(all), c+after)})
+		rs = append(rs, section.LineRange{From: max(1, c-before), To: min(len(all), c+after)})
 	}
 	rs = mergeRanges(rs)
 	var b strings.Builder
@@ -285,38 +201,25 @@ func (g *Gatherer) windowSection(file string, centers []int, before, after int, 
 		if i > 0 {
 			b.WriteString("…\n")
 		}
-		b.WriteString(numbered(all, r.from, r.to))
-		spans = append(spans, fmt.Sprintf("%d-%d", r.from, r.to))
-		shown += r.to - r.from + 1
-		n += ft.Red.In(r.from, r.to)
+		b.WriteString(section.Numbered(all, r.From, r.To))
+		spans = append(spans, fmt.Sprintf("%d-%d", r.From, r.To))
+		shown += r.To - r.From + 1
+		n += ft.Red.In(r.From, r.To)
 	}
 	whole := shown == len(all)
 	title := fmt.Sprintf("File %s lines %s of %d (%s)", rel, strings.Join(spans, ", "), len(all), why)
-	return candidate{sec: plan.Section{Title: title, Body: b.String()}, seen: &plan.SeenFile{Path: rel, Whole: whole}, ranges: rs,
-		redacted: true, redactions: n}, nil
-}
-
-func mergeRanges(rs []lineRange) []lineRange {
-	sort.Slice(rs, func(i, j int) bool { return rs[i].from < rs[j].from })
-	var out []lineRange
-	for _, r := range rs {
-		if k := len(out) - 1; k >= 0 && r.from <= out[k].to+1 {
-			out[k].to = max(out[k].to, r.to)
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
+	return section.Candidate{Sec: plan.Section{Title: title, Body: b.String()}, Seen: &plan.SeenFile{Path: rel, Whole: whole}, Ranges: rs,
+		Redacted: true, Redactions: n}, nil
 }
 
 // failingTestSections finds the failing tests named in text, their definitions
 // and, by naming convention, the modules under test.
-func (g *Gatherer) failingTestSections(ctx context.Context, text string, li *lazyIndex, warnings *[]string) []candidate {
+func (g *Gatherer) failingTestSections(ctx context.Context, text string, li *lazyIndex, warnings *[]string) []section.Candidate {
 	tests := FailingTests(text)
 	if len(tests) > maxFailingTests {
 		tests = tests[:maxFailingTests]
 	}
-	var out []candidate
+	var out []section.Candidate
 	shown := map[string]bool{}
 	for _, t := range tests {
 		def, ok := g.findTestDefinition(ctx, t, text, li)

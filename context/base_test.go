@@ -176,26 +176,6 @@ func TestBaseCancelled(t *testing.T) {
 	}
 }
 
-func TestCapText(t *testing.T) {
-	text := strings.Repeat("0123456789\n", 10) // 10 lines, 110 bytes
-	tests := []struct {
-		name string
-		max  int
-		want string
-	}{
-		{"fits", 110, text},
-		{"cut", 60, strings.Repeat("0123456789\n", 3) + "…[truncated 7 lines]"},
-		{"no room", 5, "…[truncated 10 lines]"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := capText(text, tt.max); got != tt.want {
-				t.Errorf("capText = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
 func TestWindows(t *testing.T) {
 	tests := []struct {
 		name    string

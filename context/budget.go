@@ -3,61 +3,114 @@ package codectx
 import (
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
+	"sort"
+
+	"fixplan/context/section"
+	"fixplan/plan"
+	"fixplan/redact"
 )
 
-// truncMarker is appended where text was cut; the model sees how much is missing.
-func truncMarker(lines int) string { return fmt.Sprintf("…[truncated %d lines]", lines) }
-
-// capText cuts text to at most max bytes (marker included) at a line boundary
-// and marks the cut with …[truncated N lines]. Text within max is returned as is.
-func capText(text string, max int) string {
-	if max <= 0 || len(text) <= max {
-		return text
+// dropCovered drops file sections whose lines an earlier section already shows
+// (after the per-section cap maxBody: a whole file cut at the cap does not
+// show its end).
+func dropCovered(cands []section.Candidate, maxBody int) []section.Candidate {
+	shown := map[string][]section.LineRange{}
+	out := cands[:0:0]
+	for _, c := range cands {
+		if c.Seen == nil {
+			out = append(out, c)
+			continue
+		}
+		prev := shown[c.Seen.Path]
+		covered := true
+		for _, r := range c.Ranges {
+			in := false
+			for _, p := range prev {
+				if p.From <= r.From && r.To <= p.To {
+					in = true
+					break
+				}
+			}
+			covered = covered && in
+		}
+		if covered && len(prev) > 0 {
+			continue
+		}
+		shown[c.Seen.Path] = mergeRanges(append(prev, c.Shown(maxBody)...))
+		out = append(out, c)
 	}
-	total := strings.Count(text, "\n")
-	if !strings.HasSuffix(text, "\n") {
-		total++
-	}
-	room := max - len(truncMarker(total)) - 1
-	if room < 0 {
-		room = 0
-	}
-	cut := strings.LastIndexByte(text[:room], '\n') + 1
-	kept := strings.Count(text[:cut], "\n")
-	return text[:cut] + truncMarker(total-kept)
+	return out
 }
 
-// numbered renders lines[from-1:to] (1-based, inclusive) with right-aligned line
-// numbers: "  12 | text".
-func numbered(lines []string, from, to int) string {
-	w := len(strconv.Itoa(to))
-	var b strings.Builder
-	for i := from; i <= to; i++ {
-		fmt.Fprintf(&b, "%*d | %s\n", w, i, lines[i-1])
+// budget caps each section, then the total, redacts, and records what was seen.
+func (g *Gatherer) budget(cands []section.Candidate, warnings []string) plan.Gathered {
+	out := plan.Gathered{Sections: []plan.Section{}, Seen: []plan.SeenFile{}, Warnings: warnings}
+	if out.Warnings == nil {
+		out.Warnings = []string{}
 	}
-	return b.String()
+	left := g.opts.MaxTotalBytes
+	seenAt := map[string]int{}
+	for _, c := range cands {
+		body, n := c.Sec.Body, c.Redactions
+		if !c.Redacted {
+			body, n = redact.Text(body)
+		}
+		capped := section.Cap(body, g.opts.MaxResultBytes)
+		if len(c.Sec.Title)+len(capped) > left {
+			room := left - len(c.Sec.Title)
+			if room < 256 {
+				out.Warnings = append(out.Warnings, fmt.Sprintf("context budget reached: section %q left out", c.Sec.Title))
+				continue
+			}
+			capped = section.Cap(capped, room)
+		}
+		left -= len(c.Sec.Title) + len(capped)
+		out.Redactions += n
+		out.Sections = append(out.Sections, plan.Section{Title: c.Sec.Title, Body: capped})
+		if c.Seen != nil {
+			s := *c.Seen
+			if capped != body {
+				s.Whole = false
+			}
+			if i, ok := seenAt[s.Path]; ok {
+				out.Seen[i].Whole = out.Seen[i].Whole || s.Whole
+				continue
+			}
+			seenAt[s.Path] = len(out.Seen)
+			out.Seen = append(out.Seen, s)
+		}
+	}
+	return out
 }
 
-// lineRange is an inclusive 1-based range of lines.
-type lineRange struct{ from, to int }
+func mergeRanges(rs []section.LineRange) []section.LineRange {
+	sort.Slice(rs, func(i, j int) bool { return rs[i].From < rs[j].From })
+	var out []section.LineRange
+	for _, r := range rs {
+		if k := len(out) - 1; k >= 0 && r.From <= out[k].To+1 {
+			out[k].To = max(out[k].To, r.To)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
 
 // windows returns the ranges ±n lines around each center, clamped to [1,total]
 // and merged where they overlap or touch, in file order.
-func windows(centers []int, n, total int) []lineRange {
-	var rs []lineRange
+func windows(centers []int, n, total int) []section.LineRange {
+	var rs []section.LineRange
 	for _, c := range centers {
 		if c < 1 || c > total {
 			continue
 		}
-		rs = append(rs, lineRange{max(1, c-n), min(total, c+n)})
+		rs = append(rs, section.LineRange{From: max(1, c-n), To: min(total, c+n)})
 	}
-	slices.SortFunc(rs, func(a, b lineRange) int { return a.from - b.from })
-	var out []lineRange
+	slices.SortFunc(rs, func(a, b section.LineRange) int { return a.From - b.From })
+	var out []section.LineRange
 	for _, r := range rs {
-		if k := len(out) - 1; k >= 0 && r.from <= out[k].to+1 {
-			out[k].to = max(out[k].to, r.to)
+		if k := len(out) - 1; k >= 0 && r.From <= out[k].To+1 {
+			out[k].To = max(out[k].To, r.To)
 			continue
 		}
 		out = append(out, r)

@@ -138,7 +138,7 @@ func TestAllowSecrets(t *testing.T) {
 				t.Errorf("result %q / %q lacks %q", res.Text, res.Error, tt.want)
 			}
 			if tt.ok && (strings.Contains(res.Text, "abcd1234secret") || strings.Contains(res.Text, "MIIB")) {
-				t.Errorf("secret value not redacted: %q", res.Text)
+				t.Errorf("secret value not Redacted: %q", res.Text)
 			}
 		})
 	}

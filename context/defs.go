@@ -6,11 +6,11 @@ import (
 	"path"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"fixplan/context/section"
 	"fixplan/plan"
 	"fixplan/projfs"
 )
@@ -57,6 +57,9 @@ const (
 	maxTestData    = 10   // lines above which a test file's variable (a table of cases) is not shown
 	testPointDist  = 1000 // a failing test's uses rank after the frames' uses of the same tier
 )
+
+// lineRange is an inclusive 1-based range of lines of a definition's file.
+type lineRange struct{ from, to int }
 
 // defPoint is a place in the project where the failure shows.
 type defPoint struct {
@@ -225,7 +228,7 @@ func (g *Gatherer) listFolder(dir string, exts []string) []string {
 
 // definitionSections returns the definitions the failure points use, ranked,
 // deduplicated with what have already shows and within the definitions' budget.
-func (g *Gatherer) definitionSections(ctx context.Context, have []candidate, resolved []ResolvedFrame, text string, li *lazyIndex, warnings *[]string) []candidate {
+func (g *Gatherer) definitionSections(ctx context.Context, have []section.Candidate, resolved []ResolvedFrame, text string, li *lazyIndex, warnings *[]string) []section.Candidate {
 	if g.opts.NoDefinitions {
 		return nil
 	}
@@ -567,24 +570,20 @@ func (d *defFinder) wideSearch(ctx context.Context, lang defLang, wanted map[str
 	return out
 }
 
-// numberedLineRe finds the line number of a numbered line ("  12 | text").
-var numberedLineRe = lazyRegexp(`(?m)^\s*(\d+) \| `)
-
 // shownLines returns the lines of each file that the sections in have show,
 // after the per-section cap.
-func (g *Gatherer) shownLines(have []candidate) map[string]map[int]bool {
+func (g *Gatherer) shownLines(have []section.Candidate) map[string]map[int]bool {
 	shown := map[string]map[int]bool{}
 	for _, c := range have {
-		if c.seen == nil {
+		if c.Seen == nil {
 			continue
 		}
-		m := shown[c.seen.Path]
+		m := shown[c.Seen.Path]
 		if m == nil {
 			m = map[int]bool{}
-			shown[c.seen.Path] = m
+			shown[c.Seen.Path] = m
 		}
-		for _, sm := range numberedLineRe.FindAllStringSubmatch(capText(c.sec.Body, g.opts.MaxResultBytes), -1) {
-			n, _ := strconv.Atoi(sm[1])
+		for _, n := range section.ShownLines(c.Sec.Body, g.opts.MaxResultBytes) {
 			m[n] = true
 		}
 	}
@@ -594,10 +593,10 @@ func (g *Gatherer) shownLines(have []candidate) map[string]map[int]bool {
 // defsBudget is the room of the definitions: one section's (MaxResultBytes),
 // and up to twice that when the base context leaves that much of MaxTotalBytes
 // unused after the sections before them and one more section (a log).
-func (g *Gatherer) defsBudget(have []candidate) int {
+func (g *Gatherer) defsBudget(have []section.Candidate) int {
 	used := 0
 	for _, c := range have {
-		used += len(c.sec.Title) + len(capText(c.sec.Body, g.opts.MaxResultBytes))
+		used += len(c.Sec.Title) + len(section.Cap(c.Sec.Body, g.opts.MaxResultBytes))
 	}
 	room := g.opts.MaxTotalBytes - used - g.opts.MaxResultBytes
 	return max(g.opts.MaxResultBytes, min(2*g.opts.MaxResultBytes, room))
@@ -606,7 +605,7 @@ func (g *Gatherer) defsBudget(have []candidate) int {
 // defCandidates turns ranked hits into sections: those the base context shows
 // already are skipped, the rest are taken in rank order while they fit in
 // MaxResultBytes, and a warning names those left out.
-func (g *Gatherer) defCandidates(have []candidate, hits []defHit, warnings *[]string) []candidate {
+func (g *Gatherer) defCandidates(have []section.Candidate, hits []defHit, warnings *[]string) []section.Candidate {
 	shown := g.shownLines(have)
 	covered := func(file string, from, to int) bool {
 		m := shown[file]
@@ -618,7 +617,7 @@ func (g *Gatherer) defCandidates(have []candidate, hits []defHit, warnings *[]st
 		return true
 	}
 	left := g.defsBudget(have)
-	var out []candidate
+	var out []section.Candidate
 	var dropped []string
 	done := map[string]bool{}
 	for _, h := range hits {
@@ -639,7 +638,7 @@ func (g *Gatherer) defCandidates(have []candidate, hits []defHit, warnings *[]st
 		if err != nil || to > len(ft.Lines) {
 			continue
 		}
-		body := numbered(ft.Lines, from, to)
+		body := section.Numbered(ft.Lines, from, to)
 		what := "definition of " + h.span.name
 		if cut {
 			what += fmt.Sprintf(", first %d lines", maxDefLines)
@@ -664,9 +663,9 @@ func (g *Gatherer) defCandidates(have []candidate, hits []defHit, warnings *[]st
 		for i := from; i <= to; i++ {
 			m[i] = true
 		}
-		out = append(out, candidate{sec: plan.Section{Title: title, Body: body},
-			seen:   &plan.SeenFile{Path: ft.Real, Whole: from == 1 && to == len(ft.Lines)},
-			ranges: []lineRange{{from, to}}, redacted: true, redactions: ft.Red.In(from, to)})
+		out = append(out, section.Candidate{Sec: plan.Section{Title: title, Body: body},
+			Seen:   &plan.SeenFile{Path: ft.Real, Whole: from == 1 && to == len(ft.Lines)},
+			Ranges: []section.LineRange{{From: from, To: to}}, Redacted: true, Redactions: ft.Red.In(from, to)})
 	}
 	if len(dropped) > 0 {
 		*warnings = append(*warnings, fmt.Sprintf("%d definitions left out (budget of the definitions section reached): %s",
@@ -737,22 +736,4 @@ func indentOf(l string) int {
 		}
 	}
 	return n
-}
-
-// cappedRanges returns the lines of c's file that its body still shows once
-// cut at maxBody bytes (the per-section cap), c.ranges when it fits.
-func cappedRanges(c candidate, maxBody int) []lineRange {
-	if maxBody <= 0 || len(c.sec.Body) <= maxBody {
-		return c.ranges
-	}
-	var out []lineRange
-	for _, sm := range numberedLineRe.FindAllStringSubmatch(capText(c.sec.Body, maxBody), -1) {
-		n, _ := strconv.Atoi(sm[1])
-		if k := len(out) - 1; k >= 0 && n == out[k].to+1 {
-			out[k].to = n
-			continue
-		}
-		out = append(out, lineRange{n, n})
-	}
-	return out
 }

@@ -39,7 +39,7 @@ func TestRun(t *testing.T) {
 	problem := "--- FAIL: TestRun (0.00s)\n    deep_test.go:7: Run(abc) is wrong\nFAIL\nFAIL\texample.com/deep\t0.01s\n"
 	// a section cap below deep.go's size, so the file is not shown whole
 	got := gatherBase(t, root, problem, Options{MaxResultBytes: 1500})
-	s, ok := section(got, "definition of step7", "used by step6")
+	s, ok := findSection(got, "definition of step7", "used by step6")
 	if !ok || !strings.Contains(s.Body, "the bug") {
 		t.Fatalf("step7, seven calls below the test, is not in the base context:\n%s%q", titles(got), got.Warnings)
 	}

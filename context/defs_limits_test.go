@@ -41,7 +41,7 @@ ZeroDivisionError: division by zero
 	if scanned > scanBound*lines {
 		t.Errorf("the block-end scan visited %d lines for a %d-line file (bound: %d per line)", scanned, lines, scanBound)
 	}
-	if _, ok := section(got, "File app/big.py", "definition of helper"); !ok {
+	if _, ok := findSection(got, "File app/big.py", "definition of helper"); !ok {
 		t.Errorf("helper's definition not found in big.py; sections:\n%s", titles(got))
 	}
 }
@@ -74,7 +74,7 @@ func TestDefinitionsTypeScriptStmtScanIsBounded(t *testing.T) {
 	if scanned > scanBound*lines {
 		t.Errorf("the statement-end scan visited %d lines for a %d-line file (bound: %d per line)", scanned, lines, scanBound)
 	}
-	if s, ok := section(got, "File src/big.ts", "definition of helper"); !ok || !strings.Contains(s.Body, "return x") {
+	if s, ok := findSection(got, "File src/big.ts", "definition of helper"); !ok || !strings.Contains(s.Body, "return x") {
 		t.Errorf("helper's definition not found in big.ts; sections:\n%s", titles(got))
 	}
 }
@@ -124,7 +124,7 @@ example.com/m/pkg.Compute(0x0)
 	if parsed > 2*8 {
 		t.Errorf("%d Go files parsed with a read budget for 7 of them", parsed)
 	}
-	if s, ok := section(got, "File pkg/gen00.go", "definition of Other"); !ok || !strings.Contains(s.Body, "// Other is what Compute adds.") {
+	if s, ok := findSection(got, "File pkg/gen00.go", "definition of Other"); !ok || !strings.Contains(s.Body, "// Other is what Compute adds.") {
 		t.Errorf("Other (in the first file of the package) not shown with its doc comment; sections:\n%s", titles(got))
 	}
 	warn := strings.Join(got.Warnings, "\n")

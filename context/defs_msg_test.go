@@ -72,14 +72,14 @@ func TestCopyNeedsTwoArgs(t *testing.T) {
 		"    cli_test.go:12: Run(copy, a) = <nil>, want \"copy needs a source and a destination, got 1 arguments\"\n" +
 		"    cli_test.go:14: cannot open the file\nFAIL\nFAIL\texample.com/cli\t0.01s\n"
 	got := gatherBase(t, root, problem, Options{})
-	s, ok := section(got, "File commands.go lines 9-14 of 14 (definition of copyFiles")
+	s, ok := findSection(got, "File commands.go lines 9-14 of 14 (definition of copyFiles")
 	if !ok || !strings.Contains(s.Title, `writes "copy needs a source and a destination, got"`) {
 		t.Fatalf("the function writing the expected message is not in the base context:\n%s", titles(got))
 	}
-	if _, ok := section(got, "definition of Commands"); ok {
+	if _, ok := findSection(got, "definition of Commands"); ok {
 		t.Errorf("a comment quoting the message was taken for the code that writes it:\n%s", titles(got))
 	}
-	if _, ok := section(got, "definition of open"); ok {
+	if _, ok := findSection(got, "definition of open"); ok {
 		t.Errorf("a phrase four functions write was taken for the failure's:\n%s", titles(got))
 	}
 	// with no bytes left to read, the search finds nothing (and does not fail)
@@ -87,11 +87,11 @@ func TestCopyNeedsTwoArgs(t *testing.T) {
 	msgReadBudget = 0
 	none := gatherBase(t, root, problem, Options{})
 	msgReadBudget = saved
-	if _, ok := section(none, "writes "); ok {
+	if _, ok := findSection(none, "writes "); ok {
 		t.Errorf("the message search read past its budget:\n%s", titles(none))
 	}
 	off := gatherBase(t, root, problem, Options{NoDefinitions: true})
-	if _, ok := section(off, "copyFiles"); ok {
+	if _, ok := findSection(off, "copyFiles"); ok {
 		t.Errorf("copyFiles shown with the definitions off:\n%s", titles(off))
 	}
 }
@@ -126,10 +126,10 @@ func TestTotal(t *testing.T) {
 	})
 	problem := "--- FAIL: TestTotal (0.00s)\n    calc_test.go:7: Total = 0, want 3\nFAIL\nFAIL\texample.com/calc\t0.01s\n"
 	got := gatherBase(t, root, problem, Options{MaxResultBytes: 2048})
-	if _, ok := section(got, "module under test of calc_test.go"); !ok {
+	if _, ok := findSection(got, "module under test of calc_test.go"); !ok {
 		t.Fatalf("no whole-file section of calc.go:\n%s", titles(got))
 	}
-	if _, ok := section(got, fmt.Sprintf("File calc.go lines %d-%d", totalLine, totalLine+6), "definition of Total"); !ok {
+	if _, ok := findSection(got, fmt.Sprintf("File calc.go lines %d-%d", totalLine, totalLine+6), "definition of Total"); !ok {
 		t.Errorf("Total (line %d), past the cap of calc.go's section, is not shown:\n%s", totalLine, titles(got))
 	}
 }
@@ -168,7 +168,7 @@ func TestDefinitionsFromMessagesOutputFirst(t *testing.T) {
 	})
 	problem := fmt.Sprintf("--- FAIL: TestScript (0.00s)\n    gen_test.go:%d: Expecting to contain: \"aliases+=(\\\"pods\\\")\"\nFAIL\nFAIL\texample.com/gen\t0.01s\n", line)
 	got := gatherBase(t, root, problem, Options{})
-	if _, ok := section(got, "definition of aliases", `writes "aliases+=("`); !ok {
+	if _, ok := findSection(got, "definition of aliases", `writes "aliases+=("`); !ok {
 		t.Errorf("the function writing the missing line is not in the base context:\n%s", titles(got))
 	}
 }

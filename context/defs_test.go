@@ -38,8 +38,8 @@ func copyFixture(t *testing.T, name string) string {
 	return root
 }
 
-// section returns the first section whose title contains all of parts.
-func section(g plan.Gathered, parts ...string) (plan.Section, bool) {
+// findSection returns the first section whose title contains all of parts.
+func findSection(g plan.Gathered, parts ...string) (plan.Section, bool) {
 	for _, s := range g.Sections {
 		ok := true
 		for _, p := range parts {
@@ -94,7 +94,7 @@ func TestDefinitionsGo(t *testing.T) {
 	got := gatherBase(t, root, goDefsProblem, Options{})
 
 	// the function the failing test calls, in another file of the package
-	s, ok := section(got, "File total.go", "definition of Total", "used at cart_test.go:10")
+	s, ok := findSection(got, "File total.go", "definition of Total", "used at cart_test.go:10")
 	if !ok {
 		t.Fatalf("no definition of Total; sections:\n%s", titles(got))
 	}
@@ -105,13 +105,13 @@ func TestDefinitionsGo(t *testing.T) {
 		t.Errorf("Total's section holds more than Total:\n%s", s.Body)
 	}
 	// one hop further: what Total itself uses, from the package it imports
-	if s, ok := section(got, "File internal/round/round.go", "definition of Half", "used by Total in total.go"); !ok {
+	if s, ok := findSection(got, "File internal/round/round.go", "definition of Half", "used by Total in total.go"); !ok {
 		t.Errorf("no definition of round.Half (used by Total); sections:\n%s", titles(got))
 	} else if i, j := sectionIndex(got, "definition of Total"), sectionIndex(got, "definition of Half"); i > j || strings.Contains(s.Body, "func Down") {
 		t.Errorf("Half ranked before Total or shown with Down:\n%s%s", titles(got), s.Body)
 	}
 	// the same name in another package is not it
-	if _, ok := section(got, "report/report.go"); ok {
+	if _, ok := findSection(got, "report/report.go"); ok {
 		t.Errorf("report.Total was shown for shop.Total:\n%s", titles(got))
 	}
 	if !seen(got, "total.go") {
@@ -119,10 +119,10 @@ func TestDefinitionsGo(t *testing.T) {
 	}
 	// Cart and Add are in cart.go, which the base context shows whole as the
 	// module under test: not repeated
-	if _, ok := section(got, "definition of Cart"); ok {
+	if _, ok := findSection(got, "definition of Cart"); ok {
 		t.Errorf("Cart repeated although cart.go is shown:\n%s", titles(got))
 	}
-	if _, ok := section(got, "File cart.go", "module under test"); !ok {
+	if _, ok := findSection(got, "File cart.go", "module under test"); !ok {
 		t.Errorf("cart.go not shown as the module under test:\n%s", titles(got))
 	}
 
@@ -146,7 +146,7 @@ example.com/shop.TestTotal(0xc0000a2000)
 FAIL	example.com/shop	0.002s
 `
 	got := gatherBase(t, root, problem, Options{})
-	s, ok := section(got, "File internal/round/round.go", "definition of Half", "used at total.go:11")
+	s, ok := findSection(got, "File internal/round/round.go", "definition of Half", "used at total.go:11")
 	if !ok {
 		t.Fatalf("no definition of round.Half; sections:\n%s", titles(got))
 	}
@@ -177,7 +177,7 @@ func TestDefinitionsPython(t *testing.T) {
 	got := gatherBase(t, root, pyDefsProblem, Options{})
 
 	// from app.pricing import discount: the function under test, imported
-	s, ok := section(got, "File app/pricing.py", "definition of discount", "used at tests/test_checkout.py:8")
+	s, ok := findSection(got, "File app/pricing.py", "definition of discount", "used at tests/test_checkout.py:8")
 	if !ok {
 		t.Fatalf("no definition of discount; sections:\n%s", titles(got))
 	}
@@ -186,15 +186,15 @@ func TestDefinitionsPython(t *testing.T) {
 		t.Errorf("discount's section is not discount:\n%s", s.Body)
 	}
 	// from app import tax; tax.rate(...): a module import
-	if _, ok := section(got, "File app/tax.py", "definition of rate"); !ok {
+	if _, ok := findSection(got, "File app/tax.py", "definition of rate"); !ok {
 		t.Errorf("no definition of tax.rate; sections:\n%s", titles(got))
 	}
 	// make_order is not imported (a conftest-style global): found project-wide
-	if s, ok := section(got, "File support/orders.py", "definition of make_order"); !ok || !strings.Contains(s.Body, "return Order(total)") {
+	if s, ok := findSection(got, "File support/orders.py", "definition of make_order"); !ok || !strings.Contains(s.Body, "return Order(total)") {
 		t.Errorf("no definition of make_order; sections:\n%s", titles(got))
 	}
 	// one hop further: the constant discount reads
-	if _, ok := section(got, "File app/pricing.py", "definition of RATE_CAP", "used by discount in app/pricing.py"); !ok {
+	if _, ok := findSection(got, "File app/pricing.py", "definition of RATE_CAP", "used by discount in app/pricing.py"); !ok {
 		t.Errorf("no definition of RATE_CAP (used by discount); sections:\n%s", titles(got))
 	}
 	// nearest first: the imported function before the project-wide one
@@ -228,7 +228,7 @@ func TestDefinitionsTypeScript(t *testing.T) {
 	got := gatherBase(t, root, tsDefsProblem, Options{})
 
 	// import { cartTotal as total }: the alias is followed to the original name
-	s, ok := section(got, "File src/cart.ts", "definition of cartTotal", "used at test/checkout.test.ts:8")
+	s, ok := findSection(got, "File src/cart.ts", "definition of cartTotal", "used at test/checkout.test.ts:8")
 	if !ok {
 		t.Fatalf("no definition of cartTotal; sections:\n%s", titles(got))
 	}
@@ -237,11 +237,11 @@ func TestDefinitionsTypeScript(t *testing.T) {
 		t.Errorf("cartTotal's section is not cartTotal:\n%s", s.Body)
 	}
 	// import formatPrice from: the default export
-	if s, ok := section(got, "File src/format.ts", "definition of formatPrice"); !ok || !strings.Contains(s.Body, "toFixed(2)") {
+	if s, ok := findSection(got, "File src/format.ts", "definition of formatPrice"); !ok || !strings.Contains(s.Body, "toFixed(2)") {
 		t.Errorf("no definition of the default export formatPrice; sections:\n%s", titles(got))
 	}
 	// the interface the test names
-	if _, ok := section(got, "File src/cart.ts", "definition of Item"); !ok {
+	if _, ok := findSection(got, "File src/cart.ts", "definition of Item"); !ok {
 		t.Errorf("no definition of Item; sections:\n%s", titles(got))
 	}
 	// vitest is a package: nothing is looked up for it
@@ -286,7 +286,7 @@ func TestSum(t *testing.T) {
 	problem := "--- FAIL: TestSum (0.00s)\n    b_test.go:10: wrong sum\nFAIL\tFAIL\texample.com/b\n"
 	full := gatherBase(t, root, problem, Options{})
 	size := func(part string) int {
-		s, ok := section(full, part)
+		s, ok := findSection(full, part)
 		if !ok {
 			t.Fatalf("no %s with the default budget:\n%s", part, titles(full))
 		}
@@ -303,11 +303,11 @@ func TestSum(t *testing.T) {
 	// a total budget that leaves no room beyond one section for the definitions
 	got := gatherBase(t, root, problem, Options{MaxResultBytes: budget, MaxTotalBytes: before + 2*budget})
 	for _, name := range []string{"Near", "Mid"} {
-		if _, ok := section(got, "definition of "+name); !ok {
+		if _, ok := findSection(got, "definition of "+name); !ok {
 			t.Errorf("%s left out with a budget that fits it:\n%s", name, titles(got))
 		}
 	}
-	if _, ok := section(got, "definition of Far"); ok {
+	if _, ok := findSection(got, "definition of Far"); ok {
 		t.Errorf("Far shown beyond the budget:\n%s", titles(got))
 	}
 	if !strings.Contains(strings.Join(got.Warnings, "\n"), "1 definitions left out (budget of the definitions section reached): Far") {
@@ -316,7 +316,7 @@ func TestSum(t *testing.T) {
 	// the same section budget with room to spare in the total: the definitions
 	// may take up to two sections' worth, and Far fits
 	roomy := gatherBase(t, root, problem, Options{MaxResultBytes: budget})
-	if _, ok := section(roomy, "definition of Far"); !ok {
+	if _, ok := findSection(roomy, "definition of Far"); !ok {
 		t.Errorf("Far left out although the total budget has room:\n%s%q", titles(roomy), roomy.Warnings)
 	}
 }
@@ -392,11 +392,11 @@ func TestParse(t *testing.T) {
 	})
 	problem := "--- FAIL: TestParse (0.00s)\n    helpers_test.go:7: Parse(\"case-1\") is wrong\nFAIL\nFAIL\texample.com/p\t0.01s\n"
 	got := gatherBase(t, root, problem, Options{})
-	s, ok := section(got, "File scan.go", "definition of scan", "used by Parse in parse.go")
+	s, ok := findSection(got, "File scan.go", "definition of scan", "used by Parse in parse.go")
 	if !ok || !strings.Contains(s.Body, "return len(s) * 0 // the bug") {
 		t.Fatalf("the broken function scan is not in the base context; sections:\n%s", titles(got))
 	}
-	if _, ok := section(got, "definition of cases"); ok {
+	if _, ok := findSection(got, "definition of cases"); ok {
 		t.Errorf("the test's table of cases was shown as a definition:\n%s", titles(got))
 	}
 	if !(sectionIndex(got, "definition of Parse") < sectionIndex(got, "definition of scan")) {

@@ -36,7 +36,7 @@ func TestDefinitionsJSRequireOfAFolder(t *testing.T) {
 			problem := "not ok 1 should be strictly equal\n  ---\n    operator: equal\n    expected: '1'\n    actual: '1!'\n" +
 				"    at: Test.<anonymous> (" + filepath.Join(root, "test", "qs.js") + ":6:7)\n  ...\n"
 			got := gatherBase(t, root, problem, Options{})
-			s, ok := section(got, "File "+tc.mainFile, "definition of parse")
+			s, ok := findSection(got, "File "+tc.mainFile, "definition of parse")
 			if !ok || !strings.Contains(s.Body, "return s + '!';") {
 				t.Fatalf("no definition of parse from %s; sections:\n%s", tc.mainFile, titles(got))
 			}

@@ -14,6 +14,7 @@ import (
 	"context"
 	"time"
 
+	"fixplan/context/section"
 	"fixplan/plan"
 	"fixplan/projfs"
 	"fixplan/redact"
@@ -156,7 +157,7 @@ func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.Co
 	var (
 		text string
 		seen []plan.SeenFile
-		n    int // redactions: files and logs are redacted whole before they are cut
+		n    int // Redactions: files and logs are redacted whole before they are cut
 		err  error
 	)
 	switch req.Type {
@@ -179,7 +180,7 @@ func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.Co
 		return res
 	}
 	res.OK = true
-	res.Text = capText(text, g.opts.MaxResultBytes)
+	res.Text = section.Cap(text, g.opts.MaxResultBytes)
 	if res.Text != text { // the model sees only part of the file
 		for i := range seen {
 			seen[i].Whole = false

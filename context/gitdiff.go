@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"fixplan/context/section"
 	"fixplan/plan"
 	"fixplan/projfs"
 	"fixplan/redact"
@@ -59,14 +60,14 @@ type diffFile struct {
 // the files in play come first, lock files are summarised, each file's diff is
 // cut to a few KiB and the section to its own budget. ok is false when git is
 // missing or not run, there is no repository or commit, or nothing changed.
-func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candidate, bool) {
+func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (section.Candidate, bool) {
 	git, err := g.lookPath("git")
 	if err != nil {
-		return candidate{}, false
+		return section.Candidate{}, false
 	}
 	repo, ok := g.gitRepo()
 	if !ok || len(repo.programs) > 0 || repo.unreadable != "" || repo.untrusted != "" {
-		return candidate{}, false
+		return section.Candidate{}, false
 	}
 	// the user's own diff.noprefix, diff.mnemonicPrefix or color.ui must not change
 	// what is parsed below
@@ -74,22 +75,22 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 		"--src-prefix=a/", "--dst-prefix=b/"}
 	out, cut, err := g.runGit(ctx, git, repo, append(append([]string{"diff"}, safe...), "HEAD", "--", ".")...)
 	if err != nil {
-		return candidate{}, false
+		return section.Candidate{}, false
 	}
 	title := ChangesTitle + " (git diff HEAD"
 	intro := "Changes not committed yet (staged and unstaged, tracked files; new files are in Recent files), relative to the project root:\n"
-	// the two sides of the diff, whose whole contents are redacted: HEAD and the
+	// the two sides of the diff, whose whole contents are Redacted: HEAD and the
 	// working tree ("")
 	sides := diffSides{old: "HEAD"}
 	if strings.TrimSpace(out) == "" && !cut {
 		out, cut, err = g.runGit(ctx, git, repo, append(append([]string{"log", "-1", "-p", "--no-notes", "--no-show-signature",
 			"--format=%H%ncommit %h%nDate: %cs%nSubject: %s%n"}, safe...), "HEAD", "--", ".")...)
 		if err != nil || strings.TrimSpace(out) == "" {
-			return candidate{}, false
+			return section.Candidate{}, false
 		}
 		hash, rest, _ := strings.Cut(out, "\n")
 		if !validHash(hash) {
-			return candidate{}, false
+			return section.Candidate{}, false
 		}
 		out = rest
 		sides = diffSides{old: hash + "^", new: hash}
@@ -117,7 +118,7 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 	}
 	files = kept
 	if len(files) == 0 && len(rulesChanged) == 0 {
-		return candidate{}, false
+		return section.Candidate{}, false
 	}
 	// the files in play first, then the others in git's order
 	var first, rest []diffFile
@@ -145,14 +146,14 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 		if diffLockFiles[path.Base(f.path)] {
 			body = fmt.Sprintf("%s (lock file: +%d -%d lines, not shown)\n", f.path, f.added, f.gone)
 		} else if b.Len() >= limit-256 {
-			left = append(left, f.path) // not redacted: it will not be shown
+			left = append(left, f.path) // not Redacted: it will not be shown
 			continue
 		} else {
 			text, k, why := g.redactDiffFile(ctx, git, repo, f, sides, blobs)
 			if why != "" {
 				body = fmt.Sprintf("%s: changed; the diff is not shown (%s)\n", f.path, why)
 			} else {
-				body = capText(text, maxDiffFileBytes)
+				body = section.Cap(text, maxDiffFileBytes)
 				if !strings.HasSuffix(body, "\n") {
 					body += "\n"
 				}
@@ -161,7 +162,7 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 		}
 		if b.Len()+len(body) > limit {
 			if room := limit - b.Len(); room >= 1024 && len(left) == 0 {
-				body = capText(body, room-128) + "\n"
+				body = section.Cap(body, room-128) + "\n"
 			} else {
 				left = append(left, f.path)
 				continue
@@ -170,7 +171,7 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 		b.WriteString(body)
 	}
 	if len(left) > 0 {
-		line := fmt.Sprintf("…[diffs of %d more files not shown: %s", len(left), keyList(left, 10))
+		line := fmt.Sprintf("…[diffs of %d more files not shown: %s", len(left), section.List(left, 10))
 		if len(line) > trailer-64 {
 			line = strings.ToValidUTF8(line[:trailer-64], "") + "…"
 		}
@@ -180,7 +181,7 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (candida
 		b.WriteString("…[the diff is longer; the rest was not read]\n")
 	}
 	title += fmt.Sprintf(", %d file%s)", len(files)+len(rulesChanged), plural(len(files)+len(rulesChanged)))
-	return candidate{sec: plan.Section{Title: title, Body: b.String()}, redacted: true, redactions: n}, true
+	return section.Candidate{Sec: plan.Section{Title: title, Body: b.String()}, Redacted: true, Redactions: n}, true
 }
 
 // diffSides names the two versions a diff compares, as git revisions: old is

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fixplan/context/section"
 )
 
 // pemDoc is a prose file holding an RSA private key of 20 base64 lines; line i
@@ -38,29 +40,29 @@ func TestGitDiffRedactsFromWholeFiles(t *testing.T) {
 	changed := strings.Replace(pemDoc("orig"), keyLine(10, "orig"), keyLine(10, "CHNG"), 1)
 	writeTree(t, repo, map[string]string{"app/deploy.txt": changed})
 
-	check := func(what string, c candidate) {
+	check := func(what string, c section.Candidate) {
 		t.Helper()
-		if strings.Contains(c.sec.Body, "KEYb64line") {
-			t.Errorf("%s: key material in the section:\n%s", what, c.sec.Body)
+		if strings.Contains(c.Sec.Body, "KEYb64line") {
+			t.Errorf("%s: key material in the section:\n%s", what, c.Sec.Body)
 		}
-		if !strings.Contains(c.sec.Body, "[REDACTED]") || c.redactions == 0 {
-			t.Errorf("%s: the key lines are not shown as redacted (%d redactions):\n%s", what, c.redactions, c.sec.Body)
+		if !strings.Contains(c.Sec.Body, "[REDACTED]") || c.Redactions == 0 {
+			t.Errorf("%s: the key lines are not shown as redacted (%d redactions):\n%s", what, c.Redactions, c.Sec.Body)
 		}
-		if !strings.Contains(c.sec.Body, "diff --git a/app/deploy.txt b/app/deploy.txt") {
-			t.Errorf("%s: the file's diff is missing:\n%s", what, c.sec.Body)
+		if !strings.Contains(c.Sec.Body, "diff --git a/app/deploy.txt b/app/deploy.txt") {
+			t.Errorf("%s: the file's diff is missing:\n%s", what, c.Sec.Body)
 		}
 	}
 	g := diffGatherer(t, repo, Options{})
 	c, ok := g.gitDiffSection(context.Background(), nil)
-	if !ok || !strings.HasPrefix(c.sec.Title, ChangesTitle) {
-		t.Fatalf("no uncommitted-changes section: %+v", c.sec)
+	if !ok || !strings.HasPrefix(c.Sec.Title, ChangesTitle) {
+		t.Fatalf("no uncommitted-changes section: %+v", c.Sec)
 	}
 	check("uncommitted", c)
 
 	git(t, repo, "commit", "-qam", "rotate a line")
 	c, ok = g.gitDiffSection(context.Background(), nil)
-	if !ok || !strings.HasPrefix(c.sec.Title, "Last commit") {
-		t.Fatalf("no last-commit section: %+v", c.sec)
+	if !ok || !strings.HasPrefix(c.Sec.Title, "Last commit") {
+		t.Fatalf("no last-commit section: %+v", c.Sec)
 	}
 	check("last commit", c)
 
@@ -70,8 +72,8 @@ func TestGitDiffRedactsFromWholeFiles(t *testing.T) {
 	if !ok {
 		t.Fatal("no section for a deleted file")
 	}
-	if strings.Contains(c.sec.Body, "KEYb64line") {
-		t.Errorf("deleted file: key material in the section:\n%s", c.sec.Body)
+	if strings.Contains(c.Sec.Body, "KEYb64line") {
+		t.Errorf("deleted file: key material in the section:\n%s", c.Sec.Body)
 	}
 }
 

@@ -76,9 +76,9 @@ func TestGitDiffSection(t *testing.T) {
 	if !ok {
 		t.Fatal("no recent-changes section for a repository with changes")
 	}
-	body := c.sec.Body
-	if want := "Uncommitted changes (git diff HEAD, 4 files)"; c.sec.Title != want {
-		t.Errorf("title = %q, want %q", c.sec.Title, want)
+	body := c.Sec.Body
+	if want := "Uncommitted changes (git diff HEAD, 4 files)"; c.Sec.Title != want {
+		t.Errorf("title = %q, want %q", c.Sec.Title, want)
 	}
 	for _, want := range []string{"+    return a - b", "-one", "+two", "package-lock.json (lock file: +300 -0 lines, not shown)", "[REDACTED]"} {
 		if !strings.Contains(body, want) {
@@ -93,7 +93,7 @@ func TestGitDiffSection(t *testing.T) {
 	if strings.Index(body, "diff --git a/app/util.py") > strings.Index(body, "diff --git a/app/calc.py") {
 		t.Errorf("the file in play (app/util.py) must come first:\n%s", body)
 	}
-	if c.redactions == 0 {
+	if c.Redactions == 0 {
 		t.Error("redactions not counted")
 	}
 
@@ -102,8 +102,8 @@ func TestGitDiffSection(t *testing.T) {
 	if !ok {
 		t.Fatal("no section for a folder inside the repository")
 	}
-	if !strings.Contains(c.sec.Body, "diff --git a/calc.py b/calc.py") || strings.Contains(c.sec.Body, "staged.txt") {
-		t.Errorf("a sub-folder must see its own changes, relative to it:\n%s", c.sec.Body)
+	if !strings.Contains(c.Sec.Body, "diff --git a/calc.py b/calc.py") || strings.Contains(c.Sec.Body, "staged.txt") {
+		t.Errorf("a sub-folder must see its own changes, relative to it:\n%s", c.Sec.Body)
 	}
 }
 
@@ -119,12 +119,12 @@ func TestGitDiffLastCommit(t *testing.T) {
 	if !ok {
 		t.Fatal("no section for a clean tree with commits")
 	}
-	if !strings.HasPrefix(c.sec.Title, "Last commit (the working tree is clean") {
-		t.Errorf("title = %q", c.sec.Title)
+	if !strings.HasPrefix(c.Sec.Title, "Last commit (the working tree is clean") {
+		t.Errorf("title = %q", c.Sec.Title)
 	}
 	for _, want := range []string{"Subject: speed up Add", "-func Add(a, b int) int { return a + b }", "+func Add(a, b int) int { return a - b }"} {
-		if !strings.Contains(c.sec.Body, want) {
-			t.Errorf("section lacks %q:\n%s", want, c.sec.Body)
+		if !strings.Contains(c.Sec.Body, want) {
+			t.Errorf("section lacks %q:\n%s", want, c.Sec.Body)
 		}
 	}
 
@@ -132,7 +132,7 @@ func TestGitDiffLastCommit(t *testing.T) {
 	writeTree(t, unborn, map[string]string{"a.go": "package a\n"})
 	git(t, unborn, "init", "-q")
 	if c, ok := diffGatherer(t, unborn, Options{}).gitDiffSection(context.Background(), nil); ok {
-		t.Errorf("a repository without commits gave a section: %+v", c.sec)
+		t.Errorf("a repository without commits gave a section: %+v", c.Sec)
 	}
 }
 
@@ -156,14 +156,14 @@ func TestGitDiffBudget(t *testing.T) {
 	if !ok {
 		t.Fatal("no section")
 	}
-	if len(c.sec.Body) > maxDiffBytes {
-		t.Errorf("section is %d bytes, budget %d", len(c.sec.Body), maxDiffBytes)
+	if len(c.Sec.Body) > maxDiffBytes {
+		t.Errorf("section is %d bytes, budget %d", len(c.Sec.Body), maxDiffBytes)
 	}
-	if !strings.Contains(c.sec.Body, "diff --git a/huge.txt") || !strings.Contains(c.sec.Body, "…[truncated") {
-		t.Errorf("the huge file in play must come first, cut:\n%.600s", c.sec.Body)
+	if !strings.Contains(c.Sec.Body, "diff --git a/huge.txt") || !strings.Contains(c.Sec.Body, "…[truncated") {
+		t.Errorf("the huge file in play must come first, cut:\n%.600s", c.Sec.Body)
 	}
-	if !strings.Contains(c.sec.Body, "more files not shown: ") {
-		t.Errorf("files left out are not named:\n%s", c.sec.Body[len(c.sec.Body)-400:])
+	if !strings.Contains(c.Sec.Body, "more files not shown: ") {
+		t.Errorf("files left out are not named:\n%s", c.Sec.Body[len(c.Sec.Body)-400:])
 	}
 }
 

@@ -35,7 +35,7 @@ func TestGitDiffRunsNoDiffProgram(t *testing.T) {
 	if !ok {
 		t.Fatal("no section")
 	}
-	if strings.Contains(c.sec.Body, "CONVERTED") || !strings.Contains(c.sec.Body, "diff --git a/calc.py b/calc.py\n") || !strings.Contains(c.sec.Body, "+    return a - b") {
-		t.Errorf("want the plain diff:\n%s", c.sec.Body)
+	if strings.Contains(c.Sec.Body, "CONVERTED") || !strings.Contains(c.Sec.Body, "diff --git a/calc.py b/calc.py\n") || !strings.Contains(c.Sec.Body, "+    return a - b") {
+		t.Errorf("want the plain diff:\n%s", c.Sec.Body)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"fixplan/context/section"
 	"fixplan/projfs"
 )
 
@@ -85,7 +86,7 @@ func (g *Gatherer) gitStatus(ctx context.Context) (status, note string) {
 		return "", "git status skipped: " + repo.untrusted + "; fixplan reads no repository outside the project\n"
 	case len(repo.programs) > 0:
 		return "", fmt.Sprintf("git status skipped: the repository's own config names programs (%s); fixplan runs nothing a project chooses\n",
-			keyList(repo.programs, 6))
+			section.List(repo.programs, 6))
 	case repo.unreadable != "":
 		return "", fmt.Sprintf("git status skipped: the repository's own config could not be checked (%s); fixplan runs nothing a project chooses\n",
 			repo.unreadable)
@@ -134,14 +135,6 @@ func (g *Gatherer) gitRefusal() string {
 		return "git sections left out: " + repo.untrusted + ". fixplan reads no objects or refs from outside the repository; to see its changes, copy the objects in (git repack -a -d) and remove objects/info/alternates, or replace the link with the folder it names"
 	}
 	return "git sections left out: " + repo.untrusted + ". fixplan reads no repository outside the project; open the repository's main folder to see its changes"
-}
-
-// keyList joins up to max keys, then "…".
-func keyList(keys []string, max int) string {
-	if len(keys) > max {
-		return strings.Join(keys[:max], ", ") + ", …"
-	}
-	return strings.Join(keys, ", ")
 }
 
 // runGit runs git on repo with args and the guards of gitArgs and gitEnviron,

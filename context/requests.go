@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"fixplan/context/section"
 	"fixplan/plan"
 	"fixplan/projfs"
 	"fixplan/redact"
@@ -86,7 +87,7 @@ func (g *Gatherer) readRange(path string, start, end int) (string, plan.SeenFile
 		return "", plan.SeenFile{}, 0, projfs.Refuse(plan.ErrInvalidInput, "start_line %d is after end_line %d", start, end)
 	}
 	label := fmt.Sprintf("read_file %s lines %d-%d of %d\n", clean, start, end, total)
-	return label + numbered(lines, start, end), plan.SeenFile{Path: clean, Whole: start == 1 && end == total}, ft.Red.In(start, end), nil
+	return label + section.Numbered(lines, start, end), plan.SeenFile{Path: clean, Whole: start == 1 && end == total}, ft.Red.In(start, end), nil
 }
 
 // readStreamed is readRange for a file over MaxFileBytes (f is open, clean is
@@ -195,8 +196,8 @@ func (g *Gatherer) formatSearch(query, glob string, res projfs.SearchResult) (st
 		}
 		for _, r := range windows(hits, searchContextLines, len(ft.Lines)) {
 			group()
-			redactions += ft.Red.In(r.from, r.to)
-			for i := r.from; i <= r.to; i++ {
+			redactions += ft.Red.In(r.From, r.To)
+			for i := r.From; i <= r.To; i++ {
 				sep := "-"
 				if isHit[i] {
 					sep = ":"

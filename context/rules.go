@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"fixplan/context/section"
 	"fixplan/plan"
 	"fixplan/projfs"
 
@@ -162,7 +163,7 @@ func (g *Gatherer) ruleFiles(inPlay []string) []ruleFile {
 			r.same = prev
 		} else {
 			texts[text] = rel
-			r.text = capText(stripFrontMatter(text), maxRuleFileBytes)
+			r.text = section.Cap(stripFrontMatter(text), maxRuleFileBytes)
 			r.n = ft.Red.In(1, len(ft.Lines))
 		}
 		out = append(out, r)
@@ -562,10 +563,10 @@ func stripFrontMatter(text string) string {
 
 // rulesSection builds the "Project rules (…)" section from the instruction files
 // that apply to inPlay; ok is false when there are none.
-func (g *Gatherer) rulesSection(inPlay []string) (candidate, bool) {
+func (g *Gatherer) rulesSection(inPlay []string) (section.Candidate, bool) {
 	rules := g.ruleFiles(inPlay)
 	if len(rules) == 0 {
-		return candidate{}, false
+		return section.Candidate{}, false
 	}
 	limit := min(maxRulesBytes, g.opts.MaxTotalBytes/8)
 	var b strings.Builder
@@ -587,7 +588,7 @@ func (g *Gatherer) rulesSection(inPlay []string) (candidate, bool) {
 				fmt.Fprintf(&b, "\n--- %s (%s): left out, the rules budget is spent ---\n", r.path, r.why)
 				continue
 			}
-			body = capText(body, room) + "\n"
+			body = section.Cap(body, room) + "\n"
 		}
 		b.WriteString(head)
 		b.WriteString(body)
@@ -595,18 +596,18 @@ func (g *Gatherer) rulesSection(inPlay []string) (candidate, bool) {
 		n += r.n
 	}
 	if len(names) == 0 {
-		return candidate{}, false
+		return section.Candidate{}, false
 	}
-	title := RulesTitle + " (" + keyList(names, 8) + ")"
-	return candidate{sec: plan.Section{Title: title, Body: b.String()}, redacted: true, redactions: n}, true
+	title := RulesTitle + " (" + section.List(names, 8) + ")"
+	return section.Candidate{Sec: plan.Section{Title: title, Body: b.String()}, Redacted: true, Redactions: n}, true
 }
 
 // filesShown lists the project files the candidates show, in order, once each.
-func filesShown(cands []candidate) []string {
+func filesShown(cands []section.Candidate) []string {
 	var out []string
 	for _, c := range cands {
-		if c.seen != nil && !slices.Contains(out, c.seen.Path) {
-			out = append(out, c.seen.Path)
+		if c.Seen != nil && !slices.Contains(out, c.Seen.Path) {
+			out = append(out, c.Seen.Path)
 		}
 	}
 	return out

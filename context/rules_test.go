@@ -142,7 +142,7 @@ func TestRulesGolden(t *testing.T) {
 			c, ok := g.rulesSection(tt.inPlay)
 			got := ""
 			if ok {
-				got = c.sec.Title + "\n\n" + c.sec.Body
+				got = c.Sec.Title + "\n\n" + c.Sec.Body
 			}
 			golden := filepath.Join("testdata", "rules", tt.name+".golden.txt")
 			if *update {
@@ -192,12 +192,12 @@ func TestRulesNeverLeaveTheProject(t *testing.T) {
 		t.Fatal("no rules section; .windsurfrules should be in it")
 	}
 	for _, bad := range []string{"OUTSIDE", "GIT-INTERNAL", "SECRETS-FOLDER", "root:x:0:0", "CLAUDE.md", "AGENTS.md"} {
-		if strings.Contains(c.sec.Title+c.sec.Body, bad) {
-			t.Errorf("section shows %q:\n%s\n%s", bad, c.sec.Title, c.sec.Body)
+		if strings.Contains(c.Sec.Title+c.Sec.Body, bad) {
+			t.Errorf("section shows %q:\n%s\n%s", bad, c.Sec.Title, c.Sec.Body)
 		}
 	}
-	if !strings.Contains(c.sec.Body, "kept: the only readable rules") {
-		t.Errorf("section lacks .windsurfrules:\n%s", c.sec.Body)
+	if !strings.Contains(c.Sec.Body, "kept: the only readable rules") {
+		t.Errorf("section lacks .windsurfrules:\n%s", c.Sec.Body)
 	}
 }
 
@@ -292,20 +292,20 @@ func TestRuleImportsNeverLeaveTheProject(t *testing.T) {
 	if !ok {
 		t.Fatal("no rules section; CLAUDE.md should be in it")
 	}
-	all := c.sec.Title + "\n" + c.sec.Body
+	all := c.Sec.Title + "\n" + c.Sec.Body
 	for _, bad := range []string{"OUTSIDE-TEXT", "GIT-CONFIG", "FIXPLAN-STATE", "SECRETS-FOLDER", "DOTENV"} {
 		if strings.Contains(all, bad) {
 			t.Errorf("section shows %q:\n%s", bad, all)
 		}
 	}
-	if n := strings.Count(c.sec.Body, "(imported by"); n != 1 {
-		t.Errorf("%d imported files, want only ok.md:\n%s", n, c.sec.Body)
+	if n := strings.Count(c.Sec.Body, "(imported by"); n != 1 {
+		t.Errorf("%d imported files, want only ok.md:\n%s", n, c.Sec.Body)
 	}
-	if want := "Project rules (CLAUDE.md, ok.md)"; c.sec.Title != want {
-		t.Errorf("title = %q, want %q", c.sec.Title, want)
+	if want := "Project rules (CLAUDE.md, ok.md)"; c.Sec.Title != want {
+		t.Errorf("title = %q, want %q", c.Sec.Title, want)
 	}
-	if !strings.Contains(c.sec.Body, "--- ok.md (imported by CLAUDE.md) ---\nkept: the readable import") {
-		t.Errorf("section lacks the readable import:\n%s", c.sec.Body)
+	if !strings.Contains(c.Sec.Body, "--- ok.md (imported by CLAUDE.md) ---\nkept: the readable import") {
+		t.Errorf("section lacks the readable import:\n%s", c.Sec.Body)
 	}
 }
 
@@ -338,7 +338,7 @@ func TestRuleImportsCountAgainstTheCaps(t *testing.T) {
 		t.Fatal("no section")
 	}
 	shown := 0 // the rules' text, without the one-line notes of files left out
-	for _, l := range strings.SplitAfter(c.sec.Body, "\n") {
+	for _, l := range strings.SplitAfter(c.Sec.Body, "\n") {
 		if !strings.Contains(l, "left out, the rules budget is spent") {
 			shown += len(l)
 		}
@@ -346,10 +346,10 @@ func TestRuleImportsCountAgainstTheCaps(t *testing.T) {
 	if shown > maxRulesBytes {
 		t.Errorf("section shows %d bytes of rules, over the cap %d", shown, maxRulesBytes)
 	}
-	if !strings.Contains(c.sec.Body, "r/10.md (imported by CLAUDE.md): left out, the rules budget is spent") {
-		t.Errorf("the last import within the file cap is not named as left out:\n%s", c.sec.Body)
+	if !strings.Contains(c.Sec.Body, "r/10.md (imported by CLAUDE.md): left out, the rules budget is spent") {
+		t.Errorf("the last import within the file cap is not named as left out:\n%s", c.Sec.Body)
 	}
-	if strings.Contains(c.sec.Body, "wJalrXUtnFEMI") || c.redactions == 0 {
-		t.Errorf("the key in an imported file is not redacted (%d redactions)", c.redactions)
+	if strings.Contains(c.Sec.Body, "wJalrXUtnFEMI") || c.Redactions == 0 {
+		t.Errorf("the key in an imported file is not redacted (%d redactions)", c.Redactions)
 	}
 }

@@ -20,7 +20,7 @@ func TestRulesOddNames(t *testing.T) {
 	if !ok {
 		t.Fatal("no section")
 	}
-	if c.sec.Title != "Project rules (.clinerules/ok.md)" || strings.Contains(c.sec.Body, "FAKE") || strings.Contains(c.sec.Body, "BIDI") {
-		t.Errorf("odd names used:\n%s\n%s", c.sec.Title, c.sec.Body)
+	if c.Sec.Title != "Project rules (.clinerules/ok.md)" || strings.Contains(c.Sec.Body, "FAKE") || strings.Contains(c.Sec.Body, "BIDI") {
+		t.Errorf("odd names used:\n%s\n%s", c.Sec.Title, c.Sec.Body)
 	}
 }

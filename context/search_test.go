@@ -34,6 +34,6 @@ m.py-10- h
 	}
 	res = g.Fulfil(context.Background(), plan.ProblemInput{}, plan.ContextRequest{Type: plan.ReqSearch, Query: ptr("needle"), Glob: ptr("n.py")})
 	if !res.OK || strings.Contains(res.Text, "abcdef123456") || res.Redactions != 1 {
-		t.Errorf("search result not redacted: %q (%d)", res.Text, res.Redactions)
+		t.Errorf("search result not Redacted: %q (%d)", res.Text, res.Redactions)
 	}
 }
