@@ -14,6 +14,7 @@ import (
 	"context"
 	"time"
 
+	"fixplan/context/envprobe"
 	"fixplan/context/section"
 	"fixplan/plan"
 	"fixplan/projfs"
@@ -71,7 +72,7 @@ func DefaultOptions() Options {
 		ToolTimeout:      3 * time.Second,
 		EnvWait:          time.Second,
 		MaxFileBytes:     projfs.DefaultMaxFileBytes,
-		EnvCachePath:     DefaultEnvCachePath(),
+		EnvCachePath:     envprobe.DefaultCachePath(),
 	}
 }
 
@@ -109,8 +110,8 @@ type Gatherer struct {
 	root     string       // absolute, symlinks resolved
 	files    *projfs.Root // every read of the project goes through it
 	opts     Options
-	env      envState
-	lookPath func(string) (string, error) // finds a tool; default: lookTool
+	env      *envprobe.Probe
+	lookPath func(string) (string, error) // finds a tool; default: the env probe's LookTool
 	repo     repoMemo
 }
 
@@ -124,12 +125,20 @@ func New(root string, opts Options) (*Gatherer, error) {
 		return nil, err
 	}
 	g.root, g.files = files.Dir(), files
-	g.lookPath = g.lookTool
+	g.env = envprobe.New(envprobe.Options{Files: files, ToolTimeout: g.opts.ToolTimeout, Wait: g.opts.EnvWait,
+		CachePath: g.opts.EnvCachePath, LookPath: func(name string) (string, error) { return g.lookPath(name) }})
+	g.lookPath = g.env.LookTool
 	return g, nil
 }
 
 // Root returns the absolute project root (symlinks resolved).
 func (g *Gatherer) Root() string { return g.root }
+
+// Env describes the environment as the model receives it: OS/arch, the versions
+// of the tools on PATH, the package managers the root's files reveal, the
+// virtualenv (envprobe.Probe.Text). The section is computed once per Gatherer
+// once every probe has answered.
+func (g *Gatherer) Env(ctx context.Context) string { return g.env.Text(ctx) }
 
 // Exists reports whether rel (slash-separated) names a file or folder in the
 // project, looked up through the root (nothing outside it is ever stat-ed).
@@ -143,7 +152,7 @@ func (g *Gatherer) Close() error {
 	// Version probes still running in the background finish (each is bounded by
 	// ToolTimeout) so their facts reach the per-machine cache, and nothing
 	// writes to the config folder after Close.
-	g.env.bg.Wait()
+	g.env.Wait()
 	return g.files.Close()
 }
 

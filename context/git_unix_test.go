@@ -60,7 +60,7 @@ func gatherRecent(t *testing.T, root string) string {
 	g := newGatherer(t, root, Options{})
 	g.lookPath = func(name string) (string, error) {
 		if name == "git" {
-			return g.lookTool(name)
+			return g.env.LookTool(name)
 		}
 		return "", exec.ErrNotFound
 	}

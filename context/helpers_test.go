@@ -11,6 +11,11 @@ import (
 // "->" makes a symlink to the rest.
 func writeTree(t *testing.T, root string, files map[string]string) { testtree.Write(t, root, files) }
 
+// writeScripts writes executable shell scripts (name → body after the #! line).
+func writeScripts(t *testing.T, dir string, scripts map[string]string) {
+	testtree.Scripts(t, dir, scripts)
+}
+
 // newGatherer opens a Gatherer on root with opts, failing the test on error.
 func newGatherer(t *testing.T, root string, opts Options) *Gatherer {
 	t.Helper()

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"fixplan/context/envprobe"
 	"fixplan/context/section"
 	"fixplan/projfs"
 )
@@ -153,15 +154,15 @@ func (g *Gatherer) runGitInput(ctx context.Context, git string, repo gitRepo, st
 		cmd.Stdin = strings.NewReader(stdin)
 	}
 	cmd.Dir = g.root
-	cmd.Env = gitEnviron(os.Environ(), g.root, g.toolPATH(), repo)
+	cmd.Env = gitEnviron(os.Environ(), g.root, g.env.PATH(), repo)
 	cmd.WaitDelay = g.opts.ToolTimeout
-	buf := &cappedBuffer{max: maxGitOutput + 1}
+	buf := envprobe.NewCappedBuffer(maxGitOutput + 1)
 	cmd.Stdout = buf // stderr goes nowhere
 	err = cmd.Run()
-	if len(buf.b) > maxGitOutput {
-		return string(buf.b[:maxGitOutput]), true, err
+	if got := buf.Bytes(); len(got) > maxGitOutput {
+		return string(got[:maxGitOutput]), true, err
 	}
-	return string(buf.b), false, err
+	return string(buf.Bytes()), false, err
 }
 
 // gitArgs are the options every git call starts with: the repository that was
@@ -187,13 +188,13 @@ var gitPlaceVars = map[string]bool{
 	"GIT_REPLACE_REF_BASE": true,
 }
 
-// gitEnviron is git's environment: the probes' (probeEnviron: no credentials,
+// gitEnviron is git's environment: the probes' (envprobe.Environ: no credentials,
 // no variables naming places inside the root, PATH without project entries;
 // GIT_CONFIG_NOSYSTEM and the user's own config variables are kept) without
 // gitPlaceVars, with the checked common folder, no terminal prompt, no lazy
 // fetch, no optional locks and the C locale (porcelain output is parsed).
 func gitEnviron(environ []string, root, path string, repo gitRepo) []string {
-	env := probeEnviron(environ, root, path, root)
+	env := envprobe.Environ(environ, root, path, root)
 	out := env[:0]
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")

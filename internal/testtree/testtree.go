@@ -28,3 +28,18 @@ func Write(t testing.TB, root string, files map[string]string) {
 		}
 	}
 }
+
+// Scripts writes executable shell scripts under dir (slash path → body after
+// the #! line).
+func Scripts(t testing.TB, dir string, scripts map[string]string) {
+	t.Helper()
+	for name, body := range scripts {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

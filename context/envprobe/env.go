@@ -1,4 +1,11 @@
-package codectx
+// Package envprobe describes the machine's environment for the model — OS and
+// architecture, the versions of the usual tools on PATH, the package managers
+// the project's files reveal, the virtualenv (Probe.Text) — and owns the
+// scrubbed environment every tool fixplan runs for context starts in (Environ,
+// LookTool, PATH): a PATH without entries inside the project, no credentials,
+// no variables naming places inside it, a folder outside it. Versions are kept
+// per machine in a cache file (cache.go).
+package envprobe
 
 import (
 	"bufio"
@@ -11,6 +18,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"fixplan/internal/lazyre"
+	"fixplan/projfs"
 )
 
 // tool is one `name args...` version probe of the env section.
@@ -55,7 +65,7 @@ var lockFiles = [][2]string{
 }
 
 // ansiRe matches terminal colour/escape sequences some tools print even to a pipe.
-var ansiRe = lazyRegexp(`\x1b\[[0-9;?]*[A-Za-z]`)
+var ansiRe = lazyre.New(`\x1b\[[0-9;?]*[A-Za-z]`)
 
 // pendingVersion stands for a tool whose probe is still running.
 const pendingVersion = "installed (version not known yet)"
@@ -63,8 +73,33 @@ const pendingVersion = "installed (version not known yet)"
 // maxProbeOutput bounds what is kept of a probe's output.
 const maxProbeOutput = 64 << 10
 
-// envState is the Gatherer's env section state.
-type envState struct {
+// Options tune a Probe.
+type Options struct {
+	// Files is the project: its package-manager files and virtualenv are looked
+	// up through it, and no tool, PATH entry or cache inside it is used.
+	Files *projfs.Root
+	// ToolTimeout bounds each `tool --version` probe.
+	ToolTimeout time.Duration
+	// Wait is how long Text waits for version probes that are not cached;
+	// slower probes go on in the background (up to ToolTimeout) and are cached
+	// for the next time.
+	Wait time.Duration
+	// CachePath is the JSON file caching the tool versions per machine
+	// (DefaultCachePath); "" turns the cache off. A path inside the project is
+	// never used.
+	CachePath string
+	// LookPath finds a tool; nil: LookTool.
+	LookPath func(name string) (string, error)
+}
+
+// Probe is the environment section of one project. It is safe for concurrent
+// use.
+type Probe struct {
+	root     string // absolute, symlinks resolved
+	files    *projfs.Root
+	opts     Options
+	lookPath func(string) (string, error)
+
 	mu   sync.Mutex
 	text string    // the complete section, once known
 	run  *probeRun // probes started by an earlier call
@@ -73,8 +108,22 @@ type envState struct {
 	pathMu  sync.Mutex
 	pathSet bool
 	pathRaw string // $PATH when path was computed
-	path    string // toolPATH
+	path    string // PATH()
 }
+
+// New returns the Probe of the project o.Files.
+func New(o Options) *Probe {
+	p := &Probe{root: o.Files.Dir(), files: o.Files, opts: o, lookPath: o.LookPath}
+	if p.lookPath == nil {
+		p.lookPath = p.LookTool
+	}
+	return p
+}
+
+// Wait waits for the version probes still running in the background (each is
+// bounded by ToolTimeout), so their facts reach the cache and nothing writes to
+// the config folder afterwards.
+func (p *Probe) Wait() { p.bg.Wait() }
 
 // probeRun is one batch of version probes; done is closed when every probe has
 // ended and the cache has been written.
@@ -86,32 +135,32 @@ type probeRun struct {
 	stale []string   // a version known from before, shown while its re-probe runs
 }
 
-// Env describes the environment as the model receives it: OS/arch, the versions
+// Text describes the environment as the model receives it: OS/arch, the versions
 // of the tools found on PATH, the package managers revealed by files in the root,
 // and the virtualenv.
 //
-// Versions come from the env cache (Options.EnvCachePath) when it knows the
+// Versions come from the env cache (Options.CachePath) when it knows the
 // binaries on PATH; otherwise `tool --version` probes run concurrently, each
-// bounded by ToolTimeout, and Env waits for them at most EnvWait: a slower probe
-// is reported as "installed (version not known yet)" and finishes in the
+// bounded by ToolTimeout, and Text waits for them at most Options.Wait: a slower
+// probe is reported as "installed (version not known yet)" and finishes in the
 // background for the cache. Probes never run anything the project chooses: they
-// start outside the root with a scrubbed environment and PATH (see lookTool and
-// probeEnviron). The section is computed once per Gatherer once it is complete.
-func (g *Gatherer) Env(ctx context.Context) string {
-	g.env.mu.Lock()
-	defer g.env.mu.Unlock()
-	if g.env.text != "" {
-		return g.env.text
+// start outside the root with a scrubbed environment and PATH (see LookTool and
+// Environ). The section is computed once per Probe once it is complete.
+func (p *Probe) Text(ctx context.Context) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.text != "" {
+		return p.text
 	}
-	versions, complete := g.toolVersions(ctx)
-	text := g.envText(versions)
+	versions, complete := p.toolVersions(ctx)
+	text := p.envText(versions)
 	if complete {
-		g.env.text = text
+		p.text = text
 	}
 	return text
 }
 
-func (g *Gatherer) envText(versions []string) string {
+func (p *Probe) envText(versions []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "os: %s/%s\n", runtime.GOOS, runtime.GOARCH)
 	b.WriteString("tools on PATH:\n")
@@ -128,7 +177,7 @@ func (g *Gatherer) envText(versions []string) string {
 	var pms []string
 	seen := map[string]bool{}
 	for _, lf := range lockFiles {
-		if st, err := g.files.Stat(lf[0]); err == nil && st.Mode().IsRegular() && !seen[lf[1]] {
+		if st, err := p.files.Stat(lf[0]); err == nil && st.Mode().IsRegular() && !seen[lf[1]] {
 			seen[lf[1]] = true
 			pms = append(pms, lf[1]+" ("+lf[0]+")")
 		}
@@ -138,23 +187,23 @@ func (g *Gatherer) envText(versions []string) string {
 	} else {
 		b.WriteString("package managers: none detected\n")
 	}
-	b.WriteString("virtualenv: " + g.virtualenv() + "\n")
+	b.WriteString("virtualenv: " + p.virtualenv() + "\n")
 	return b.String()
 }
 
 // toolVersions returns one version line per tool ("" = not found or the probe
-// failed) and whether every line is final. g.env.mu is held.
-func (g *Gatherer) toolVersions(ctx context.Context) ([]string, bool) {
-	run := g.env.run
+// failed) and whether every line is final. p.mu is held.
+func (p *Probe) toolVersions(ctx context.Context) ([]string, bool) {
+	run := p.run
 	if run == nil {
 		var versions []string
-		run, versions = g.startProbes(ctx)
+		run, versions = p.startProbes(ctx)
 		if run == nil {
 			return versions, true
 		}
-		g.env.run = run
+		p.run = run
 	}
-	timer := time.NewTimer(g.opts.EnvWait)
+	timer := time.NewTimer(p.opts.Wait)
 	defer timer.Stop()
 	select {
 	case <-run.done:
@@ -165,7 +214,7 @@ func (g *Gatherer) toolVersions(ctx context.Context) ([]string, bool) {
 	select {
 	case <-run.done:
 		complete = true
-		g.env.run = nil
+		p.run = nil
 	default:
 	}
 	run.mu.Lock()
@@ -188,9 +237,9 @@ func (g *Gatherer) toolVersions(ctx context.Context) ([]string, bool) {
 // startProbes looks the tools up (or takes them from the cache) and starts the
 // probes the cache cannot answer. It returns a nil run and the versions when
 // there is nothing to probe.
-func (g *Gatherer) startProbes(ctx context.Context) (*probeRun, []string) {
-	pathList := g.toolPATH()
-	cachePath := g.envCachePath()
+func (p *Probe) startProbes(ctx context.Context) (*probeRun, []string) {
+	pathList := p.PATH()
+	cachePath := p.envCachePath()
 	key := ""
 	var cached *envEntry
 	if cachePath != "" {
@@ -211,14 +260,14 @@ func (g *Gatherer) startProbes(ctx context.Context) (*probeRun, []string) {
 		entry.Tools = make([]toolFact, len(tools))
 		for i, t := range tools {
 			entry.Tools[i] = toolFact{Name: t.name}
-			p, err := g.lookPath(t.name)
+			bin, err := p.lookPath(t.name)
 			if err != nil {
 				continue
 			}
-			s := statStamp(p)
-			entry.Tools[i] = toolFact{Name: t.name, Path: p, Size: s.Size, Mod: s.Mod}
+			s := statStamp(bin)
+			entry.Tools[i] = toolFact{Name: t.name, Path: bin, Size: s.Size, Mod: s.Mod}
 			if cached != nil {
-				if old := cached.Tools[i]; old.sameBinary(p) {
+				if old := cached.Tools[i]; old.sameBinary(bin) {
 					entry.Tools[i] = old
 				}
 			}
@@ -253,11 +302,11 @@ func (g *Gatherer) startProbes(ctx context.Context) (*probeRun, []string) {
 	for i := range run.final {
 		run.final[i] = !slices.Contains(need, i)
 	}
-	g.env.bg.Add(1)
+	p.bg.Add(1)
 	go func() {
-		defer g.env.bg.Done()
+		defer p.bg.Done()
 		defer close(run.done)
-		g.probeAll(context.WithoutCancel(ctx), run, need, pathList)
+		p.probeAll(context.WithoutCancel(ctx), run, need, pathList)
 		if cachePath != "" {
 			run.mu.Lock()
 			entry.Tools = slices.Clone(run.facts)
@@ -269,7 +318,7 @@ func (g *Gatherer) startProbes(ctx context.Context) (*probeRun, []string) {
 }
 
 // virtualenv describes the active or in-root Python virtualenv.
-func (g *Gatherer) virtualenv() string {
+func (p *Probe) virtualenv() string {
 	if v := os.Getenv("VIRTUAL_ENV"); v != "" {
 		return "active (" + filepath.Base(v) + ")"
 	}
@@ -277,7 +326,7 @@ func (g *Gatherer) virtualenv() string {
 		return "conda env " + filepath.Base(v)
 	}
 	for _, d := range []string{".venv", "venv", "env"} {
-		f, err := g.files.OpenRooted(d + "/pyvenv.cfg")
+		f, err := p.files.OpenRooted(d + "/pyvenv.cfg")
 		if err != nil {
 			continue
 		}

@@ -1,4 +1,4 @@
-package codectx
+package envprobe
 
 import (
 	"context"
@@ -9,13 +9,34 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"fixplan/internal/testtree"
+	"fixplan/projfs"
 )
+
+// noTools is a LookPath that finds nothing: no real tool probes where a test
+// does not need them (they are slow and machine-dependent).
+func noTools(string) (string, error) { return "", os.ErrNotExist }
+
+// openProbe opens the project root and a Probe of it with o, failing the test
+// on error; the probes still running and the root are done with at cleanup.
+func openProbe(t testing.TB, root string, o Options) *Probe {
+	t.Helper()
+	files, err := projfs.OpenRoot(root, projfs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Files = files
+	p := New(o)
+	t.Cleanup(func() { p.Wait(); files.Close() })
+	return p
+}
 
 func TestScrubPATH(t *testing.T) {
 	root := t.TempDir()
 	out := t.TempDir()
-	writeTree(t, root, map[string]string{"node_modules/.bin/x": "x", "bin/x": "x"})
-	writeTree(t, out, map[string]string{"a/x": "x", "b/x": "x", "link": "->" + filepath.Join(root, "bin")})
+	testtree.Write(t, root, map[string]string{"node_modules/.bin/x": "x", "bin/x": "x"})
+	testtree.Write(t, out, map[string]string{"a/x": "x", "b/x": "x", "link": "->" + filepath.Join(root, "bin")})
 	sep := string(os.PathListSeparator)
 	in := strings.Join([]string{
 		"", ".", "node_modules/.bin", filepath.Join(root, "node_modules", ".bin"), root,
@@ -39,14 +60,14 @@ func TestProbeEnviron(t *testing.T) {
 		"VIRTUAL_ENV=" + filepath.Join(root, ".venv"), "NODE_OPTIONS=--require " + filepath.Join(root, "x.js"),
 		"JAVA_HOME=/usr/lib/jvm/java-17", "OTHER=" + root + "-sibling", "LANG=C.UTF-8",
 	}
-	got := probeEnviron(environ, root, "/usr/bin", "/probe")
+	got := Environ(environ, root, "/usr/bin", "/probe")
 	want := []string{"HOME=" + root, "JAVA_HOME=/usr/lib/jvm/java-17", "OTHER=" + root + "-sibling", "LANG=C.UTF-8",
 		"PATH=/usr/bin", "GOTOOLCHAIN=local"}
 	if runtime.GOOS != "windows" {
 		want = append(want, "PWD=/probe")
 	}
 	if !slices.Equal(got, want) {
-		t.Fatalf("probeEnviron =\n%q\nwant\n%q", got, want)
+		t.Fatalf("Environ =\n%q\nwant\n%q", got, want)
 	}
 }
 
@@ -75,27 +96,14 @@ func TestNamesInside(t *testing.T) {
 
 func TestEnvCacheInsideTheRootIsNotUsed(t *testing.T) {
 	root := t.TempDir()
-	g := newGatherer(t, root, Options{EnvCachePath: filepath.Join(root, ".fixplan", "env-cache.json")})
+	g := openProbe(t, root, Options{CachePath: filepath.Join(root, ".fixplan", "env-cache.json"), LookPath: noTools})
 	if p := g.envCachePath(); p != "" {
 		t.Fatalf("envCachePath = %q", p)
 	}
-	g.Env(context.Background())
-	g.env.bg.Wait()
+	g.Text(context.Background())
+	g.Wait()
 	if _, err := os.Stat(filepath.Join(root, ".fixplan")); !os.IsNotExist(err) {
 		t.Fatalf("the project folder was written: %v", err)
-	}
-}
-
-func TestDefaultEnvCachePath(t *testing.T) {
-	d, err := os.UserConfigDir()
-	if err != nil {
-		t.Fatal("no user config folder (set HOME or XDG_CONFIG_HOME):", err)
-	}
-	if got := DefaultOptions().EnvCachePath; got != filepath.Join(d, "fixplan", "env-cache.json") {
-		t.Fatalf("default EnvCachePath = %q", got)
-	}
-	if (Options{}).normalised().EnvCachePath != "" {
-		t.Fatal("a zero EnvCachePath must stay off")
 	}
 }
 
@@ -142,20 +150,16 @@ func BenchmarkEnvCacheHit(b *testing.B) {
 		}
 	}
 	cache := filepath.Join(b.TempDir(), "env-cache.json")
-	g, err := New(root, Options{ToolTimeout: 20 * time.Second, EnvWait: time.Minute, EnvCachePath: cache})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer g.Close()
+	g := openProbe(b, root, Options{ToolTimeout: 20 * time.Second, Wait: time.Minute, CachePath: cache})
 	ctx := context.Background()
-	warm := g.Env(ctx)
-	g.env.bg.Wait()
+	warm := g.Text(ctx)
+	g.Wait()
 	n := strings.Count(warm, "\n  ")
 	b.ReportMetric(float64(n), "tools")
 	for b.Loop() {
-		g.env.text = ""
-		g.env.pathSet = false
-		if got := g.Env(ctx); got != warm {
+		g.text = ""
+		g.pathSet = false
+		if got := g.Text(ctx); got != warm {
 			b.Fatalf("cache hit differs:\n%s\nwant\n%s", got, warm)
 		}
 	}

@@ -1,4 +1,4 @@
-package codectx
+package envprobe
 
 import (
 	"bufio"
@@ -14,8 +14,8 @@ import (
 
 // probeAll runs the probes of run.facts[need] concurrently in a fresh empty
 // folder outside the root, removed afterwards. Without such a folder nothing runs.
-func (g *Gatherer) probeAll(ctx context.Context, run *probeRun, need []int, pathList string) {
-	dir, err := g.probeDir()
+func (p *Probe) probeAll(ctx context.Context, run *probeRun, need []int, pathList string) {
+	dir, err := p.probeDir()
 	if err != nil {
 		run.mu.Lock()
 		for _, i := range need {
@@ -26,14 +26,14 @@ func (g *Gatherer) probeAll(ctx context.Context, run *probeRun, need []int, path
 		return
 	}
 	defer os.RemoveAll(dir)
-	environ := probeEnviron(os.Environ(), g.root, pathList, dir)
+	environ := Environ(os.Environ(), p.root, pathList, dir)
 	var wg sync.WaitGroup
 	for _, i := range need {
 		run.mu.Lock()
 		path := run.facts[i].Path
 		run.mu.Unlock()
 		wg.Go(func() {
-			v, timedOut := g.probe(ctx, path, tools[i].args, dir, environ)
+			v, timedOut := p.probe(ctx, path, tools[i].args, dir, environ)
 			run.mu.Lock()
 			defer run.mu.Unlock()
 			run.final[i] = true
@@ -53,10 +53,10 @@ func (g *Gatherer) probeAll(ctx context.Context, run *probeRun, need []int, path
 // user, unlike a shared /tmp where anyone may leave a .mvn/ or a
 // rust-toolchain.toml for tools walking up from their folder to find), else in
 // the system temp folder; never inside the root.
-func (g *Gatherer) probeDir() (string, error) {
+func (p *Probe) probeDir() (string, error) {
 	var parents []string
-	if p := g.envCachePath(); p != "" {
-		parents = append(parents, filepath.Dir(p))
+	if c := p.envCachePath(); c != "" {
+		parents = append(parents, filepath.Dir(c))
 	}
 	parents = append(parents, os.TempDir())
 	for _, parent := range parents {
@@ -64,7 +64,7 @@ func (g *Gatherer) probeDir() (string, error) {
 			continue
 		}
 		real, err := filepath.EvalSymlinks(parent)
-		if err != nil || inside(g.root, real) {
+		if err != nil || inside(p.root, real) {
 			continue
 		}
 		if d, err := os.MkdirTemp(real, "probe-"); err == nil {
@@ -77,18 +77,18 @@ func (g *Gatherer) probeDir() (string, error) {
 // probe runs one version command in dir with environ and returns the first
 // non-empty line of its output ("" on failure), and whether it was stopped at
 // ToolTimeout.
-func (g *Gatherer) probe(ctx context.Context, path string, args []string, dir string, environ []string) (string, bool) {
-	ctx, cancel := context.WithTimeout(ctx, g.opts.ToolTimeout)
+func (p *Probe) probe(ctx context.Context, path string, args []string, dir string, environ []string) (string, bool) {
+	ctx, cancel := context.WithTimeout(ctx, p.opts.ToolTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = dir
 	cmd.Env = environ
-	cmd.WaitDelay = g.opts.ToolTimeout
-	out := &cappedBuffer{max: maxProbeOutput}
+	cmd.WaitDelay = p.opts.ToolTimeout
+	out := NewCappedBuffer(maxProbeOutput)
 	cmd.Stdout, cmd.Stderr = out, out
 	_ = cmd.Run() // a failing probe may still have printed its version
 	timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
-	sc := bufio.NewScanner(strings.NewReader(ansiRe.ReplaceAllString(string(out.b), "")))
+	sc := bufio.NewScanner(strings.NewReader(ansiRe.ReplaceAllString(string(out.Bytes()), "")))
 	for sc.Scan() {
 		if l := strings.TrimSpace(sc.Text()); l != "" {
 			if len(l) > maxVersionLen {
@@ -100,18 +100,29 @@ func (g *Gatherer) probe(ctx context.Context, path string, args []string, dir st
 	return "", timedOut
 }
 
-// cappedBuffer keeps the first max bytes written to it.
-type cappedBuffer struct {
+// CappedBuffer keeps the first max bytes written to it (the output of a tool,
+// which may write without end).
+type CappedBuffer struct {
 	mu  sync.Mutex
 	b   []byte
 	max int
 }
 
-func (c *cappedBuffer) Write(p []byte) (int, error) {
+func (c *CappedBuffer) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if room := c.max - len(c.b); room > 0 {
 		c.b = append(c.b, p[:min(room, len(p))]...)
 	}
 	return len(p), nil
+}
+
+// NewCappedBuffer returns a CappedBuffer that keeps max bytes.
+func NewCappedBuffer(max int) *CappedBuffer { return &CappedBuffer{max: max} }
+
+// Bytes returns what was kept.
+func (c *CappedBuffer) Bytes() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.b
 }

@@ -1,4 +1,4 @@
-package codectx
+package envprobe
 
 import (
 	"crypto/sha256"
@@ -29,9 +29,9 @@ const (
 	maxVersionLen   = 160
 )
 
-// DefaultEnvCachePath returns <user config dir>/fixplan/env-cache.json, or ""
+// DefaultCachePath returns <user config dir>/fixplan/env-cache.json, or ""
 // when the user has no config folder.
-func DefaultEnvCachePath() string {
+func DefaultCachePath() string {
 	d, err := os.UserConfigDir()
 	if err != nil || d == "" {
 		return ""
@@ -212,20 +212,20 @@ func saveEnvEntry(path string, e envEntry) error {
 	return nil
 }
 
-// envCachePath is the cache file to use: Options.EnvCachePath made absolute with
+// envCachePath is the cache file to use: Options.CachePath made absolute with
 // its folder's symlinks resolved, or "" when there is none or it would be inside
 // the project root.
-func (g *Gatherer) envCachePath() string {
-	p := g.opts.EnvCachePath
-	if p == "" {
+func (p *Probe) envCachePath() string {
+	path := p.opts.CachePath
+	if path == "" {
 		return ""
 	}
-	abs, err := filepath.Abs(p)
+	abs, err := filepath.Abs(path)
 	if err != nil {
 		return ""
 	}
 	dir := resolveExisting(filepath.Dir(abs))
-	if inside(g.root, dir) {
+	if inside(p.root, dir) {
 		return ""
 	}
 	return filepath.Join(dir, filepath.Base(abs))

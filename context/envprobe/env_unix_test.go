@@ -1,6 +1,6 @@
 //go:build unix
 
-package codectx
+package envprobe
 
 import (
 	"context"
@@ -10,21 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// writeScripts writes executable shell scripts (name → body after the #! line).
-func writeScripts(t *testing.T, dir string, scripts map[string]string) {
-	t.Helper()
-	for name, body := range scripts {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"fixplan/internal/testtree"
+)
 
 // TestEnvProbeRunsNothingFromTheProject opens a hostile project: tools of the
 // same names in the root, in node_modules/.bin and in a toolchain that
@@ -56,8 +44,8 @@ func TestEnvProbeRunsNothingFromTheProject(t *testing.T) {
 				hostile["node_modules/.bin/"+name] = mark("nm-" + name)
 				hostile["evil-toolchain/bin/"+name] = mark("toolchain-" + name)
 			}
-			writeScripts(t, root, hostile)
-			writeTree(t, root, map[string]string{
+			testtree.Scripts(t, root, hostile)
+			testtree.Write(t, root, map[string]string{
 				"go.mod":              "module evil\n\ngo 1.99\n\ntoolchain go1.99.0\n",
 				"rust-toolchain.toml": "[toolchain]\npath = \"" + filepath.Join(root, "evil-toolchain") + "\"\n",
 				".mvn/jvm.config":     "-Xlog:gc:file=" + filepath.Join(marks, "mvn-jvm-config.log") + "\n",
@@ -73,7 +61,7 @@ func TestEnvProbeRunsNothingFromTheProject(t *testing.T) {
 			// A spy tool outside the project records where and with what it ran.
 			spyBin := t.TempDir()
 			spy := filepath.Join(marks, "spy")
-			writeScripts(t, spyBin, map[string]string{"bun": "{ pwd -P; env; } > " + spy + "\necho 'bun 9.9.9'\n"})
+			testtree.Scripts(t, spyBin, map[string]string{"bun": "{ pwd -P; env; } > " + spy + "\necho 'bun 9.9.9'\n"})
 			link := filepath.Join(t.TempDir(), "bin-link")
 			if err := os.Symlink(filepath.Join(root, "node_modules", ".bin"), link); err != nil {
 				t.Fatal(err)
@@ -93,14 +81,10 @@ func TestEnvProbeRunsNothingFromTheProject(t *testing.T) {
 			t.Chdir(root)
 
 			cacheDir := t.TempDir()
-			g, err := New(root, Options{ToolTimeout: 20 * time.Second, EnvWait: time.Minute,
-				EnvCachePath: filepath.Join(cacheDir, "env-cache.json")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer g.Close()
-			text := g.Env(context.Background())
-			g.env.bg.Wait()
+			g := openProbe(t, root, Options{ToolTimeout: 20 * time.Second, Wait: time.Minute,
+				CachePath: filepath.Join(cacheDir, "env-cache.json")})
+			text := g.Text(context.Background())
+			g.Wait()
 			t.Logf("env section:\n%s", text)
 
 			ents, _ := os.ReadDir(marks)
@@ -124,7 +108,7 @@ func TestEnvProbeRunsNothingFromTheProject(t *testing.T) {
 				t.Fatalf("the spy tool did not run: %v", err)
 			}
 			lines := strings.Split(string(b), "\n")
-			if inside(g.Root(), lines[0]) || !strings.HasPrefix(lines[0], resolveExisting(cacheDir)) {
+			if inside(g.root, lines[0]) || !strings.HasPrefix(lines[0], resolveExisting(cacheDir)) {
 				t.Errorf("the probe ran in %s, want a folder in %s", lines[0], cacheDir)
 			}
 			env := map[string]string{}
@@ -142,7 +126,7 @@ func TestEnvProbeRunsNothingFromTheProject(t *testing.T) {
 				t.Errorf("GOTOOLCHAIN=%q PWD=%q HOME=%q", env["GOTOOLCHAIN"], env["PWD"], env["HOME"])
 			}
 			for _, d := range filepath.SplitList(env["PATH"]) {
-				if !filepath.IsAbs(d) || inside(g.Root(), d) || d == link {
+				if !filepath.IsAbs(d) || inside(g.root, d) || d == link {
 					t.Errorf("the probe's PATH has %q", d)
 				}
 			}
@@ -189,16 +173,11 @@ func runs(t *testing.T, counter string) int {
 	return strings.Count(string(b), "run\n")
 }
 
-// cacheGatherer opens a Gatherer on root with the real tool lookup and the env
-// cache at cache.
-func cacheGatherer(t *testing.T, root, cache string, wait time.Duration) *Gatherer {
+// cacheProbe opens a Probe of root with the real tool lookup and the env cache
+// at cache.
+func cacheProbe(t *testing.T, root, cache string, wait time.Duration) *Probe {
 	t.Helper()
-	g, err := New(root, Options{ToolTimeout: 20 * time.Second, EnvWait: wait, EnvCachePath: cache})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { g.env.bg.Wait(); g.Close() })
-	return g
+	return openProbe(t, root, Options{ToolTimeout: 20 * time.Second, Wait: wait, CachePath: cache})
 }
 
 func TestEnvCache(t *testing.T) {
@@ -206,44 +185,44 @@ func TestEnvCache(t *testing.T) {
 	bin := t.TempDir()
 	counts := t.TempDir()
 	deno, bun := filepath.Join(counts, "deno"), filepath.Join(counts, "bun")
-	writeScripts(t, bin, map[string]string{"deno": counterTool(deno, "deno 1.0.0", "")})
+	testtree.Scripts(t, bin, map[string]string{"deno": counterTool(deno, "deno 1.0.0", "")})
 	t.Setenv("PATH", bin)
 	cache := filepath.Join(t.TempDir(), "fixplan", "env-cache.json")
 	ctx := context.Background()
 
-	first := cacheGatherer(t, root, cache, time.Minute).Env(ctx)
+	first := cacheProbe(t, root, cache, time.Minute).Text(ctx)
 	if !strings.Contains(first, "  deno: deno 1.0.0\n") || runs(t, deno) != 1 {
 		t.Fatalf("first probe: %d runs\n%s", runs(t, deno), first)
 	}
-	if second := cacheGatherer(t, root, cache, time.Minute).Env(ctx); second != first || runs(t, deno) != 1 {
+	if second := cacheProbe(t, root, cache, time.Minute).Text(ctx); second != first || runs(t, deno) != 1 {
 		t.Fatalf("second probe ran the tool again (%d runs) or differs:\n%s", runs(t, deno), second)
 	}
 
 	// A new binary in the same place is probed again.
-	writeScripts(t, bin, map[string]string{"deno": counterTool(deno, "deno 2.0.0-new", "")})
+	testtree.Scripts(t, bin, map[string]string{"deno": counterTool(deno, "deno 2.0.0-new", "")})
 	later := time.Now().Add(time.Hour)
 	os.Chtimes(filepath.Join(bin, "deno"), later, later)
-	if third := cacheGatherer(t, root, cache, time.Minute).Env(ctx); !strings.Contains(third, "  deno: deno 2.0.0-new\n") || runs(t, deno) != 2 {
+	if third := cacheProbe(t, root, cache, time.Minute).Text(ctx); !strings.Contains(third, "  deno: deno 2.0.0-new\n") || runs(t, deno) != 2 {
 		t.Fatalf("changed binary: %d runs\n%s", runs(t, deno), third)
 	}
 
 	// A tool added to a PATH folder is found and probed; the others are not.
-	writeScripts(t, bin, map[string]string{"bun": counterTool(bun, "bun 1.1.1", "")})
+	testtree.Scripts(t, bin, map[string]string{"bun": counterTool(bun, "bun 1.1.1", "")})
 	os.Chtimes(bin, later, later)
-	fourth := cacheGatherer(t, root, cache, time.Minute).Env(ctx)
+	fourth := cacheProbe(t, root, cache, time.Minute).Text(ctx)
 	if !strings.Contains(fourth, "  bun: bun 1.1.1\n") || runs(t, bun) != 1 || runs(t, deno) != 2 {
 		t.Fatalf("added tool: bun %d runs, deno %d runs\n%s", runs(t, bun), runs(t, deno), fourth)
 	}
 
 	// Another PATH is another entry; the first one stays.
 	bin2 := t.TempDir()
-	writeScripts(t, bin2, map[string]string{"deno": counterTool(deno, "deno 3.0.0", "")})
+	testtree.Scripts(t, bin2, map[string]string{"deno": counterTool(deno, "deno 3.0.0", "")})
 	t.Setenv("PATH", bin2)
-	if fifth := cacheGatherer(t, root, cache, time.Minute).Env(ctx); !strings.Contains(fifth, "  deno: deno 3.0.0\n") || runs(t, deno) != 3 {
+	if fifth := cacheProbe(t, root, cache, time.Minute).Text(ctx); !strings.Contains(fifth, "  deno: deno 3.0.0\n") || runs(t, deno) != 3 {
 		t.Fatalf("other PATH: %d runs\n%s", runs(t, deno), fifth)
 	}
 	t.Setenv("PATH", bin)
-	if again := cacheGatherer(t, root, cache, time.Minute).Env(ctx); again != fourth || runs(t, deno) != 3 {
+	if again := cacheProbe(t, root, cache, time.Minute).Text(ctx); again != fourth || runs(t, deno) != 3 {
 		t.Fatalf("back to the first PATH: %d runs\n%s", runs(t, deno), again)
 	}
 	if st, err := os.Stat(cache); err != nil || st.Mode().Perm() != 0o600 {
@@ -253,14 +232,14 @@ func TestEnvCache(t *testing.T) {
 
 // TestEnvSlowProbeDoesNotHoldThePlan: a probe that cannot finish before the test
 // lets it is reported as pending; it finishes in the background and the next
-// Gatherer reads its version from the cache without running the tool again.
+// Probe reads its version from the cache without running the tool again.
 func TestEnvSlowProbeDoesNotHoldThePlan(t *testing.T) {
 	root := t.TempDir()
 	bin := t.TempDir()
 	counts := t.TempDir()
 	gate := filepath.Join(counts, "go-ahead")
 	counter := filepath.Join(counts, "deno")
-	writeScripts(t, bin, map[string]string{
+	testtree.Scripts(t, bin, map[string]string{
 		"deno": counterTool(counter, "deno 1.0.0", gate),
 		"bun":  "echo 'bun 1.2.3'\n",
 	})
@@ -268,19 +247,19 @@ func TestEnvSlowProbeDoesNotHoldThePlan(t *testing.T) {
 	cache := filepath.Join(t.TempDir(), "env-cache.json")
 	ctx := context.Background()
 
-	g := cacheGatherer(t, root, cache, 50*time.Millisecond)
-	text := g.Env(ctx)
+	g := cacheProbe(t, root, cache, 50*time.Millisecond)
+	text := g.Text(ctx)
 	if !strings.Contains(text, "  deno: "+pendingVersion+"\n") {
 		t.Fatalf("the slow probe is not reported as pending:\n%s", text)
 	}
 	if err := os.WriteFile(gate, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g.env.bg.Wait()
-	if again := g.Env(ctx); !strings.Contains(again, "  deno: deno 1.0.0\n") || !strings.Contains(again, "  bun: bun 1.2.3\n") {
+	g.Wait()
+	if again := g.Text(ctx); !strings.Contains(again, "  deno: deno 1.0.0\n") || !strings.Contains(again, "  bun: bun 1.2.3\n") {
 		t.Fatalf("the finished probe is not used:\n%s", again)
 	}
-	if next := cacheGatherer(t, root, cache, 50*time.Millisecond).Env(ctx); !strings.Contains(next, "  deno: deno 1.0.0\n") || runs(t, counter) != 1 {
+	if next := cacheProbe(t, root, cache, 50*time.Millisecond).Text(ctx); !strings.Contains(next, "  deno: deno 1.0.0\n") || runs(t, counter) != 1 {
 		t.Fatalf("the background result was not cached (%d runs):\n%s", runs(t, counter), next)
 	}
 }
@@ -289,19 +268,15 @@ func TestEnvProbeTimeoutIsNotCached(t *testing.T) {
 	root := t.TempDir()
 	bin := t.TempDir()
 	counter := filepath.Join(t.TempDir(), "deno")
-	writeScripts(t, bin, map[string]string{"deno": "echo run >> " + counter + "\nexec " + sleepCmd + " 30\n"})
+	testtree.Scripts(t, bin, map[string]string{"deno": "echo run >> " + counter + "\nexec " + sleepCmd + " 30\n"})
 	t.Setenv("PATH", bin)
 	cache := filepath.Join(t.TempDir(), "env-cache.json")
 	for i := 1; i <= 2; i++ {
 		// The timeout must leave the script time to record its run before it is killed
 		// (100 ms was not always enough on a loaded machine); the probe still times out.
-		g, err := New(root, Options{ToolTimeout: 1500 * time.Millisecond, EnvWait: time.Minute, EnvCachePath: cache})
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := g.Env(context.Background())
-		g.env.bg.Wait()
-		g.Close()
+		g := openProbe(t, root, Options{ToolTimeout: 1500 * time.Millisecond, Wait: time.Minute, CachePath: cache})
+		text := g.Text(context.Background())
+		g.Wait()
 		if strings.Contains(text, "deno") || runs(t, counter) != i {
 			t.Fatalf("round %d: %d runs\n%s", i, runs(t, counter), text)
 		}

@@ -1,4 +1,4 @@
-package codectx
+package envprobe
 
 import (
 	"os"
@@ -14,38 +14,38 @@ import (
 // .nvmrc, package.json packageManager, .python-version, ...) and from PATH
 // (node_modules/.bin, ".", an entry inside the project). So a probe starts in a
 // fresh empty folder outside the root whose parents belong to the user (see
-// probeParents), finds its tool on a PATH without relative entries and without
+// probeDir), finds its tool on a PATH without relative entries and without
 // entries inside the root, and gets an environment without credentials, without
 // variables that name places inside the root, and with GOTOOLCHAIN=local.
 
-// lookTool is the Gatherer's default lookPath: name on the scrubbed PATH
-// (toolPATH), never inside the root.
-func (g *Gatherer) lookTool(name string) (string, error) {
-	p, err := lookPathIn(name, g.toolPATH())
+// LookTool finds the tool name on the scrubbed PATH (PATH()), never inside the
+// root: the default Options.LookPath.
+func (p *Probe) LookTool(name string) (string, error) {
+	path, err := lookPathIn(name, p.PATH())
 	if err != nil {
 		return "", err
 	}
-	if real, err := filepath.EvalSymlinks(p); err == nil && inside(g.root, real) {
+	if real, err := filepath.EvalSymlinks(path); err == nil && inside(p.root, real) {
 		return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
 	}
-	return p, nil
+	return path, nil
 }
 
-// toolPATH is $PATH without empty or relative entries and without entries that
+// PATH is $PATH without empty or relative entries and without entries that
 // are (or lead through symlinks) inside the root, missing folders and repeats. It
 // is remembered for as long as $PATH does not change.
-func (g *Gatherer) toolPATH() string {
+func (p *Probe) PATH() string {
 	raw := os.Getenv("PATH")
-	g.env.pathMu.Lock()
-	defer g.env.pathMu.Unlock()
-	if g.env.pathSet && g.env.pathRaw == raw {
-		return g.env.path
+	p.pathMu.Lock()
+	defer p.pathMu.Unlock()
+	if p.pathSet && p.pathRaw == raw {
+		return p.path
 	}
-	g.env.pathRaw, g.env.path, g.env.pathSet = raw, scrubPATH(raw, g.root), true
-	return g.env.path
+	p.pathRaw, p.path, p.pathSet = raw, scrubPATH(raw, p.root), true
+	return p.path
 }
 
-// scrubPATH implements toolPATH for one PATH value.
+// scrubPATH implements PATH for one PATH value.
 func scrubPATH(list, root string) string {
 	var keep []string
 	seen := map[string]bool{}
@@ -136,11 +136,11 @@ var (
 		"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"}
 )
 
-// probeEnviron is the environment of a probe that runs in dir: environ without
+// Environ is the environment of a probe that runs in dir: environ without
 // credentials, without PWD/OLDPWD, without variables whose value names a place
 // inside root (VIRTUAL_ENV, NODE_OPTIONS=--require <root>/x.js, ...), with PATH
 // set to path and GOTOOLCHAIN=local (no toolchain download or switch).
-func probeEnviron(environ []string, root, path, dir string) []string {
+func Environ(environ []string, root, path, dir string) []string {
 	out := make([]string, 0, len(environ)+3)
 	for _, kv := range environ {
 		name, val, ok := strings.Cut(kv, "=")
