@@ -25,7 +25,7 @@ const (
 // from memory, recent files, logs, resolved stack-trace windows and failing-test
 // heuristics. Sections are what the model receives, highest priority first (env,
 // prefs, frames, the project's rules for AI tools (rules.go), project code
-// windows, failing tests, definitions, uncommitted changes (gitdiff.go), logs,
+// windows, failing tests, definitions, uncommitted changes (gitrepo), logs,
 // recent files, library windows); each is capped at MaxResultBytes and the whole at
 // MaxTotalBytes. Seen lists files whose content was included (Whole=false for
 // windows). A log that cannot be read becomes a warning. It fails only when ctx
@@ -87,7 +87,7 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 			cands = slices.Insert(cands, rulesAt, c)
 		}
 	}
-	if w := g.gitRefusal(); w != "" {
+	if w := g.git.Refusal(); w != "" {
 		warnings = append(warnings, w)
 	}
 	if c, ok := g.gitDiffSection(ctx, inPlay); ok {

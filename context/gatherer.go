@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"fixplan/context/envprobe"
+	"fixplan/context/gitrepo"
 	"fixplan/context/section"
 	"fixplan/plan"
 	"fixplan/projfs"
@@ -111,8 +112,8 @@ type Gatherer struct {
 	files    *projfs.Root // every read of the project goes through it
 	opts     Options
 	env      *envprobe.Probe
+	git      *gitrepo.Git
 	lookPath func(string) (string, error) // finds a tool; default: the env probe's LookTool
-	repo     repoMemo
 }
 
 // New opens a Gatherer on root. It fails when root does not exist or is not a
@@ -120,7 +121,7 @@ type Gatherer struct {
 func New(root string, opts Options) (*Gatherer, error) {
 	g := &Gatherer{opts: opts.normalised()}
 	files, err := projfs.OpenRoot(root, projfs.Options{AllowSecrets: g.opts.AllowSecrets, MaxFileBytes: g.opts.MaxFileBytes,
-		Tracked: g.gitTracks})
+		Tracked: func(rel string) (bool, string) { return g.git.Tracks(rel) }})
 	if err != nil {
 		return nil, err
 	}
@@ -128,6 +129,8 @@ func New(root string, opts Options) (*Gatherer, error) {
 	g.env = envprobe.New(envprobe.Options{Files: files, ToolTimeout: g.opts.ToolTimeout, Wait: g.opts.EnvWait,
 		CachePath: g.opts.EnvCachePath, LookPath: func(name string) (string, error) { return g.lookPath(name) }})
 	g.lookPath = g.env.LookTool
+	g.git = gitrepo.New(gitrepo.Options{Files: files, LookPath: func(name string) (string, error) { return g.lookPath(name) },
+		PATH: g.env.PATH, Timeout: g.opts.ToolTimeout})
 	return g, nil
 }
 

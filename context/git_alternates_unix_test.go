@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"fixplan/context/gitrepo"
 	"fixplan/plan"
 )
 
@@ -112,7 +113,7 @@ func TestGitObjectsFromOutside(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, s := range got.Sections {
-				if strings.Contains(s.Body, "OUTSIDE-SECRET") || strings.Contains(s.Body, "secret.txt") || strings.HasPrefix(s.Title, ChangesTitle) || strings.HasPrefix(s.Title, "Last commit") {
+				if strings.Contains(s.Body, "OUTSIDE-SECRET") || strings.Contains(s.Body, "secret.txt") || strings.HasPrefix(s.Title, gitrepo.ChangesTitle) || strings.HasPrefix(s.Title, "Last commit") {
 					t.Errorf("section %q shows the outside repository:\n%s", s.Title, s.Body)
 				}
 			}
@@ -123,7 +124,7 @@ func TestGitObjectsFromOutside(t *testing.T) {
 			if !warned {
 				t.Errorf("no warning says why git was not used: %q", got.Warnings)
 			}
-			if tracked, why := g.gitTracks("secret.txt"); tracked || !strings.Contains(why, "its git folder") {
+			if tracked, why := g.git.Tracks("secret.txt"); tracked || !strings.Contains(why, "its git folder") {
 				t.Errorf("gitTracks asked git: %v %q", tracked, why)
 			}
 		})
@@ -172,7 +173,7 @@ func TestGitLinksInsideTheProjectAreUsed(t *testing.T) {
 	}
 	shown := false
 	for _, s := range got.Sections {
-		shown = shown || strings.HasPrefix(s.Title, ChangesTitle) && strings.Contains(s.Body, "+NEW-LINE")
+		shown = shown || strings.HasPrefix(s.Title, gitrepo.ChangesTitle) && strings.Contains(s.Body, "+NEW-LINE")
 	}
 	if !shown {
 		t.Errorf("the project's own changes are not shown; warnings %q", got.Warnings)

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"fixplan/context/gitrepo"
 	"fixplan/plan"
 )
 
@@ -25,15 +26,6 @@ func newGitFixture(t *testing.T) gitFixture {
 	t.Helper()
 	outside := t.TempDir()
 	return gitFixture{root: filepath.Join(t.TempDir(), "proj"), outside: outside, marker: filepath.Join(outside, "ran")}
-}
-
-// commit makes dir an ordinary repository with files committed.
-func commit(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	writeTree(t, dir, files)
-	git(t, dir, "init", "-q")
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-qm", "init")
 }
 
 // setConfig sets key in the config file without running anything
@@ -292,7 +284,7 @@ func TestGitRepositoryOutsideTheProject(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, s := range got.Sections {
-				if strings.Contains(s.Body, "VICTIM") || strings.Contains(s.Body, "victim-new.txt") || strings.HasPrefix(s.Title, ChangesTitle) || strings.HasPrefix(s.Title, "Last commit") {
+				if strings.Contains(s.Body, "VICTIM") || strings.Contains(s.Body, "victim-new.txt") || strings.HasPrefix(s.Title, gitrepo.ChangesTitle) || strings.HasPrefix(s.Title, "Last commit") {
 					t.Errorf("section %q shows the other repository:\n%s", s.Title, s.Body)
 				}
 			}
@@ -303,7 +295,7 @@ func TestGitRepositoryOutsideTheProject(t *testing.T) {
 			if !warned {
 				t.Errorf("no warning says why git was not used: %q", got.Warnings)
 			}
-			if tracked, why := g.gitTracks("victim.txt"); tracked || !strings.Contains(why, "outside the project") && !strings.Contains(why, "symbolic link") {
+			if tracked, why := g.git.Tracks("victim.txt"); tracked || !strings.Contains(why, "outside the project") && !strings.Contains(why, "symbolic link") {
 				t.Errorf("gitTracks asked the other repository: %v %q", tracked, why)
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"fixplan/context/gitrepo"
 	"fixplan/plan"
 )
 
@@ -15,7 +16,7 @@ import (
 // uncommitted changes nor in the last commit.
 func TestGitDiffLeavesRulesOut(t *testing.T) {
 	repo := t.TempDir()
-	commitTree(t, repo, map[string]string{
+	commit(t, repo, map[string]string{
 		"AGENTS.md":            "Use tabs.\n",
 		".cursor/rules/py.mdc": "---\nalwaysApply: true\n---\nOld cursor rule.\n",
 		"calc.py":              "def add(a, b):\n    return a + b\n",
@@ -34,7 +35,7 @@ func TestGitDiffLeavesRulesOut(t *testing.T) {
 			} else {
 				elsewhere += n
 			}
-			if strings.HasPrefix(s.Title, ChangesTitle) || strings.HasPrefix(s.Title, "Last commit") {
+			if strings.HasPrefix(s.Title, gitrepo.ChangesTitle) || strings.HasPrefix(s.Title, "Last commit") {
 				body = s.Body
 			}
 		}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"fixplan/context/gitrepo"
 	"fixplan/plan"
 	"fixplan/redact"
 )
@@ -29,149 +29,11 @@ func diffGatherer(t *testing.T, root string, opts Options) *Gatherer {
 	return g
 }
 
-// commitTree makes dir a repository with files committed (git_unix_test.go's
-// commit, for every OS).
-func commitTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	writeTree(t, dir, files)
-	git(t, dir, "init", "-q")
-	git(t, dir, "add", ".")
-	git(t, dir, "commit", "-qm", "init")
-}
-
-// TestGitDiffSection: the uncommitted changes of a real repository are sent,
-// the files in play first, with secrets redacted, secret files and .fixplan left
-// out, lock files summarised; a folder inside the repository sees its own
-// changes with paths relative to it.
-func TestGitDiffSection(t *testing.T) {
-	repo := t.TempDir()
-	var lock strings.Builder
-	for i := range 300 {
-		fmt.Fprintf(&lock, "  \"dep%d\": \"1.0.%d\",\n", i, i)
-	}
-	commitTree(t, repo, map[string]string{
-		"app/calc.py":           "def add(a, b):\n    return a + b\n",
-		"app/util.py":           "TIMEOUT = 3\n",
-		"docs/readme.md":        "docs\n",
-		".env":                  "TOKEN=old\n",
-		"config/secrets/db.txt": "user=old\n",
-		".fixplan/project.json": "{}\n",
-		"package-lock.json":     "{\n}\n",
-		"staged.txt":            "one\n",
-	})
-	writeTree(t, repo, map[string]string{
-		"app/util.py":           "TIMEOUT = 3\npassword = \"hunter2hunter2\"\n",
-		"app/calc.py":           "def add(a, b):\n    return a - b\n",
-		".env":                  "TOKEN=NEW-ENV-VALUE\n",
-		"config/secrets/db.txt": "user=NEW-SECRET-FOLDER\n",
-		".fixplan/project.json": "{\"NEW-FIXPLAN-STATE\": 1}\n",
-		"package-lock.json":     "{\n" + lock.String() + "}\n",
-		"staged.txt":            "two\n",
-		"untracked.py":          "UNTRACKED = 1\n",
-	})
-	git(t, repo, "add", "staged.txt")
-
-	g := diffGatherer(t, repo, Options{})
-	c, ok := g.gitDiffSection(context.Background(), []string{"app/util.py"})
-	if !ok {
-		t.Fatal("no recent-changes section for a repository with changes")
-	}
-	body := c.Sec.Body
-	if want := "Uncommitted changes (git diff HEAD, 4 files)"; c.Sec.Title != want {
-		t.Errorf("title = %q, want %q", c.Sec.Title, want)
-	}
-	for _, want := range []string{"+    return a - b", "-one", "+two", "package-lock.json (lock file: +300 -0 lines, not shown)", "[REDACTED]"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("section lacks %q:\n%s", want, body)
-		}
-	}
-	for _, bad := range []string{"hunter2hunter2", "NEW-ENV-VALUE", "NEW-SECRET-FOLDER", "NEW-FIXPLAN-STATE", "UNTRACKED", "dep12"} {
-		if strings.Contains(body, bad) {
-			t.Errorf("section shows %q:\n%s", bad, body)
-		}
-	}
-	if strings.Index(body, "diff --git a/app/util.py") > strings.Index(body, "diff --git a/app/calc.py") {
-		t.Errorf("the file in play (app/util.py) must come first:\n%s", body)
-	}
-	if c.Redactions == 0 {
-		t.Error("redactions not counted")
-	}
-
-	sub := diffGatherer(t, filepath.Join(repo, "app"), Options{})
-	c, ok = sub.gitDiffSection(context.Background(), nil)
-	if !ok {
-		t.Fatal("no section for a folder inside the repository")
-	}
-	if !strings.Contains(c.Sec.Body, "diff --git a/calc.py b/calc.py") || strings.Contains(c.Sec.Body, "staged.txt") {
-		t.Errorf("a sub-folder must see its own changes, relative to it:\n%s", c.Sec.Body)
-	}
-}
-
-// TestGitDiffLastCommit: with a clean working tree the last commit is offered
-// instead; with no repository or no commit there is no section.
-func TestGitDiffLastCommit(t *testing.T) {
-	repo := t.TempDir()
-	commitTree(t, repo, map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n"})
-	writeTree(t, repo, map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a - b }\n"})
-	git(t, repo, "commit", "-qam", "speed up Add")
-	g := diffGatherer(t, repo, Options{})
-	c, ok := g.gitDiffSection(context.Background(), nil)
-	if !ok {
-		t.Fatal("no section for a clean tree with commits")
-	}
-	if !strings.HasPrefix(c.Sec.Title, "Last commit (the working tree is clean") {
-		t.Errorf("title = %q", c.Sec.Title)
-	}
-	for _, want := range []string{"Subject: speed up Add", "-func Add(a, b int) int { return a + b }", "+func Add(a, b int) int { return a - b }"} {
-		if !strings.Contains(c.Sec.Body, want) {
-			t.Errorf("section lacks %q:\n%s", want, c.Sec.Body)
-		}
-	}
-
-	unborn := t.TempDir()
-	writeTree(t, unborn, map[string]string{"a.go": "package a\n"})
-	git(t, unborn, "init", "-q")
-	if c, ok := diffGatherer(t, unborn, Options{}).gitDiffSection(context.Background(), nil); ok {
-		t.Errorf("a repository without commits gave a section: %+v", c.Sec)
-	}
-}
-
-// TestGitDiffBudget: many changed files fill the section's own budget; the
-// rest are named, not shown, and one huge file's diff is cut.
-func TestGitDiffBudget(t *testing.T) {
-	repo := t.TempDir()
-	files := map[string]string{}
-	for i := range 40 {
-		files[fmt.Sprintf("f%02d.txt", i)] = "old\n"
-	}
-	files["huge.txt"] = "x\n"
-	commitTree(t, repo, files)
-	for i := range 40 {
-		files[fmt.Sprintf("f%02d.txt", i)] = strings.Repeat(fmt.Sprintf("new line of file %d\n", i), 30)
-	}
-	files["huge.txt"] = strings.Repeat("a long line of the huge file\n", 2000)
-	writeTree(t, repo, files)
-	g := diffGatherer(t, repo, Options{})
-	c, ok := g.gitDiffSection(context.Background(), []string{"huge.txt"})
-	if !ok {
-		t.Fatal("no section")
-	}
-	if len(c.Sec.Body) > maxDiffBytes {
-		t.Errorf("section is %d bytes, budget %d", len(c.Sec.Body), maxDiffBytes)
-	}
-	if !strings.Contains(c.Sec.Body, "diff --git a/huge.txt") || !strings.Contains(c.Sec.Body, "…[truncated") {
-		t.Errorf("the huge file in play must come first, cut:\n%.600s", c.Sec.Body)
-	}
-	if !strings.Contains(c.Sec.Body, "more files not shown: ") {
-		t.Errorf("files left out are not named:\n%s", c.Sec.Body[len(c.Sec.Body)-400:])
-	}
-}
-
 // TestGitDiffInBase: the section comes after the failing-test windows and
 // before the logs, and not at all when git is not found.
 func TestGitDiffInBase(t *testing.T) {
 	repo := t.TempDir()
-	commitTree(t, repo, map[string]string{"calc.py": "def add(a, b):\n    return a + b\n"})
+	commit(t, repo, map[string]string{"calc.py": "def add(a, b):\n    return a + b\n"})
 	writeTree(t, repo, map[string]string{"calc.py": "def add(a, b):\n    return a - b\n"})
 	in := plan.ProblemInput{Problem: "  File \"calc.py\", line 2, in add\n", Logs: []plan.LogSource{{Source: "test", Text: "boom\n"}}}
 	got, err := diffGatherer(t, repo, Options{}).Base(context.Background(), in)
@@ -190,7 +52,7 @@ func TestGitDiffInBase(t *testing.T) {
 		}
 		return -1
 	}
-	if d, w, l := at(ChangesTitle), at("File calc.py"), at("Log test"); d < 0 || d < w || d > l {
+	if d, w, l := at(gitrepo.ChangesTitle), at("File calc.py"), at("Log test"); d < 0 || d < w || d > l {
 		t.Errorf("sections %q: want the uncommitted changes after the code windows and before the logs", titles)
 	}
 	g := newGatherer(t, repo, Options{}) // git not found
@@ -199,44 +61,9 @@ func TestGitDiffInBase(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range got.Sections {
-		if strings.HasPrefix(s.Title, ChangesTitle) {
+		if strings.HasPrefix(s.Title, gitrepo.ChangesTitle) {
 			t.Errorf("section sent without git: %q", s.Title)
 		}
-	}
-}
-
-func TestSplitDiff(t *testing.T) {
-	out := "commit abc\nSubject: x\n\n" +
-		"diff --git a/my file.go b/my file.go\nindex 1..2 100644\n--- a/my file.go\n+++ b/my file.go\n@@ -1 +1,2 @@\n--- a/.env\n+x\n+y\n" +
-		"diff --git a/old.go b/new.go\nsimilarity index 90%\nrename from old.go\nrename to new.go\n" +
-		"diff --git \"a/caf\\303\\251.go\" \"b/caf\\303\\251.go\"\n--- \"a/caf\\303\\251.go\"\n+++ \"b/caf\\303\\251.go\"\n@@ -1 +1 @@\n-a\n+b\n" +
-		"diff --git a/gone.go b/gone.go\ndeleted file mode 100644\n--- a/gone.go\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"
-	head, files := splitDiff(out, false)
-	if head != "commit abc\nSubject: x\n\n" {
-		t.Errorf("head = %q", head)
-	}
-	want := []struct {
-		path  string
-		paths string
-		add   int
-		gone  int
-	}{
-		{"my file.go", "my file.go", 2, 1}, // "--- a/.env" inside a hunk is a removed line, not a header
-		{"new.go", "old.go new.go", 0, 0},
-		{"café.go", "café.go", 1, 1},
-		{"gone.go", "gone.go", 0, 1},
-	}
-	if len(files) != len(want) {
-		t.Fatalf("got %d files: %+v", len(files), files)
-	}
-	for i, w := range want {
-		f := files[i]
-		if f.path != w.path || strings.Join(f.paths, " ") != w.paths || f.added != w.add || f.gone != w.gone {
-			t.Errorf("file %d = {%q %q +%d -%d}, want %+v", i, f.path, f.paths, f.added, f.gone, w)
-		}
-	}
-	if _, files := splitDiff(out, true); len(files) != 3 {
-		t.Errorf("a cut diff must drop its last (partial) file, got %d files", len(files))
 	}
 }
 

@@ -16,6 +16,15 @@ func writeScripts(t *testing.T, dir string, scripts map[string]string) {
 	testtree.Scripts(t, dir, scripts)
 }
 
+// git runs git in dir as a test user.
+func git(t *testing.T, dir string, args ...string) { t.Helper(); testtree.Git(t, dir, args...) }
+
+// commit makes dir an ordinary repository with files committed.
+func commit(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	testtree.Commit(t, dir, files)
+}
+
 // newGatherer opens a Gatherer on root with opts, failing the test on error.
 func newGatherer(t *testing.T, root string, opts Options) *Gatherer {
 	t.Helper()

@@ -9,14 +9,6 @@ import (
 	"time"
 )
 
-func git(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-C", dir}, args...)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
-
 func TestRecentFiles(t *testing.T) {
 	repo := t.TempDir()
 	writeTree(t, repo, map[string]string{

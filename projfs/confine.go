@@ -100,6 +100,14 @@ func IsSecretPath(rel string) bool {
 	return isSecretName(parts[len(parts)-1])
 }
 
+// MayRead reports whether the path rel, as written, may be read for the model:
+// clean and relative (CleanRel gives it back unchanged), outside .git, .hg and
+// .fixplan, and not a secret file unless allowed. Nothing is opened.
+func (r *Root) MayRead(rel string) bool {
+	c, err := CleanRel(rel)
+	return err == nil && c == rel && !IsProtected(rel) && (r.opts.AllowSecrets || !IsSecretPath(rel))
+}
+
 // Resolve confines rel (clean, slash-separated) to the root: it resolves
 // symlinks, refuses targets outside the root, inside .git or (unless allowed)
 // secret files, and returns the final root-relative path.

@@ -4,6 +4,7 @@ package testtree
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -42,4 +43,22 @@ func Scripts(t testing.TB, dir string, scripts map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// Git runs git in dir as a test user; the test fails when git does.
+func Git(t testing.TB, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-C", dir}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// Commit makes dir an ordinary repository with files (as Write) committed.
+func Commit(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	Write(t, dir, files)
+	Git(t, dir, "init", "-q")
+	Git(t, dir, "add", ".")
+	Git(t, dir, "commit", "-qm", "init")
 }

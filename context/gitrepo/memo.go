@@ -1,4 +1,4 @@
-package codectx
+package gitrepo
 
 import (
 	"sync"
@@ -22,8 +22,8 @@ type repoMemo struct {
 }
 
 // gitRepo is findGitRepo for the project root, looked at again after repoMemoFor.
-func (g *Gatherer) gitRepo() (gitRepo, bool) {
-	m := &g.repo
+func (g *Git) gitRepo() (gitRepo, bool) {
+	m := &g.memo
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.at.IsZero() || time.Since(m.at) > repoMemoFor {

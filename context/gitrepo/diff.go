@@ -1,4 +1,4 @@
-package codectx
+package gitrepo
 
 import (
 	"context"
@@ -49,19 +49,32 @@ type diffFile struct {
 	link             bool // a symbolic link's diff (mode 120000): its "content" is the target
 }
 
-// gitDiffSection is the recent-changes section: the uncommitted changes under
+// ChangesOptions tune Changes.
+type ChangesOptions struct {
+	// MaxTotalBytes is the whole base context's budget: the section gets at
+	// most a sixth of it (and never more than maxDiffBytes).
+	MaxTotalBytes int
+	// IsRuleFile reports whether rel is a project rules file (rules.IsRuleFile):
+	// its diff is never shown, only named (unless RulesOff). nil: none is.
+	IsRuleFile func(rel string) bool
+	// RulesOff leaves the rules files out altogether (the user switched the
+	// project's rules off).
+	RulesOff bool
+}
+
+// Changes is the recent-changes section: the uncommitted changes under
 // the root (`git diff HEAD`, staged and unstaged, tracked files only), or, when
 // there are none, the last commit that touched the root (`git log -1 -p`) —
 // recent edits are the usual cause of a new failure. git runs only as the
-// recent-files section runs it (gitStatus: a checked repository whose own config
+// recent-files section runs it (Status: a checked repository whose own config
 // names no program, no fsmonitor, no hooks), here also without external diff
 // drivers or textconv programs. The output is redacted whole; files inside
 // .git/.hg/.fixplan and secret files (unless allowed) are left out; the diffs of
 // the files in play come first, lock files are summarised, each file's diff is
 // cut to a few KiB and the section to its own budget. ok is false when git is
 // missing or not run, there is no repository or commit, or nothing changed.
-func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (section.Candidate, bool) {
-	git, err := g.lookPath("git")
+func (g *Git) Changes(ctx context.Context, inPlay []string, o ChangesOptions) (section.Candidate, bool) {
+	git, err := g.opts.LookPath("git")
 	if err != nil {
 		return section.Candidate{}, false
 	}
@@ -107,12 +120,12 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (section
 	for _, f := range files {
 		isRule := false
 		for _, p := range f.paths {
-			isRule = isRule || IsRuleFile(p)
+			isRule = isRule || (o.IsRuleFile != nil && o.IsRuleFile(p))
 		}
 		switch {
 		case !isRule:
 			kept = append(kept, f)
-		case !g.opts.NoProjectRules:
+		case !o.RulesOff:
 			rulesChanged = append(rulesChanged, f.path)
 		}
 	}
@@ -132,7 +145,7 @@ func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (section
 	files = append(first, rest...)
 	// room is left for the line naming the files left out
 	const trailer = 512
-	limit := min(maxDiffBytes, g.opts.MaxTotalBytes/6) - trailer
+	limit := min(maxDiffBytes, o.MaxTotalBytes/6) - trailer
 	var b strings.Builder
 	b.WriteString(intro)
 	b.WriteString(head)
@@ -210,7 +223,7 @@ func validHash(s string) bool {
 // a redacted line of its side (by the hunk headers' line numbers) is replaced by
 // that side's redacted line. The diff text is then redacted too. why says, when
 // it is not "", why the diff cannot be shown: one side could not be read whole.
-func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo, f diffFile, sides diffSides, blobs map[string]string) (text string, n int, why string) {
+func (g *Git) redactDiffFile(ctx context.Context, git string, repo gitRepo, f diffFile, sides diffSides, blobs map[string]string) (text string, n int, why string) {
 	if f.link || !strings.Contains(f.text, "\n@@ ") {
 		text, n = redact.Text(f.text) // no lines of content: binary, a mode change, a link target
 		return text, n, ""
@@ -308,7 +321,7 @@ func (g *Gatherer) redactDiffFile(ctx context.Context, git string, repo gitRepo,
 // (up to maxPrefetch, and as much as maxGitOutput holds), keyed "rev:./path";
 // redactDiffFile reads the ones missing here one by one. Paths are given
 // relative to the repository (batch input has no working folder).
-func (g *Gatherer) prefetchBlobs(ctx context.Context, git string, repo gitRepo, files []diffFile, sides diffSides) map[string]string {
+func (g *Git) prefetchBlobs(ctx context.Context, git string, repo gitRepo, files []diffFile, sides diffSides) map[string]string {
 	const maxPrefetch = 40
 	prefix := ""
 	if rel, err := filepath.Rel(repo.top, g.root); err == nil && rel != "." {
@@ -441,15 +454,12 @@ func inFiles(paths, files []string) bool {
 // allowedDiffFiles drops the diffs of files the model may not read: inside
 // .git/.hg/.fixplan, secret files unless allowed, and paths that are not clean
 // and relative (a diff names both sides of a rename; either one counts).
-func (g *Gatherer) allowedDiffFiles(files []diffFile) []diffFile {
+func (g *Git) allowedDiffFiles(files []diffFile) []diffFile {
 	out := files[:0]
 	for _, f := range files {
 		ok := len(f.paths) > 0
 		for _, p := range f.paths {
-			c, err := projfs.CleanRel(p)
-			if err != nil || c != p || projfs.IsProtected(p) || (!g.opts.AllowSecrets && projfs.IsSecretPath(p)) {
-				ok = false
-			}
+			ok = ok && g.files.MayRead(p)
 		}
 		if ok {
 			out = append(out, f)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package codectx
+package gitrepo
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fixplan/internal/testtree"
 )
 
 // TestGitDiffRunsNoDiffProgram: even a diff driver the user's own global config
@@ -17,18 +19,18 @@ import (
 func TestGitDiffRunsNoDiffProgram(t *testing.T) {
 	outside := t.TempDir()
 	marker := filepath.Join(outside, "ran")
-	writeScripts(t, outside, map[string]string{"differ.sh": "touch '" + marker + "'\necho CONVERTED\n"})
+	testtree.Scripts(t, outside, map[string]string{"differ.sh": "touch '" + marker + "'\necho CONVERTED\n"})
 	global := filepath.Join(outside, "gitconfig")
 	script := filepath.Join(outside, "differ.sh")
 	if err := os.WriteFile(global, []byte("[diff]\n\tnoprefix = true\n\tmnemonicPrefix = true\n\texternal = "+script+"\n[color]\n\tui = always\n[diff \"conv\"]\n\ttextconv = "+script+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	repo := t.TempDir()
-	commitTree(t, repo, map[string]string{".gitattributes": "*.py diff=conv\n", "calc.py": "def add(a, b):\n    return a + b\n"})
-	writeTree(t, repo, map[string]string{"calc.py": "def add(a, b):\n    return a - b\n"})
+	testtree.Commit(t, repo, map[string]string{".gitattributes": "*.py diff=conv\n", "calc.py": "def add(a, b):\n    return a + b\n"})
+	testtree.Write(t, repo, map[string]string{"calc.py": "def add(a, b):\n    return a - b\n"})
 	t.Setenv("GIT_CONFIG_GLOBAL", global)
 
-	c, ok := diffGatherer(t, repo, Options{}).gitDiffSection(context.Background(), nil)
+	c, ok := newGit(t, repo).Changes(context.Background(), nil, testChanges)
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a diff program ran")
 	}

@@ -1,4 +1,4 @@
-package codectx
+package gitrepo
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"fixplan/context/section"
+	"fixplan/internal/testtree"
 )
 
 // pemDoc is a prose file holding an RSA private key of 20 base64 lines; line i
@@ -36,9 +37,9 @@ func keyLine(i int, tag string) string {
 // last commit, as reading the file would not.
 func TestGitDiffRedactsFromWholeFiles(t *testing.T) {
 	repo := t.TempDir()
-	commitTree(t, repo, map[string]string{"app/deploy.txt": pemDoc("orig"), "app/main.py": "print(1)\n"})
+	testtree.Commit(t, repo, map[string]string{"app/deploy.txt": pemDoc("orig"), "app/main.py": "print(1)\n"})
 	changed := strings.Replace(pemDoc("orig"), keyLine(10, "orig"), keyLine(10, "CHNG"), 1)
-	writeTree(t, repo, map[string]string{"app/deploy.txt": changed})
+	testtree.Write(t, repo, map[string]string{"app/deploy.txt": changed})
 
 	check := func(what string, c section.Candidate) {
 		t.Helper()
@@ -52,23 +53,23 @@ func TestGitDiffRedactsFromWholeFiles(t *testing.T) {
 			t.Errorf("%s: the file's diff is missing:\n%s", what, c.Sec.Body)
 		}
 	}
-	g := diffGatherer(t, repo, Options{})
-	c, ok := g.gitDiffSection(context.Background(), nil)
+	g := newGit(t, repo)
+	c, ok := g.Changes(context.Background(), nil, testChanges)
 	if !ok || !strings.HasPrefix(c.Sec.Title, ChangesTitle) {
 		t.Fatalf("no uncommitted-changes section: %+v", c.Sec)
 	}
 	check("uncommitted", c)
 
-	git(t, repo, "commit", "-qam", "rotate a line")
-	c, ok = g.gitDiffSection(context.Background(), nil)
+	testtree.Git(t, repo, "commit", "-qam", "rotate a line")
+	c, ok = g.Changes(context.Background(), nil, testChanges)
 	if !ok || !strings.HasPrefix(c.Sec.Title, "Last commit") {
 		t.Fatalf("no last-commit section: %+v", c.Sec)
 	}
 	check("last commit", c)
 
 	// a file deleted in the working tree: its removed lines are redacted from HEAD's blob
-	git(t, repo, "rm", "-q", "app/deploy.txt")
-	c, ok = g.gitDiffSection(context.Background(), nil)
+	testtree.Git(t, repo, "rm", "-q", "app/deploy.txt")
+	c, ok = g.Changes(context.Background(), nil, testChanges)
 	if !ok {
 		t.Fatal("no section for a deleted file")
 	}
@@ -102,9 +103,9 @@ func TestHunkStart(t *testing.T) {
 // and for a commit's both sides.
 func TestPrefetchBlobs(t *testing.T) {
 	repo := t.TempDir()
-	commitTree(t, repo, map[string]string{"sub/a.txt": "one\ntwo\n", "sub/b.txt": "three\n", "top.txt": "x\n"})
-	writeTree(t, repo, map[string]string{"sub/a.txt": "one\nTWO\n", "sub/b.txt": "THREE\n"})
-	g := diffGatherer(t, filepath.Join(repo, "sub"), Options{})
+	testtree.Commit(t, repo, map[string]string{"sub/a.txt": "one\ntwo\n", "sub/b.txt": "three\n", "top.txt": "x\n"})
+	testtree.Write(t, repo, map[string]string{"sub/a.txt": "one\nTWO\n", "sub/b.txt": "THREE\n"})
+	g := newGit(t, filepath.Join(repo, "sub"))
 	gitPath, _ := exec.LookPath("git")
 	r, ok := findGitRepo(g.root, nil)
 	if !ok {
@@ -120,7 +121,7 @@ func TestPrefetchBlobs(t *testing.T) {
 	if !maps.Equal(got, want) {
 		t.Errorf("prefetchBlobs = %q, want %q", got, want)
 	}
-	git(t, repo, "commit", "-qam", "change")
+	testtree.Git(t, repo, "commit", "-qam", "change")
 	hash := strings.TrimSpace(gitOut(t, repo, "rev-parse", "HEAD"))
 	got = g.prefetchBlobs(context.Background(), gitPath, r, files, diffSides{old: hash + "^", new: hash})
 	if got[hash+"^:./a.txt"] != "one\ntwo\n" || got[hash+":./a.txt"] != "one\nTWO\n" || len(got) != 4 {

@@ -1,4 +1,4 @@
-package codectx
+package gitrepo
 
 import (
 	"fmt"

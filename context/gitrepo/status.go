@@ -1,0 +1,108 @@
+package gitrepo
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"fixplan/context/section"
+	"fixplan/projfs"
+)
+
+// Status runs `git status --porcelain` limited to the root, on the repository
+// findGitRepo found, and only when the repository's own config names no program
+// (git obeys that config: core.fsmonitor runs on every status, a filter's clean
+// command on racily-clean files, ...). status is "" when git is missing, there
+// is no repository, git fails or times out, or git was not run; note then says
+// why git was not run when that was fixplan's choice. At most max lines are
+// listed, then how many more.
+func (g *Git) Status(ctx context.Context, max int) (status, note string) {
+	git, err := g.opts.LookPath("git")
+	if err != nil {
+		return "", ""
+	}
+	repo, ok := g.gitRepo()
+	switch {
+	case !ok:
+		return "", ""
+	case repo.untrusted != "":
+		return "", "git status skipped: " + repo.untrusted + "; fixplan reads no repository outside the project\n"
+	case len(repo.programs) > 0:
+		return "", fmt.Sprintf("git status skipped: the repository's own config names programs (%s); fixplan runs nothing a project chooses\n",
+			section.List(repo.programs, 6))
+	case repo.unreadable != "":
+		return "", fmt.Sprintf("git status skipped: the repository's own config could not be checked (%s); fixplan runs nothing a project chooses\n",
+			repo.unreadable)
+	}
+	out, cut, err := g.runGit(ctx, git, repo, "status", "--porcelain=v1", "--untracked-files=normal", "--ignore-submodules=all", "--", ".")
+	if err != nil {
+		return "", ""
+	}
+	prefix := ""
+	if rel, err := filepath.Rel(repo.top, g.root); err == nil && rel != "." {
+		prefix = filepath.ToSlash(rel) + "/"
+	}
+	var lines []string
+	if t := strings.TrimRight(out, "\n"); t != "" {
+		lines = projfs.SplitLines([]byte(t))
+	}
+	if cut && len(lines) > 0 {
+		lines = lines[:len(lines)-1] // the last one may be partial
+	}
+	if len(lines) == 0 && !cut {
+		return "git status: no changes\n", ""
+	}
+	for i, l := range lines {
+		if len(l) > 3 {
+			// "XY path" or "XY old -> new"; paths are relative to the repository
+			l = l[:3] + strings.ReplaceAll(strings.TrimPrefix(l[3:], prefix), " -> "+prefix, " -> ")
+		}
+		lines[i] = l
+	}
+	switch {
+	case len(lines) > max && cut:
+		lines = append(lines[:max], "…[more]")
+	case len(lines) > max:
+		lines = append(lines[:max], fmt.Sprintf("…[%d more]", len(lines)-max))
+	case cut:
+		lines = append(lines, "…[more]")
+	}
+	return "git status --porcelain:\n" + strings.Join(lines, "\n") + "\n", ""
+}
+
+// Refusal is the warning shown when the project's own .git leads out of the
+// project (findGitRepo's untrusted), or "".
+func (g *Git) Refusal() string {
+	repo, ok := g.gitRepo()
+	if !ok || repo.untrusted == "" {
+		return ""
+	}
+	if strings.HasPrefix(repo.untrusted, "its git folder") {
+		return "git sections left out: " + repo.untrusted + ". fixplan reads no objects or refs from outside the repository; to see its changes, copy the objects in (git repack -a -d) and remove objects/info/alternates, or replace the link with the folder it names"
+	}
+	return "git sections left out: " + repo.untrusted + ". fixplan reads no repository outside the project; open the repository's main folder to see its changes"
+}
+
+// Tracks reports whether git tracks rel (slash-separated, relative to the
+// root): `git ls-files --error-unmatch` with literal pathspecs, run like every
+// git call of the package (runGit: on the repository found without running git,
+// no fsmonitor, no hooks, bounded by Options.Timeout) and only when the repository's
+// own config names no program. why says why git could not answer.
+func (g *Git) Tracks(rel string) (tracked bool, why string) {
+	git, err := g.opts.LookPath("git")
+	if err != nil {
+		return false, "git is not installed"
+	}
+	repo, ok := g.gitRepo()
+	switch {
+	case !ok:
+		return false, "the project is not in a git repository"
+	case repo.untrusted != "":
+		return false, "git was not asked: " + repo.untrusted
+	case len(repo.programs) > 0 || repo.unreadable != "":
+		return false, "git was not asked: the repository's own config names programs or could not be checked"
+	}
+	_, _, err = g.runGit(context.Background(), git, repo, "--literal-pathspecs", "ls-files", "--error-unmatch", "--", rel)
+	return err == nil, ""
+}
