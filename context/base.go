@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"fixplan/context/rules"
 	"fixplan/context/section"
 	"fixplan/plan"
 	"fixplan/projfs"
@@ -83,7 +84,7 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	}
 	cands = slices.Insert(cands, defsAt, g.definitionSections(ctx, cands, resolved, traceText, li, &warnings)...)
 	if !g.opts.NoProjectRules {
-		if c, ok := g.rulesSection(inPlay); ok {
+		if c, ok := rules.Section(g.files, inPlay, g.opts.MaxTotalBytes); ok {
 			cands = slices.Insert(cands, rulesAt, c)
 		}
 	}
@@ -111,6 +112,17 @@ func reason(err error) string {
 		return pe.Msg
 	}
 	return err.Error()
+}
+
+// filesShown lists the project files the candidates show, in order, once each.
+func filesShown(cands []section.Candidate) []string {
+	var out []string
+	for _, c := range cands {
+		if c.Seen != nil && !slices.Contains(out, c.Seen.Path) {
+			out = append(out, c.Seen.Path)
+		}
+	}
+	return out
 }
 
 // framesList renders the frames with what each resolved to.
@@ -160,7 +172,7 @@ func (g *Gatherer) frameWindows(rs []ResolvedFrame, warnings *[]string) (win, li
 			*warnings = append(*warnings, fmt.Sprintf("%d more files with frames were not shown", len(order)-i))
 			break
 		}
-		if IsRuleFile(f) {
+		if rules.IsRuleFile(f) {
 			// its text reaches the model only as PROJECT RULES (and not at all
 			// with the rules off); the model may still ask to read it
 			*warnings = append(*warnings, fmt.Sprintf("%s is a project rules file: no window around its frame is shown", f))

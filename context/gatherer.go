@@ -16,6 +16,7 @@ import (
 
 	"fixplan/context/envprobe"
 	"fixplan/context/gitrepo"
+	"fixplan/context/rules"
 	"fixplan/context/section"
 	"fixplan/plan"
 	"fixplan/projfs"
@@ -52,7 +53,7 @@ type Options struct {
 	// and skipped (search).
 	MaxFileBytes int64
 	// NoProjectRules leaves the project's instructions for AI tools (AGENTS.md,
-	// CLAUDE.md, .cursorrules, ...; see RuleFiles) out of the base context.
+	// CLAUDE.md, .cursorrules, ...; see rules.Files) out of the base context.
 	NoProjectRules bool
 	// NoDefinitions leaves out of the base context the definitions of what the
 	// failing lines use (defs.go); bench/context measures with and without.
@@ -136,6 +137,11 @@ func New(root string, opts Options) (*Gatherer, error) {
 
 // Root returns the absolute project root (symlinks resolved).
 func (g *Gatherer) Root() string { return g.root }
+
+// RulesTitle starts the title of the base-context section that carries the
+// project's own instructions for AI tools (rules.Title); the session frames
+// that section as conventions that never override fixplan's rules.
+const RulesTitle = rules.Title
 
 // Env describes the environment as the model receives it: OS/arch, the versions
 // of the tools on PATH, the package managers the root's files reveal, the

@@ -89,19 +89,3 @@ func TestFrameWindowLeavesRulesOut(t *testing.T) {
 		}
 	}
 }
-
-// TestIsRuleFile: the files RuleFiles may read, and no others.
-func TestIsRuleFile(t *testing.T) {
-	for p, want := range map[string]bool{
-		"AGENTS.md": true, "app/sub/CLAUDE.md": true, "agents.md": true, "GEMINI.md": true, "CLAUDE.local.md": true,
-		".github/copilot-instructions.md": true, ".github/instructions/py.instructions.md": true,
-		".cursorrules": true, ".cursor/rules/x.mdc": true, ".clinerules": true, ".clinerules/01-style.md": true,
-		".windsurfrules": true, "CONVENTIONS.md": true,
-		"README.md": false, "app/CONVENTIONS.md": false, ".cursor/rules/x.md": false, "app/.cursorrules": false,
-		".github/instructions/notes.md": false, "calc.py": false,
-	} {
-		if got := IsRuleFile(p); got != want {
-			t.Errorf("IsRuleFile(%q) = %v, want %v", p, got, want)
-		}
-	}
-}

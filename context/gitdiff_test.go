@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fixplan/context/gitrepo"
+	"fixplan/context/rules"
 	"fixplan/plan"
 	"fixplan/redact"
 )
@@ -102,7 +103,7 @@ func BenchmarkRulesAndDiff(b *testing.B) {
 	redact.Text("") // gitleaks' rules are built once per process, not per plan
 	b.Run("rules", func(b *testing.B) {
 		for b.Loop() {
-			if _, ok := g.rulesSection(inPlay); !ok {
+			if _, ok := rules.Section(g.files, inPlay, g.opts.MaxTotalBytes); !ok {
 				b.Fatal("no rules")
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fixplan/context/gitrepo"
+	"fixplan/context/rules"
 	"fixplan/context/section"
 	"fixplan/projfs"
 )
@@ -65,6 +66,6 @@ func (g *Gatherer) modifiedFiles(ctx context.Context) string {
 // gitDiffSection is the recent-changes section (gitrepo's Changes) within the
 // budget of g's options, with the project's rules files left out of it.
 func (g *Gatherer) gitDiffSection(ctx context.Context, inPlay []string) (section.Candidate, bool) {
-	return g.git.Changes(ctx, inPlay, gitrepo.ChangesOptions{MaxTotalBytes: g.opts.MaxTotalBytes, IsRuleFile: IsRuleFile,
+	return g.git.Changes(ctx, inPlay, gitrepo.ChangesOptions{MaxTotalBytes: g.opts.MaxTotalBytes, IsRuleFile: rules.IsRuleFile,
 		RulesOff: g.opts.NoProjectRules})
 }

@@ -1,9 +1,11 @@
-package codectx
+package rules
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"fixplan/internal/testtree"
 )
 
 // TestScopedRulesReadOnlyTheirFrontMatter: a folder of big Cursor rules whose
@@ -18,7 +20,7 @@ func TestScopedRulesReadOnlyTheirFrontMatter(t *testing.T) {
 		files[fmt.Sprintf(".cursor/rules/n%02d.mdc", i)] = "---\nglobs: nomatch/**\n---\n" + big
 	}
 	files[".cursor/rules/p.mdc"] = "---\nglobs: app/**\n---\nUse snake_case.\n"
-	writeTree(t, root, files)
+	testtree.Write(t, root, files)
 	heads, wholes := map[string]int{}, map[string]int{}
 	ruleReadHook = func(rel string, whole bool) {
 		if whole {
@@ -29,8 +31,8 @@ func TestScopedRulesReadOnlyTheirFrontMatter(t *testing.T) {
 	}
 	t.Cleanup(func() { ruleReadHook = nil })
 
-	g := newGatherer(t, root, Options{})
-	got := g.RuleFiles([]string{"app/x.py"})
+	proj := openRoot(t, root)
+	got := Files(proj, []string{"app/x.py"})
 	if strings.Join(got, " ") != ".cursor/rules/p.mdc" {
 		t.Errorf("RuleFiles = %q, want only the applying rule", got)
 	}
@@ -52,8 +54,8 @@ func TestScopedRulesReadOnlyTheirFrontMatter(t *testing.T) {
 	for i := range 20 {
 		files[fmt.Sprintf(".github/instructions/z%02d.instructions.md", i)] = "---\napplyTo: \"**\"\n---\nrule " + fmt.Sprint(i) + "\n"
 	}
-	writeTree(t, root, files)
-	if got := g.RuleFiles([]string{"app/x.py"}); len(got) != maxRuleFiles {
+	testtree.Write(t, root, files)
+	if got := Files(proj, []string{"app/x.py"}); len(got) != maxRuleFiles {
 		t.Fatalf("RuleFiles = %d files %q, want %d", len(got), got, maxRuleFiles)
 	}
 	for rel, n := range wholes {
