@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"fixplan/context/frames"
 	"fixplan/context/rules"
 	"fixplan/context/section"
 	"fixplan/plan"
@@ -66,15 +67,15 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 			Redacted: true, Redactions: n})
 	}
 
-	li := &lazyIndex{g: g}
-	resolved := g.resolveTrace(ctx, traceText, li)
+	res := frames.NewResolver(g.files)
+	resolved := res.Trace(ctx, traceText)
 	if len(resolved) > 0 {
 		add("Stack frames", framesList(resolved))
 	}
 	rulesAt := len(cands) // the project's rules come right after the frames list
 	win, lib := g.frameWindows(resolved, &warnings)
 	cands = append(cands, win...)
-	cands = append(cands, g.failingTestSections(ctx, traceText, li, &warnings)...)
+	cands = append(cands, g.failingTestSections(ctx, traceText, res, &warnings)...)
 	inPlay := filesShown(cands[rulesAt:]) // the files of the frames and failing tests
 	// the definitions the failing lines use come before the windows of farther
 	// frames' files (a failure across many test files fills the budget with them)
@@ -82,7 +83,7 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	if len(win) > 1 {
 		defsAt = rulesAt + 1
 	}
-	cands = slices.Insert(cands, defsAt, g.definitionSections(ctx, cands, resolved, traceText, li, &warnings)...)
+	cands = slices.Insert(cands, defsAt, g.definitionSections(ctx, cands, resolved, traceText, res, &warnings)...)
 	if !g.opts.NoProjectRules {
 		if c, ok := rules.Section(g.files, inPlay, g.opts.MaxTotalBytes); ok {
 			cands = slices.Insert(cands, rulesAt, c)
@@ -126,7 +127,7 @@ func filesShown(cands []section.Candidate) []string {
 }
 
 // framesList renders the frames with what each resolved to.
-func framesList(rs []ResolvedFrame) string {
+func framesList(rs []frames.ResolvedFrame) string {
 	var b strings.Builder
 	for i, r := range rs {
 		if i == maxFramesListed {
@@ -152,7 +153,7 @@ func framesList(rs []ResolvedFrame) string {
 // frameWindows builds the ±WindowLines windows around the resolved frames: one
 // section per file, files in order of first appearance, overlapping windows merged.
 // Project files come back in win; files of library frames inside the root in lib.
-func (g *Gatherer) frameWindows(rs []ResolvedFrame, warnings *[]string) (win, lib []section.Candidate) {
+func (g *Gatherer) frameWindows(rs []frames.ResolvedFrame, warnings *[]string) (win, lib []section.Candidate) {
 	var order []string
 	lines := map[string][]int{}
 	isLib := map[string]bool{}
@@ -226,44 +227,44 @@ func (g *Gatherer) windowSection(file string, centers []int, before, after int, 
 
 // failingTestSections finds the failing tests named in text, their definitions
 // and, by naming convention, the modules under test.
-func (g *Gatherer) failingTestSections(ctx context.Context, text string, li *lazyIndex, warnings *[]string) []section.Candidate {
-	tests := FailingTests(text)
+func (g *Gatherer) failingTestSections(ctx context.Context, text string, res *frames.Resolver, warnings *[]string) []section.Candidate {
+	tests := frames.FailingTests(text)
 	if len(tests) > maxFailingTests {
 		tests = tests[:maxFailingTests]
 	}
 	var out []section.Candidate
 	shown := map[string]bool{}
 	for _, t := range tests {
-		def, ok := g.findTestDefinition(ctx, t, text, li)
+		def, ok := res.TestDefinition(ctx, t, text)
 		if !ok {
 			*warnings = append(*warnings, fmt.Sprintf("failing test %s: definition not found in the project", t.Name))
 			continue
 		}
-		c, err := g.windowSection(def.file, []int{def.line}, 5, g.opts.WindowLines, "failing test "+t.Name)
+		c, err := g.windowSection(def.File, []int{def.Line}, 5, g.opts.WindowLines, "failing test "+t.Name)
 		if err == nil {
 			out = append(out, c)
 		}
-		if shown[def.file] {
+		if shown[def.File] {
 			continue
 		}
-		shown[def.file] = true
+		shown[def.File] = true
 		mod := ""
-		for _, cand := range ModuleUnderTest(def.file) {
+		for _, cand := range frames.ModuleUnderTest(def.File) {
 			if st, err := g.files.Stat(cand); err == nil && st.Mode().IsRegular() {
 				mod = cand
 				break
 			}
 		}
 		if mod == "" {
-			if cands := ModuleUnderTest(path.Base(def.file)); len(cands) > 0 {
-				mod = li.get(ctx).bestSuffix(cands[0])
+			if cands := frames.ModuleUnderTest(path.Base(def.File)); len(cands) > 0 {
+				mod = res.BestSuffix(ctx, cands[0])
 			}
 		}
 		if mod == "" || shown[mod] {
 			continue
 		}
 		shown[mod] = true
-		c, err = g.windowSection(mod, []int{1}, 0, 1<<30, "module under test of "+def.file)
+		c, err = g.windowSection(mod, []int{1}, 0, 1<<30, "module under test of "+def.File)
 		if err == nil {
 			out = append(out, c)
 		}

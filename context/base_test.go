@@ -233,3 +233,34 @@ func TestBaseGoTest(t *testing.T) {
 		t.Errorf("sections:\n%s\nwant:\n%s", strings.Join(titles, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestBaseGoPackageFolder: go test prints a test file's name relative to its
+// package's folder; when the root has a file of the same name, the base context
+// shows the package's file and its failing test, not the root's (frames tests
+// the resolution itself).
+func TestBaseGoPackageFolder(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"go.mod":                "module example.com/lru/v2\n\ngo 1.22\n",
+		"lru_test.go":           "package lru\n\nimport \"testing\"\n\nfunc TestLRU(t *testing.T) {\n\tt.Log(\"root\")\n}\n",
+		"simplelru/lru_test.go": "package simplelru\n\nimport \"testing\"\n\nfunc TestLRU(t *testing.T) {\n\tt.Log(\"simple\")\n}\n",
+	})
+	g := newGatherer(t, root, Options{})
+	for _, problem := range []string{
+		"--- FAIL: TestLRU (0.00s)\n    lru_test.go:6: bad key: 128\nFAIL\nFAIL\texample.com/lru/v2/simplelru\t0.010s\nFAIL\n",
+		"--- FAIL: TestLRU (0.00s)\nFAIL\nFAIL\texample.com/lru/v2/simplelru\t0.010s\n", // no line named: the test's definition
+	} {
+		res, err := g.Base(context.Background(), plan.ProblemInput{Problem: problem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, s := range res.Sections {
+			titles = append(titles, s.Title)
+		}
+		all := strings.Join(titles, "\n")
+		if !strings.Contains(all, "File simplelru/lru_test.go lines 1-7 of 7") || strings.Contains(all, "File lru_test.go") {
+			t.Errorf("the base context shows the root's TestLRU or misses simplelru's:\n%s", all)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"fixplan/context/frames"
 	"fixplan/plan"
 )
 
@@ -149,7 +150,7 @@ func TestAllowSecrets(t *testing.T) {
 func TestWalkNeverLeavesRoot(t *testing.T) {
 	root, outside := confineFixture(t)
 	g := newGatherer(t, root, Options{})
-	rs := g.ResolveFrames(context.Background(), []Frame{
+	rs := g.ResolveFrames(context.Background(), []frames.Frame{
 		{Path: filepath.Join(outside, "secret.txt"), Line: 1},
 		{Path: "../outside/secret.txt", Line: 1},
 		{Path: "dir_out/x.txt", Line: 1},

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"fixplan/context/frames"
 	"fixplan/context/section"
 	"fixplan/plan"
 	"fixplan/projfs"
@@ -228,11 +229,11 @@ func (g *Gatherer) listFolder(dir string, exts []string) []string {
 
 // definitionSections returns the definitions the failure points use, ranked,
 // deduplicated with what have already shows and within the definitions' budget.
-func (g *Gatherer) definitionSections(ctx context.Context, have []section.Candidate, resolved []ResolvedFrame, text string, li *lazyIndex, warnings *[]string) []section.Candidate {
+func (g *Gatherer) definitionSections(ctx context.Context, have []section.Candidate, resolved []frames.ResolvedFrame, text string, res *frames.Resolver, warnings *[]string) []section.Candidate {
 	if g.opts.NoDefinitions {
 		return nil
 	}
-	points, nFrames := g.defPoints(ctx, resolved, text, li)
+	points, nFrames := g.defPoints(ctx, resolved, text, res)
 	if len(points) == 0 {
 		return nil
 	}
@@ -453,7 +454,7 @@ func pathDistance(a, b string) int {
 
 // defPoints are the project frames (in order, de-duplicated, at most
 // maxDefPoints), then the failing tests' definitions.
-func (g *Gatherer) defPoints(ctx context.Context, resolved []ResolvedFrame, text string, li *lazyIndex) (points []defPoint, frames int) {
+func (g *Gatherer) defPoints(ctx context.Context, resolved []frames.ResolvedFrame, text string, res *frames.Resolver) (points []defPoint, nFrames int) {
 	var out []defPoint
 	seen := map[defPoint]bool{}
 	for _, r := range resolved {
@@ -469,17 +470,17 @@ func (g *Gatherer) defPoints(ctx context.Context, resolved []ResolvedFrame, text
 	}
 	// the failing tests: their line may be far from the frames (a helper's
 	// t.Errorf, an assertion library)
-	frames = len(out)
-	for i, t := range FailingTests(text) {
+	nFrames = len(out)
+	for i, t := range frames.FailingTests(text) {
 		if i == maxFailingTests {
 			break
 		}
-		if def, ok := g.findTestDefinition(ctx, t, text, li); ok && langFor(def.file) != nil && !seen[defPoint{def.file, def.line}] {
-			seen[defPoint{def.file, def.line}] = true
-			out = append(out, defPoint{def.file, def.line})
+		if def, ok := res.TestDefinition(ctx, t, text); ok && langFor(def.File) != nil && !seen[defPoint{def.File, def.Line}] {
+			seen[defPoint{def.File, def.Line}] = true
+			out = append(out, defPoint{def.File, def.Line})
 		}
 	}
-	return out, frames
+	return out, nFrames
 }
 
 // wideSearch looks names up in the whole project in one walk of the files of
@@ -631,7 +632,7 @@ func (g *Gatherer) defCandidates(have []section.Candidate, hits []defHit, warnin
 		if to-from+1 > maxDefLines {
 			to, cut = from+maxDefLines-1, true
 		}
-		if covered(h.file, from, to) || (h.span.data && to-from >= maxTestData && looksLikeTestFile(h.file)) {
+		if covered(h.file, from, to) || (h.span.data && to-from >= maxTestData && frames.LooksLikeTestFile(h.file)) {
 			continue // shown already, or a test's table of cases
 		}
 		ft, err := g.files.ReadText(h.file)
@@ -721,6 +722,10 @@ func chainUses(lines []string, from, line int) []defUse {
 	}
 	return out
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isLetter(b byte) bool { return b|0x20 >= 'a' && b|0x20 <= 'z' }
 
 // indentOf is the width of a line's leading white space (a tab counts 8).
 func indentOf(l string) int {

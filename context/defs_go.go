@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"fixplan/context/frames"
 )
 
 // goLang finds Go definitions with go/parser: the function around a failure
@@ -163,8 +165,6 @@ func (l goLang) defs(df *defFile) []defSpan {
 	return out
 }
 
-var goModuleRe = lazyRegexp(`(?m)^module\s+"?([^\s"]+)"?`)
-
 // module returns the folder and module path of the go.mod nearest above file.
 func (goLang) module(g *Gatherer, file string) (dir, mod string) {
 	for d := path.Dir(file); ; d = path.Dir(d) {
@@ -172,8 +172,8 @@ func (goLang) module(g *Gatherer, file string) (dir, mod string) {
 			d = ""
 		}
 		if src, err := g.files.ReadRaw(path.Join(d, "go.mod")); err == nil {
-			if m := goModuleRe.FindSubmatch(src); m != nil {
-				return d, string(m[1])
+			if mod, ok := frames.GoModulePath(src); ok {
+				return d, mod
 			}
 			return "", ""
 		}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"fixplan/context/frames"
 	"fixplan/projfs"
 )
 
@@ -133,7 +134,7 @@ func (d *defFinder) messageHits(ctx context.Context, text string, points []defPo
 	var all []found
 	var read atomic.Int64
 	_ = d.g.files.Walk(ctx, func(dir projfs.Dir, rel, name string) {
-		if !exts[path.Ext(name)] || looksLikeTestFile(rel) || read.Load() >= msgReadBudget {
+		if !exts[path.Ext(name)] || frames.LooksLikeTestFile(rel) || read.Load() >= msgReadBudget {
 			return
 		}
 		var buf []byte

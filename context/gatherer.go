@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"fixplan/context/envprobe"
+	"fixplan/context/frames"
 	"fixplan/context/gitrepo"
 	"fixplan/context/rules"
 	"fixplan/context/section"
@@ -148,6 +149,18 @@ const RulesTitle = rules.Title
 // virtualenv (envprobe.Probe.Text). The section is computed once per Gatherer
 // once every probe has answered.
 func (g *Gatherer) Env(ctx context.Context) string { return g.env.Text(ctx) }
+
+// ResolveTrace parses the frames of text and resolves them to the project's
+// files (frames.Resolver.Trace).
+func (g *Gatherer) ResolveTrace(ctx context.Context, text string) []frames.ResolvedFrame {
+	return frames.NewResolver(g.files).Trace(ctx, text)
+}
+
+// ResolveFrames resolves each frame to a file of the project
+// (frames.Resolver.Frames).
+func (g *Gatherer) ResolveFrames(ctx context.Context, fs []frames.Frame) []frames.ResolvedFrame {
+	return frames.NewResolver(g.files).Frames(ctx, fs)
+}
 
 // Exists reports whether rel (slash-separated) names a file or folder in the
 // project, looked up through the root (nothing outside it is ever stat-ed).

@@ -1,4 +1,4 @@
-package codectx
+package frames
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package codectx
+package frames
 
 import (
 	"context"
@@ -7,13 +7,25 @@ import (
 	"strings"
 	"testing"
 
-	"fixplan/plan"
+	"fixplan/internal/testtree"
+	"fixplan/projfs"
 )
+
+// openRoot opens the project root, failing the test on error.
+func openRoot(t *testing.T, root string) *projfs.Root {
+	t.Helper()
+	files, err := projfs.OpenRoot(root, projfs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { files.Close() })
+	return files
+}
 
 func resolveFixture(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testtree.Write(t, root, map[string]string{
 		"app/calc.py":        "x\n",
 		"tests/test_calc.py": "x\n",
 		"orders/models.py":   "x\n",
@@ -39,7 +51,7 @@ func resolveFixture(t *testing.T) string {
 
 func TestResolveFrames(t *testing.T) {
 	root := resolveFixture(t)
-	g := newGatherer(t, root, Options{})
+	g := NewResolver(openRoot(t, root))
 	tests := []struct {
 		name    string
 		frame   Frame
@@ -75,7 +87,7 @@ func TestResolveFrames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := g.ResolveFrames(context.Background(), []Frame{tt.frame})[0]
+			got := g.Frames(context.Background(), []Frame{tt.frame})[0]
 			if got.File != tt.file || got.Library != tt.library {
 				t.Errorf("resolve %+v = file %q library %v; want %q %v", tt.frame, got.File, got.Library, tt.file, tt.library)
 			}
@@ -85,8 +97,8 @@ func TestResolveFrames(t *testing.T) {
 
 func TestResolveTraceGoPackages(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"calc/calc_test.go": "x", "other/calc_test.go": "x", "util_test.go": "x"})
-	g := newGatherer(t, root, Options{})
+	testtree.Write(t, root, map[string]string{"calc/calc_test.go": "x", "other/calc_test.go": "x", "util_test.go": "x"})
+	g := NewResolver(openRoot(t, root))
 	tests := []struct {
 		name, text, want string
 	}{
@@ -99,7 +111,7 @@ func TestResolveTraceGoPackages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rs := g.ResolveTrace(context.Background(), tt.text)
+			rs := g.Trace(context.Background(), tt.text)
 			if len(rs) != 1 || rs[0].File != tt.want {
 				t.Errorf("ResolveTrace = %+v, want file %q", rs, tt.want)
 			}
@@ -114,7 +126,7 @@ func TestResolveTraceGoPackages(t *testing.T) {
 // is taken from that package.
 func TestResolveTraceGoPackageFolder(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testtree.Write(t, root, map[string]string{
 		"go.mod":                   "module example.com/lru/v2\n\ngo 1.22\n",
 		"lru_test.go":              "package lru\n\nimport \"testing\"\n\nfunc TestLRU(t *testing.T) {\n\tt.Log(\"root\")\n}\n",
 		"simplelru/lru_test.go":    "package simplelru\n\nimport \"testing\"\n\nfunc TestLRU(t *testing.T) {\n\tt.Log(\"simple\")\n}\n",
@@ -122,7 +134,7 @@ func TestResolveTraceGoPackageFolder(t *testing.T) {
 		"tools/gen/lru_test.go":    "package gen\n",
 		"vendor2/example.com/x.go": "package x\n",
 	})
-	g := newGatherer(t, root, Options{})
+	g := NewResolver(openRoot(t, root))
 	tests := []struct {
 		name, text string
 		want       []string
@@ -138,7 +150,7 @@ func TestResolveTraceGoPackageFolder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rs := g.ResolveTrace(context.Background(), tt.text)
+			rs := g.Trace(context.Background(), tt.text)
 			var got []string
 			for _, r := range rs {
 				got = append(got, r.File)
@@ -148,21 +160,13 @@ func TestResolveTraceGoPackageFolder(t *testing.T) {
 			}
 		})
 	}
+	// the failing test's definition is taken from the package that failed
 	for _, problem := range []string{
 		tests[0].text,
-		"--- FAIL: TestLRU (0.00s)\nFAIL\nFAIL\texample.com/lru/v2/simplelru\t0.010s\n", // no line named: the test's definition
+		"--- FAIL: TestLRU (0.00s)\nFAIL\nFAIL\texample.com/lru/v2/simplelru\t0.010s\n", // no line named
 	} {
-		res, err := g.Base(context.Background(), plan.ProblemInput{Problem: problem})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var titles []string
-		for _, s := range res.Sections {
-			titles = append(titles, s.Title)
-		}
-		all := strings.Join(titles, "\n")
-		if !strings.Contains(all, "File simplelru/lru_test.go lines 1-7 of 7") || strings.Contains(all, "File lru_test.go") {
-			t.Errorf("the base context shows the root's TestLRU or misses simplelru's:\n%s", all)
+		if d, ok := g.TestDefinition(context.Background(), FailingTest{Name: "TestLRU"}, problem); !ok || d.File != "simplelru/lru_test.go" || d.Line != 5 {
+			t.Errorf("TestDefinition = %+v, %v; want simplelru/lru_test.go:5", d, ok)
 		}
 	}
 }
@@ -171,7 +175,7 @@ func TestResolveTraceGoPackageFolder(t *testing.T) {
 // out like the machine that produced them.
 func TestResolveTraceGoldens(t *testing.T) {
 	root := resolveFixture(t)
-	g := newGatherer(t, root, Options{})
+	g := NewResolver(openRoot(t, root))
 	tests := []struct {
 		trace string
 		want  []string // resolved files in frame order ("" = unresolved)
@@ -187,7 +191,7 @@ func TestResolveTraceGoldens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rs := g.ResolveFrames(context.Background(), ParseFrames(string(b)))
+			rs := g.Frames(context.Background(), Parse(string(b)))
 			var got []string
 			for _, r := range rs {
 				got = append(got, r.File)

@@ -1,4 +1,4 @@
-package codectx
+package frames
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"fixplan/internal/lazyre"
 	"fixplan/projfs"
 )
 
@@ -25,27 +26,40 @@ type ResolvedFrame struct {
 // fileIndex maps base names to the root-relative paths of the project's files.
 type fileIndex map[string][]string
 
-// lazyIndex builds the file index on first use and keeps it for one operation.
-type lazyIndex struct {
-	g   *Gatherer
-	idx fileIndex
+// Resolver resolves frames to the files of one project. It lists the
+// project's files (and reads its go.mod files) on first use and keeps them:
+// one Resolver serves one operation (a base context), so a later one sees the
+// project as it is then. It is not safe for concurrent use.
+type Resolver struct {
+	files *projfs.Root
+	idx   fileIndex
 	// mods are the project's Go modules (read from its go.mod files on first use).
 	mods    []goModule
 	modsSet bool
 }
 
-func (l *lazyIndex) get(ctx context.Context) fileIndex {
-	if l.idx == nil {
-		l.idx = l.g.index(ctx)
+// NewResolver returns a Resolver of the project files.
+func NewResolver(files *projfs.Root) *Resolver { return &Resolver{files: files} }
+
+// index returns the file index, built on first use.
+func (r *Resolver) index(ctx context.Context) fileIndex {
+	if r.idx == nil {
+		r.idx = r.listFiles(ctx)
 	}
-	return l.idx
+	return r.idx
 }
 
-// index lists the project's files (the same files search sees).
-func (g *Gatherer) index(ctx context.Context) fileIndex {
+// BestSuffix returns the project file sharing the longest run of trailing path
+// components with p, or "" when none shares the base name or the best is a tie.
+func (r *Resolver) BestSuffix(ctx context.Context, p string) string {
+	return r.index(ctx).bestSuffix(p)
+}
+
+// listFiles lists the project's files (the same files search sees).
+func (r *Resolver) listFiles(ctx context.Context) fileIndex {
 	var mu sync.Mutex
 	idx := fileIndex{}
-	_ = g.files.Walk(ctx, func(_ projfs.Dir, rel, name string) {
+	_ = r.files.Walk(ctx, func(_ projfs.Dir, rel, name string) {
 		mu.Lock()
 		idx[name] = append(idx[name], rel)
 		mu.Unlock()
@@ -58,18 +72,14 @@ func (g *Gatherer) index(ctx context.Context) fileIndex {
 
 // goPkgRe finds Go package import paths in `go test`/`go build` output
 // ("FAIL\tgithub.com/acme/calc\t0.01s", "ok  \texample.com/x", "# example.com/x").
-var goPkgRe = lazyRegexp(`(?m)^(?:(?:FAIL|ok)\s+([\w.\-~]+(?:/[\w.\-~]+)+)\s|# ([\w.\-~]+(?:/[\w.\-~]+)+))`)
+var goPkgRe = lazyre.New(`(?m)^(?:(?:FAIL|ok)\s+([\w.\-~]+(?:/[\w.\-~]+)+)\s|# ([\w.\-~]+(?:/[\w.\-~]+)+))`)
 
-// ResolveTrace parses the frames of text (ParseFrames) and resolves them
-// (ResolveFrames). A bare file name that several project files share is settled
-// by the Go packages the output names (`FAIL\texample.com/x/calc`): the file
-// whose folders best match one of them wins.
-func (g *Gatherer) ResolveTrace(ctx context.Context, text string) []ResolvedFrame {
-	return g.resolveTrace(ctx, text, &lazyIndex{g: g})
-}
-
-func (g *Gatherer) resolveTrace(ctx context.Context, text string, li *lazyIndex) []ResolvedFrame {
-	rs := g.resolveFrames(ctx, ParseFrames(text), li)
+// Trace parses the frames of text (Parse) and resolves them (Frames). A bare
+// file name that several project files share is settled by the Go packages
+// the output names (`FAIL\texample.com/x/calc`): the file whose folders best
+// match one of them wins.
+func (r *Resolver) Trace(ctx context.Context, text string) []ResolvedFrame {
+	rs := r.Frames(ctx, Parse(text))
 	marks := goPackageMarks(text)
 	if len(marks) == 0 {
 		return rs
@@ -78,32 +88,32 @@ func (g *Gatherer) resolveTrace(ctx context.Context, text string, li *lazyIndex)
 	for _, m := range marks {
 		pkgs = append(pkgs, m.pkg)
 	}
-	for i, r := range rs {
-		if r.Library || strings.ContainsAny(r.Path, `/\`) || !strings.HasSuffix(r.Path, ".go") {
+	for i, rf := range rs {
+		if rf.Library || strings.ContainsAny(rf.Path, `/\`) || !strings.HasSuffix(rf.Path, ".go") {
 			continue
 		}
 		// go test prints a test file's name alone, relative to its package's
 		// folder: the package of the block the frame is in comes before any
 		// file of that name elsewhere (the root's lru_test.go is not
 		// simplelru/lru_test.go)
-		if pkg := marks.at(frameOffset(text, r.Frame)); pkg != "" {
-			if f := g.goPackageFile(ctx, li, pkg, r.Path); f != "" {
+		if pkg := marks.at(frameOffset(text, rf.Frame)); pkg != "" {
+			if f := r.goPackageFile(ctx, pkg, rf.Path); f != "" {
 				rs[i].File = f
 				continue
 			}
-			if r.File == "" { // no go.mod maps it: the folders matching the import path
-				rs[i].File = li.get(ctx).bestSuffix(pkg + "/" + r.Path)
+			if rf.File == "" { // no go.mod maps it: the folders matching the import path
+				rs[i].File = r.BestSuffix(ctx, pkg+"/"+rf.Path)
 			}
 			continue
 		}
-		if r.File != "" {
+		if rf.File != "" {
 			continue
 		}
-		idx := li.get(ctx)
+		idx := r.index(ctx)
 		found := ""
 		for _, p := range pkgs {
 			// the bare name alone ties, so a unique best here matched a folder too
-			f := idx.bestSuffix(p + "/" + r.Path)
+			f := idx.bestSuffix(p + "/" + rf.Path)
 			if f == "" || f == found {
 				continue
 			}
@@ -194,13 +204,13 @@ type goModule struct {
 // goPackageFile returns the root-relative path of file name in the folder of
 // Go package pkg (goPackageDir), "" when no go.mod maps it or the file is not
 // there.
-func (g *Gatherer) goPackageFile(ctx context.Context, li *lazyIndex, pkg, name string) string {
-	dir, ok := g.goPackageDir(ctx, li, pkg)
+func (r *Resolver) goPackageFile(ctx context.Context, pkg, name string) string {
+	dir, ok := r.goPackageDir(ctx, pkg)
 	if !ok {
 		return ""
 	}
 	f := path.Join(dir, name)
-	if !g.files.IsFile(f) {
+	if !r.files.IsFile(f) {
 		return ""
 	}
 	return f
@@ -209,32 +219,32 @@ func (g *Gatherer) goPackageFile(ctx context.Context, li *lazyIndex, pkg, name s
 // goPackageDir maps Go import path pkg to its root-relative folder ("" for the
 // root) through the go.mod whose module path is the longest prefix of pkg; ok
 // is false when no go.mod of the project maps it.
-func (g *Gatherer) goPackageDir(ctx context.Context, li *lazyIndex, pkg string) (string, bool) {
+func (r *Resolver) goPackageDir(ctx context.Context, pkg string) (string, bool) {
 	if pkg == "" {
 		return "", false
 	}
-	if !li.modsSet {
-		li.modsSet = true
-		for _, rel := range li.get(ctx)["go.mod"] {
-			src, err := g.files.ReadRaw(rel)
+	if !r.modsSet {
+		r.modsSet = true
+		for _, rel := range r.index(ctx)["go.mod"] {
+			src, err := r.files.ReadRaw(rel)
 			if err != nil {
 				continue
 			}
-			if m := goModuleRe.FindSubmatch(src); m != nil {
-				li.mods = append(li.mods, goModule{path: string(m[1]), dir: path.Dir(rel)})
+			if mod, ok := GoModulePath(src); ok {
+				r.mods = append(r.mods, goModule{path: mod, dir: path.Dir(rel)})
 			}
 		}
 	}
 	best := -1
-	for i, m := range li.mods {
-		if (pkg == m.path || strings.HasPrefix(pkg, m.path+"/")) && (best < 0 || len(m.path) > len(li.mods[best].path)) {
+	for i, m := range r.mods {
+		if (pkg == m.path || strings.HasPrefix(pkg, m.path+"/")) && (best < 0 || len(m.path) > len(r.mods[best].path)) {
 			best = i
 		}
 	}
 	if best < 0 {
 		return "", false
 	}
-	m := li.mods[best]
+	m := r.mods[best]
 	dir := path.Join(m.dir, strings.TrimPrefix(pkg[len(m.path):], "/"))
 	if dir == "." {
 		dir = ""
@@ -245,17 +255,25 @@ func (g *Gatherer) goPackageDir(ctx context.Context, li *lazyIndex, pkg string) 
 	return dir, true
 }
 
-// ResolveFrames resolves each frame to a file of the project: a relative path
+// goModuleRe finds the module path of a go.mod file.
+var goModuleRe = lazyre.New(`(?m)^module\s+"?([^\s"]+)"?`)
+
+// GoModulePath returns the module path a go.mod file declares; ok is false
+// when it declares none.
+func GoModulePath(gomod []byte) (string, bool) {
+	if m := goModuleRe.FindSubmatch(gomod); m != nil {
+		return string(m[1]), true
+	}
+	return "", false
+}
+
+// Frames resolves each frame to a file of the project: a relative path
 // that exists under the root, else the longest path-suffix match among the
 // project's files (absolute paths from another machine, Windows paths, bare file
 // names, Java classes by package); ties leave the frame unresolved rather than
 // guess. Library frames are marked and resolve only when their relative path
 // exists under the root (a virtualenv inside the project). The order is kept.
-func (g *Gatherer) ResolveFrames(ctx context.Context, frames []Frame) []ResolvedFrame {
-	return g.resolveFrames(ctx, frames, &lazyIndex{g: g})
-}
-
-func (g *Gatherer) resolveFrames(ctx context.Context, frames []Frame, li *lazyIndex) []ResolvedFrame {
+func (r *Resolver) Frames(ctx context.Context, frames []Frame) []ResolvedFrame {
 	out := make([]ResolvedFrame, len(frames))
 	for i, f := range frames {
 		out[i] = ResolvedFrame{Frame: f, Library: isLibraryFrame(f)}
@@ -265,9 +283,9 @@ func (g *Gatherer) resolveFrames(ctx context.Context, frames []Frame, li *lazyIn
 		}
 		if !strings.HasPrefix(p, "/") {
 			if rel, err := projfs.CleanRel(p); err == nil {
-				if r, err := g.files.Resolve(rel); err == nil {
-					if st, err := g.files.Stat(r); err == nil && st.Mode().IsRegular() {
-						out[i].File = r
+				if real, err := r.files.Resolve(rel); err == nil {
+					if st, err := r.files.Stat(real); err == nil && st.Mode().IsRegular() {
+						out[i].File = real
 						continue
 					}
 				}
@@ -276,7 +294,7 @@ func (g *Gatherer) resolveFrames(ctx context.Context, frames []Frame, li *lazyIn
 		if out[i].Library { // only a library copy inside the root (e.g. venv/) resolves
 			continue
 		}
-		idx := li.get(ctx)
+		idx := r.index(ctx)
 		if f.Class != "" {
 			if j := strings.LastIndexByte(f.Class, '.'); j > 0 {
 				p = strings.ReplaceAll(f.Class[:j], ".", "/") + "/" + path.Base(p)
@@ -326,8 +344,8 @@ func normFramePath(p string) string {
 }
 
 var (
-	libPathRe  = lazyRegexp(`(?i)(^|/)(site-packages|dist-packages|node_modules|bower_components|\.cargo/registry|\.cargo/git|rustlib|\.rustup|\.m2/repository|\.gradle/caches|pkg/mod|jdk[^/]*|\.nuget/packages|gems)/|^node:|^internal/|^/rustc/|/lib/python\d[^/]*/|^/usr/(local/)?(include|lib)/|(^|/)(go|goroot|libexec)/src/(runtime|testing|reflect|internal|sync|net|os|syscall|fmt|encoding|io|context|crypto|database)/|^<`)
-	libClassRe = lazyRegexp(`^(java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|org\.junit|junit|org\.gradle|org\.apache\.maven|org\.springframework|worker\.org\.gradle)\.`)
+	libPathRe  = lazyre.New(`(?i)(^|/)(site-packages|dist-packages|node_modules|bower_components|\.cargo/registry|\.cargo/git|rustlib|\.rustup|\.m2/repository|\.gradle/caches|pkg/mod|jdk[^/]*|\.nuget/packages|gems)/|^node:|^internal/|^/rustc/|/lib/python\d[^/]*/|^/usr/(local/)?(include|lib)/|(^|/)(go|goroot|libexec)/src/(runtime|testing|reflect|internal|sync|net|os|syscall|fmt|encoding|io|context|crypto|database)/|^<`)
+	libClassRe = lazyre.New(`^(java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|org\.junit|junit|org\.gradle|org\.apache\.maven|org\.springframework|worker\.org\.gradle)\.`)
 )
 
 // isLibraryFrame reports whether a frame belongs to a standard library or a dependency.

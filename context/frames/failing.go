@@ -1,10 +1,11 @@
-package codectx
+package frames
 
 import (
 	"context"
 	"path"
 	"strings"
 
+	"fixplan/internal/lazyre"
 	"fixplan/projfs"
 )
 
@@ -16,23 +17,23 @@ type FailingTest struct {
 }
 
 var (
-	pytestNodeRe = lazyRegexp(`([\w./\\\-]+\.py)::(?:[\w\[\]\-]+::)?(\w+)`)
-	goFailRe     = lazyRegexp(`(?m)--- FAIL: (\w+)`)
-	unitFailRe   = lazyRegexp(`(?m)^(?:FAIL|ERROR): (\w+) \(`)
-	gradleFailRe = lazyRegexp(`(\w+)\s*>\s*(\w+)\(\)\s+FAILED`)
-	junit4FailRe = lazyRegexp(`\b(test\w*)\((?:[\w$]+\.)*(\w+)\)`)
-	rustFailRe   = lazyRegexp(`(?m)^test (?:[\w]+::)*(\w+) \.\.\. FAILED`)
-	setupErrRe   = lazyRegexp(`ERROR at (?:setup|teardown) of (\w+)`)
-	jestFailRe   = lazyRegexp(`(?m)^\s*● (?:[^›\n]+ › )*([^›\n]+?)\s*$`)
+	pytestNodeRe = lazyre.New(`([\w./\\\-]+\.py)::(?:[\w\[\]\-]+::)?(\w+)`)
+	goFailRe     = lazyre.New(`(?m)--- FAIL: (\w+)`)
+	unitFailRe   = lazyre.New(`(?m)^(?:FAIL|ERROR): (\w+) \(`)
+	gradleFailRe = lazyre.New(`(\w+)\s*>\s*(\w+)\(\)\s+FAILED`)
+	junit4FailRe = lazyre.New(`\b(test\w*)\((?:[\w$]+\.)*(\w+)\)`)
+	rustFailRe   = lazyre.New(`(?m)^test (?:[\w]+::)*(\w+) \.\.\. FAILED`)
+	setupErrRe   = lazyre.New(`ERROR at (?:setup|teardown) of (\w+)`)
+	jestFailRe   = lazyre.New(`(?m)^\s*● (?:[^›\n]+ › )*([^›\n]+?)\s*$`)
 	// Jest's and Vitest's failed rows (✕ / ×, then the title and the time taken)
 	// and file headers (" FAIL  src/x.test.ts", Vitest adds " > Suite > title").
-	jsFailRowRe  = lazyRegexp(`^\s*(?:✕|×) (?:[^>\n]+ > )*(.+?)(?: \(\d+(?:\.\d+)? ?m?s\)| \d+(?:\.\d+)?m?s)?\s*$`)
-	jsFailFileRe = lazyRegexp(`^\s*FAIL\s+(\S+\.(?:[cm]?[jt]sx?))(?:\s+>\s+(?:[^>\n]+ > )*(.+?))?(?:\s+\(\d+(?:\.\d+)? ?m?s\))?\s*$`)
+	jsFailRowRe  = lazyre.New(`^\s*(?:✕|×) (?:[^>\n]+ > )*(.+?)(?: \(\d+(?:\.\d+)? ?m?s\)| \d+(?:\.\d+)?m?s)?\s*$`)
+	jsFailFileRe = lazyre.New(`^\s*FAIL\s+(\S+\.(?:[cm]?[jt]sx?))(?:\s+>\s+(?:[^>\n]+ > )*(.+?))?(?:\s+\(\d+(?:\.\d+)? ?m?s\))?\s*$`)
 	// pytest's "____ test_x ____" headers (the FAILURES and ERRORS sections),
 	// and its "=== FAILURES ===" section lines.
-	pytestHeadRe    = lazyRegexp(`^_{3,} (?:ERROR at (?:setup|teardown) of )?([\w.:\[\]\-]+?)(?:\[[^\]\n]*\])? _{3,}$`)
-	pytestSectionRe = lazyRegexp(`^={3,} ([A-Za-z ]+?) ={3,}$`)
-	phraseFailRe    = lazyRegexp(`\b(test_\w+|Test[A-Z0-9_]\w*|\w+(?:_test|Test|Tests|Spec))\s+(?:(?:still |now |keeps? |is )?(?:fails|failed|failing)|broke|breaks)\b|\bFAIL(?:ED)?:?\s+(test_\w+|Test[A-Z0-9_]\w*|\w+(?:Test|Tests|_test))\b`)
+	pytestHeadRe    = lazyre.New(`^_{3,} (?:ERROR at (?:setup|teardown) of )?([\w.:\[\]\-]+?)(?:\[[^\]\n]*\])? _{3,}$`)
+	pytestSectionRe = lazyre.New(`^={3,} ([A-Za-z ]+?) ={3,}$`)
+	phraseFailRe    = lazyre.New(`\b(test_\w+|Test[A-Z0-9_]\w*|\w+(?:_test|Test|Tests|Spec))\s+(?:(?:still |now |keeps? |is )?(?:fails|failed|failing)|broke|breaks)\b|\bFAIL(?:ED)?:?\s+(test_\w+|Test[A-Z0-9_]\w*|\w+(?:Test|Tests|_test))\b`)
 )
 
 // FailingTests finds the tests the text says fail, in order of appearance and
@@ -59,7 +60,7 @@ func FailingTests(text string) []FailingTest {
 		}
 		hits = append(hits, hit{m[0], FailingTest{Name: text[m[4]:m[5]], File: strings.ReplaceAll(text[m[2]:m[3]], `\`, "/")}})
 	}
-	for _, re := range []*lazyRE{goFailRe, unitFailRe, rustFailRe, setupErrRe, jestFailRe} {
+	for _, re := range []*lazyre.RE{goFailRe, unitFailRe, rustFailRe, setupErrRe, jestFailRe} {
 		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
 			if name := text[m[2]:m[3]]; name != "Test suite failed to run" {
 				hits = append(hits, hit{m[0], FailingTest{Name: name}})
@@ -185,47 +186,48 @@ func lineFailures(text string) []lineHit {
 	return out
 }
 
-// testDefinition is where a failing test is defined.
-type testDefinition struct {
-	file string
-	line int
+// Location is a line of a project file: where a failing test is defined.
+type Location struct {
+	File string // root-relative, slash-separated
+	Line int    // 1-based
 }
 
 // jsTitleRe finds the test functions of JS test runners that take a title.
-var jsTitleRe = lazyRegexp(`\b(?:it|test|describe)(?:\.(?:only|each|skip|concurrent))?\(`)
+var jsTitleRe = lazyre.New(`\b(?:it|test|describe)(?:\.(?:only|each|skip|concurrent))?\(`)
 
 // defPrefixes precede a test's name in its definition, per language.
 var defPrefixes = []string{"func ", "func (", "def ", "async def ", "void ", "fun ", "fn ", "function ", "async function ", "public void ", "it(", "test("}
 
 // findDefinition searches the project for the definition of test t and returns
 // where it is; ok is false when no definition is found.
-func (g *Gatherer) findDefinition(ctx context.Context, t FailingTest) (testDefinition, bool) {
-	return g.findDefinitionIn(ctx, t, "", false)
+func (r *Resolver) findDefinition(ctx context.Context, t FailingTest) (Location, bool) {
+	return r.findDefinitionIn(ctx, t, "", false)
 }
 
-// findTestDefinition is findDefinition for a test named in text: a Go test's
-// package (the FAIL/ok line below its "--- FAIL: name") puts the definitions in
-// that package's folder first, so TestLRU of simplelru/ is not taken for the
-// root's TestLRU.
-func (g *Gatherer) findTestDefinition(ctx context.Context, t FailingTest, text string, li *lazyIndex) (testDefinition, bool) {
+// TestDefinition searches the project for the definition of test t, named as
+// failing in text, and returns where it is; ok is false when no definition is
+// found. A Go test's package (the FAIL/ok line below its "--- FAIL: name") puts
+// the definitions in that package's folder first, so TestLRU of simplelru/ is
+// not taken for the root's TestLRU.
+func (r *Resolver) TestDefinition(ctx context.Context, t FailingTest, text string) (Location, bool) {
 	if t.File == "" {
 		if i := strings.Index(text, "--- FAIL: "+t.Name+" "); i >= 0 {
-			if dir, ok := g.goPackageDir(ctx, li, goPackageMarks(text).at(i)); ok {
-				return g.findDefinitionIn(ctx, t, dir, true)
+			if dir, ok := r.goPackageDir(ctx, goPackageMarks(text).at(i)); ok {
+				return r.findDefinitionIn(ctx, t, dir, true)
 			}
 		}
 	}
-	return g.findDefinition(ctx, t)
+	return r.findDefinition(ctx, t)
 }
 
 // findDefinitionIn is findDefinition; with inDir, a definition in folder dir
 // ("" for the root) ranks first.
-func (g *Gatherer) findDefinitionIn(ctx context.Context, t FailingTest, dir string, inDir bool) (testDefinition, bool) {
-	res, err := g.Search(ctx, t.Name, projfs.SearchOptions{Max: 500})
+func (r *Resolver) findDefinitionIn(ctx context.Context, t FailingTest, dir string, inDir bool) (Location, bool) {
+	res, err := r.files.Search(ctx, t.Name, projfs.SearchOptions{Max: 500})
 	if err != nil {
-		return testDefinition{}, false
+		return Location{}, false
 	}
-	var best testDefinition
+	var best Location
 	bestScore := 0
 	for _, m := range res.Matches {
 		score := 0
@@ -256,21 +258,21 @@ func (g *Gatherer) findDefinitionIn(ctx context.Context, t FailingTest, dir stri
 				score++
 			}
 		}
-		if looksLikeTestFile(m.Path) {
+		if LooksLikeTestFile(m.Path) {
 			score++
 		}
 		if inDir && (path.Dir(m.Path) == dir || dir == "" && !strings.Contains(m.Path, "/")) {
 			score += 4
 		}
 		if score > bestScore {
-			best, bestScore = testDefinition{m.Path, m.Line}, score
+			best, bestScore = Location{m.Path, m.Line}, score
 		}
 	}
 	return best, bestScore > 0
 }
 
-// looksLikeTestFile reports whether a path follows a test naming convention.
-func looksLikeTestFile(p string) bool {
+// LooksLikeTestFile reports whether a path follows a test naming convention.
+func LooksLikeTestFile(p string) bool {
 	b := path.Base(p)
 	return strings.HasSuffix(strings.TrimSuffix(b, path.Ext(b)), "_test") || strings.HasPrefix(b, "test_") ||
 		strings.Contains(b, ".test.") || strings.Contains(b, ".spec.") || strings.Contains(b, "Test.") ||

@@ -1,4 +1,4 @@
-package codectx
+package frames
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ func TestParseFramesGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := ParseFrames(string(in))
+			got := Parse(string(in))
 			if got == nil {
 				got = []Frame{}
 			}
@@ -83,7 +83,7 @@ func TestParseFramesCases(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := ParseFrames(tt.in)
+			got := Parse(tt.in)
 			if len(got) != len(tt.want) {
 				t.Fatalf("got %+v, want %+v", got, tt.want)
 			}
@@ -98,7 +98,7 @@ func TestParseFramesCases(t *testing.T) {
 
 // FuzzParseFrames checks that any input parses without panicking into frames
 // with a path and a positive line, without duplicates, deterministically.
-func FuzzParseFrames(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "traces", "*.txt"))
 	for _, p := range files {
 		if b, err := os.ReadFile(p); err == nil {
@@ -107,7 +107,7 @@ func FuzzParseFrames(f *testing.F) {
 	}
 	f.Add("file:///%zz:1:2")
 	f.Fuzz(func(t *testing.T, s string) {
-		got := ParseFrames(s)
+		got := Parse(s)
 		seen := map[frameKey]bool{}
 		for _, fr := range got {
 			if fr.Path == "" || fr.Line <= 0 || fr.Column < 0 {
@@ -119,7 +119,7 @@ func FuzzParseFrames(f *testing.F) {
 			}
 			seen[k] = true
 		}
-		again := ParseFrames(s)
+		again := Parse(s)
 		if len(again) != len(got) {
 			t.Fatalf("not deterministic")
 		}
@@ -127,7 +127,7 @@ func FuzzParseFrames(f *testing.F) {
 }
 
 // BenchmarkParseFrames parses all golden traces, repeated into a ~1 MB log.
-func BenchmarkParseFrames(b *testing.B) {
+func BenchmarkParse(b *testing.B) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "traces", "*.txt"))
 	var sb strings.Builder
 	for sb.Len() < 1<<20 {
@@ -139,6 +139,6 @@ func BenchmarkParseFrames(b *testing.B) {
 	text := sb.String()
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		ParseFrames(text)
+		Parse(text)
 	}
 }

@@ -1,4 +1,9 @@
-package codectx
+// Package frames reads failures: the `path:line` frames of stack traces and
+// compiler, linter and test-runner output (Parse), the tests a text says fail
+// (FailingTests), and where they point in the project (Resolver: frames
+// resolved to project files, a failing test's definition, a test file's module
+// under test).
+package frames
 
 import (
 	"net/url"
@@ -6,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"fixplan/internal/lazyre"
 )
 
 // Frame is one `path:line` reference found in error output, with the path exactly
@@ -21,30 +28,30 @@ type Frame struct {
 
 var (
 	// Python tracebacks: File "x.py", line 12, in f
-	pyFrameRe = lazyRegexp(`File "([^"\n]+)", line (\d+)`)
+	pyFrameRe = lazyre.New(`File "([^"\n]+)", line (\d+)`)
 	// Java/Kotlin/Scala: at com.x.C.m(C.java:12), at java.base/java.lang.Thread.run(Thread.java:833)
-	javaFrameRe = lazyRegexp(`\bat\s+([\w$.<>/\-]+)\(([\w$.\-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)`)
+	javaFrameRe = lazyre.New(`\bat\s+([\w$.<>/\-]+)\(([\w$.\-]+\.(?:java|kt|kts|scala|groovy|clj)):(\d+)\)`)
 	// .NET: at Ns.C.M() in C:\src\App\C.cs:line 42; PHP: ... in /var/www/x.php on line 12
-	inLineRe = lazyRegexp(` in ((?:[A-Za-z]:)?[^\s:"<>|*?]*[^\s:"<>|*?./\\]\.[A-Za-z][A-Za-z0-9]{0,9})(?::line | on line )(\d+)`)
+	inLineRe = lazyre.New(` in ((?:[A-Za-z]:)?[^\s:"<>|*?]*[^\s:"<>|*?./\\]\.[A-Za-z][A-Za-z0-9]{0,9})(?::line | on line )(\d+)`)
 	// file:// URLs (Node ESM, browsers): file:///home/x.mjs:3:9, file:///C:/x.js:3:9
-	fileURLRe = lazyRegexp(`file://((?:/[A-Za-z]:)?/[^\s:()'"<>]*[^\s:()'"<>./]\.[A-Za-z][A-Za-z0-9_+\-]{0,9}):(\d+)(?::(\d+))?`)
+	fileURLRe = lazyre.New(`file://((?:/[A-Za-z]:)?/[^\s:()'"<>]*[^\s:()'"<>./]\.[A-Za-z][A-Za-z0-9_+\-]{0,9}):(\d+)(?::(\d+))?`)
 	// Node internals: node:internal/modules/cjs/loader:1105:14
-	nodeInternalRe = lazyRegexp(`\b(node:[\w/\-.]+):(\d+)(?::(\d+))?`)
+	nodeInternalRe = lazyre.New(`\b(node:[\w/\-.]+):(\d+)(?::(\d+))?`)
 	// MSVC and tsc: file(12) : error, file(12,5): error TS2322 — at line start (msbuild may prefix "1>").
-	parenFrameRe = lazyRegexp(`^\s*(?:\d+>)?((?:[A-Za-z]:)?[^():"<>|*?\n]*?[^():"<>|*?\s./\\]\.[A-Za-z][A-Za-z0-9_+\-]{0,9})\((\d+)(?:,(\d+))?(?:,\d+,\d+)?\)\s*:`)
+	parenFrameRe = lazyre.New(`^\s*(?:\d+>)?((?:[A-Za-z]:)?[^():"<>|*?\n]*?[^():"<>|*?\s./\\]\.[A-Za-z][A-Za-z0-9_+\-]{0,9})\((\d+)(?:,(\d+))?(?:,\d+,\d+)?\)\s*:`)
 	// ESLint stylish: a path alone on a line, then indented "  12:5  error  message  rule" rows.
-	eslintHeaderRe = lazyRegexp(`^((?:[A-Za-z]:[\\/]|/)?[^\s:"<>|*?][^:"<>|*?\n]*\.[A-Za-z][A-Za-z0-9]{0,9})\s*$`)
-	eslintRowRe    = lazyRegexp(`^\s+(\d+):(\d+)\s+(?:error|warning|✖|⚠)\s`)
+	eslintHeaderRe = lazyre.New(`^((?:[A-Za-z]:[\\/]|/)?[^\s:"<>|*?][^:"<>|*?\n]*\.[A-Za-z][A-Za-z0-9]{0,9})\s*$`)
+	eslintRowRe    = lazyre.New(`^\s+(\d+):(\d+)\s+(?:error|warning|✖|⚠)\s`)
 	// ts-loader (webpack): [tsl] ERROR in C:\x\app.ts(12,5)
-	tslFrameRe = lazyRegexp(`(?:ERROR|WARNING) in ((?:[A-Za-z]:)?[^()\n]*?[^():"<>|*?\s./\\]\.[A-Za-z][A-Za-z0-9]{0,9})\((\d+),(\d+)\)`)
+	tslFrameRe = lazyre.New(`(?:ERROR|WARNING) in ((?:[A-Za-z]:)?[^()\n]*?[^():"<>|*?\s./\\]\.[A-Za-z][A-Za-z0-9]{0,9})\((\d+),(\d+)\)`)
 	// webpack module locations: "ERROR in ./src/a.ts 14:4-10", " @ ./src/index.ts 3:0-32",
 	// and a bare "./src/a.ts 14:4-10" (then the range is required).
-	webpackLocRe     = lazyRegexp(`^\s*(?:(?:ERROR|WARNING) in |@ )(\S+\.[A-Za-z][A-Za-z0-9]{0,9}) (\d+):(\d+)(?:-(?:\d+:)?\d+)?(?:\s|$)`)
-	webpackBareLocRe = lazyRegexp(`^\s*(\.{1,2}/\S+\.[A-Za-z][A-Za-z0-9]{0,9}) (\d+):(\d+)-(?:\d+:)?\d+(?:\s|$)`)
+	webpackLocRe     = lazyre.New(`^\s*(?:(?:ERROR|WARNING) in |@ )(\S+\.[A-Za-z][A-Za-z0-9]{0,9}) (\d+):(\d+)(?:-(?:\d+:)?\d+)?(?:\s|$)`)
+	webpackBareLocRe = lazyre.New(`^\s*(\.{1,2}/\S+\.[A-Za-z][A-Za-z0-9]{0,9}) (\d+):(\d+)-(?:\d+:)?\d+(?:\s|$)`)
 	// Node stacks and whole-line locations whose absolute path has spaces
 	// (C:\Users\John Smith\app\x.ts): "at f (PATH:12:5)", "PATH:12" at line start.
-	spacedParenRe = lazyRegexp(`\(((?:[A-Za-z]:[\\/]|/)[^()\n:]* [^()\n:]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d+):(\d+)\)`)
-	spacedLineRe  = lazyRegexp(`^\s*((?:[A-Za-z]:[\\/]|/)[^:*?"<>|\n]* [^:*?"<>|\n]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d+)(?::(\d+))?(?:$|[: ])`)
+	spacedParenRe = lazyre.New(`\(((?:[A-Za-z]:[\\/]|/)[^()\n:]* [^()\n:]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d+):(\d+)\)`)
+	spacedLineRe  = lazyre.New(`^\s*((?:[A-Za-z]:[\\/]|/)[^:*?"<>|\n]* [^:*?"<>|\n]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d+)(?::(\d+))?(?:$|[: ])`)
 )
 
 // extensionlessNames are build files without an extension whose tools report
@@ -78,7 +85,7 @@ type frameKey struct {
 	line int
 }
 
-// ParseFrames extracts every `path:line[:column]` frame of text, in order of
+// Parse extracts every `path:line[:column]` frame of text, in order of
 // appearance and de-duplicated, from Python tracebacks (chained ones too), pytest
 // reports, Go panics (every goroutine) and `go test` output, Node/TypeScript stacks
 // (incl. file:// URLs and node: internals), Java/Kotlin stacks (incl. Caused by),
@@ -90,7 +97,7 @@ type frameKey struct {
 // x.ts(L,C)` and webpack's `./x.ts L:C-C` locations, absolute paths with spaces
 // (`C:\Users\John Smith\x.ts:L:C`), and `go test -json` (the Output of the
 // events, joined per test). It never fails; text without frames gives nil.
-func ParseFrames(text string) []Frame {
+func Parse(text string) []Frame {
 	var out []Frame
 	seen := map[frameKey]int{}
 	add := func(f Frame) {
@@ -195,7 +202,7 @@ func lineFrames(line string) []Frame {
 	for _, m := range tslFrameRe.FindAllStringSubmatchIndex(lineIf(line, hasParen && hasIn), -1) {
 		spans = append(spans, span{m[2], m[1], Frame{Path: line[m[2]:m[3]], Line: atoi(line[m[4]:m[5]]), Column: atoi(line[m[6]:m[7]])}})
 	}
-	for i, re := range []*lazyRE{webpackLocRe, webpackBareLocRe} {
+	for i, re := range []*lazyre.RE{webpackLocRe, webpackBareLocRe} {
 		if i == 0 && !hasIn && !strings.Contains(line, "@ ") || i == 1 && !strings.HasPrefix(strings.TrimLeft(line, " \t"), ".") {
 			continue
 		}

@@ -1,4 +1,4 @@
-package codectx
+package frames
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"fixplan/internal/testtree"
 )
 
 func TestFailingTests(t *testing.T) {
@@ -71,7 +73,7 @@ func TestModuleUnderTest(t *testing.T) {
 
 func TestFindDefinition(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testtree.Write(t, root, map[string]string{
 		"calc/calc.go":          "package calc\n\nfunc Add(a, b int) int { return a - b }\n",
 		"calc/calc_test.go":     "package calc\n\nimport \"testing\"\n\n// TestAdd checks Add.\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"bad\")\n\t}\n}\n",
 		"docs/notes.md":         "TestAdd fails sometimes\n",
@@ -83,7 +85,7 @@ func TestFindDefinition(t *testing.T) {
 		"src/lib.rs":            "#[test]\nfn overflow() {\n}\n",
 		"unrelated/TestAdd.txt": "TestAdd\n",
 	})
-	g := newGatherer(t, root, Options{})
+	g := NewResolver(openRoot(t, root))
 	tests := []struct {
 		t        FailingTest
 		file     string
@@ -101,7 +103,7 @@ func TestFindDefinition(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.t.Name, func(t *testing.T) {
 			d, ok := g.findDefinition(context.Background(), tt.t)
-			if ok == tt.notFound || d.file != tt.file || d.line != tt.line {
+			if ok == tt.notFound || d.File != tt.file || d.Line != tt.line {
 				t.Errorf("findDefinition(%+v) = %+v, %v; want %s:%d", tt.t, d, ok, tt.file, tt.line)
 			}
 		})
