@@ -104,12 +104,12 @@ func (a *App) History() ([]HistoryItem, error) {
 	}
 	out := make([]HistoryItem, 0, len(recs))
 	for _, r := range recs {
-		prob := r.Input.Problem
+		prob := r.Problem
 		if len(prob) > 200 {
 			prob = prob[:200] + "…"
 		}
 		out = append(out, HistoryItem{ID: r.ID, CreatedAt: r.CreatedAt.Format("2006-01-02 15:04:05"), State: string(r.State),
-			Summary: r.Plan.Summary, Problem: prob, Files: len(r.Changes), Foreign: r.Foreign, PlanOnly: r.Input.PlanOnly, ApprovedPlan: r.ApprovedPlan})
+			Summary: r.Summary, Problem: prob, Files: r.Files, Foreign: r.Foreign, PlanOnly: r.PlanOnly, ApprovedPlan: r.ApprovedPlan})
 	}
 	return out, nil // the user's own plans newest first, then foreign ones
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"time"
 
 	"fixplan/internal/fsutil"
 	"fixplan/plan"
@@ -84,37 +85,91 @@ func (e *Engine) peekPlanState(id string) plan.State {
 // maxPlanFile bounds a plan file fixplan will read.
 const maxPlanFile = 16 << 20
 
-// LoadPlan reads a stored plan; ERR_NOT_FOUND when there is none with that id. A
-// plan not sealed with this user's key (shipped with the project, or edited) is
-// returned with Foreign set: it may be shown, never applied.
-func (e *Engine) LoadPlan(id string) (*plan.Record, error) {
+// maxPlanValues bounds the JSON values (json.Decoder tokens: brackets, keys,
+// strings, numbers…) of a foreign plan file fixplan decodes to show it. A record
+// fixplan writes holds a few thousand; a file under maxPlanFile of empty objects
+// holds millions, and each becomes a struct of up to 152 bytes (2–3.8 GB).
+// Decoded, a record within the bound takes at most ~25 MB beyond its strings.
+// This user's sealed records are fixplan's own writing and are not counted.
+const maxPlanValues = 100_000
+
+// readPlan reads the file of stored plan id and returns the record's JSON and
+// whether it is foreign (not sealed with this user's key; an unsealed file's
+// whole content is returned as the record). With own, a foreign file is only
+// reported (no body), its JSON not even scanned. It refuses with ERR_NOT_FOUND,
+// and with ERR_FOREIGN_STATE a file that is not regular or over maxPlanFile, or
+// a foreign one over maxPlanValues, before anything of it is decoded.
+func (e *Engine) readPlan(id string, own bool) (body []byte, foreign bool, err error) {
 	notFound := plan.Errorf(plan.ErrNotFound, "there is no plan %q in this project", id).WithHint("list plans in History or with fixplan history")
 	if !validID(id) || !e.stateReal(stateName("plans")) {
-		return nil, notFound
+		return nil, false, notFound
 	}
 	fi, err := e.r.Lstat(planName(id))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, notFound
+		return nil, false, notFound
 	}
 	if err != nil {
-		return nil, fmt.Errorf("load plan %s: %w", id, err)
+		return nil, false, fmt.Errorf("load plan %s: %w", id, err)
 	}
 	if !fi.Mode().IsRegular() || fi.Size() > maxPlanFile {
-		return nil, plan.Errorf(plan.ErrForeignState, "plan file .fixplan/plans/%s.json is not a regular file of a sane size", id).WithHint("delete it")
+		return nil, false, plan.Errorf(plan.ErrForeignState, "plan file .fixplan/plans/%s.json is not a regular file of a sane size", id).WithHint("delete it")
 	}
 	b, err := e.r.ReadFile(planName(id))
 	if err != nil {
-		return nil, fmt.Errorf("load plan %s: %w", id, err)
+		return nil, false, fmt.Errorf("load plan %s: %w", id, err)
 	}
-	body, serr := e.unseal("plan", id, b)
-	if errors.Is(serr, errMalformed) {
-		body = b // an unsealed record: shown as foreign at most
+	if own {
+		var ok bool
+		if body, ok = e.ownBody("plan", id, b); !ok {
+			return nil, true, nil
+		}
+	}
+	var serr error
+	if !own {
+		body, serr = e.unseal("plan", id, b)
+		if errors.Is(serr, errMalformed) {
+			body = b // an unsealed record: shown as foreign at most
+		}
+	}
+	if serr != nil && tooManyValues(body, maxPlanValues) {
+		return nil, false, plan.Errorf(plan.ErrForeignState, "plan file .fixplan/plans/%s.json holds more than %d JSON values and is not sealed by your fixplan; it is not read", id, maxPlanValues).WithHint("delete it")
+	}
+	return body, serr != nil, nil
+}
+
+// tooManyValues reports whether the JSON text b holds more than max values.
+// Each object or array is two tokens, and every key or value but the first
+// follows a {, [, comma or colon: 1 + 3 × the brackets opened + the commas and
+// colons, counted as bytes (in strings too), is a cheap upper bound. Only a
+// text above it is counted exactly, token by token, stopping past max.
+func tooManyValues(b []byte, max int) bool {
+	opens := bytes.Count(b, []byte("{")) + bytes.Count(b, []byte("["))
+	if 1+3*opens+bytes.Count(b, []byte(","))+bytes.Count(b, []byte(":")) <= max {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	for n := 0; n <= max; n++ {
+		if _, err := dec.Token(); err != nil {
+			return false // the end, or a damaged text: Unmarshal says which
+		}
+	}
+	return true
+}
+
+// LoadPlan reads a stored plan; ERR_NOT_FOUND when there is none with that id. A
+// plan not sealed with this user's key (shipped with the project, or edited) is
+// returned with Foreign set: it may be shown, never applied. A file that is not
+// a record fixplan could have written is refused (readPlan).
+func (e *Engine) LoadPlan(id string) (*plan.Record, error) {
+	body, foreign, err := e.readPlan(id, false)
+	if err != nil {
+		return nil, err
 	}
 	var r plan.Record
 	if err := json.Unmarshal(body, &r); err != nil {
 		return nil, plan.Errorf(plan.ErrIO, "plan file .fixplan/plans/%s.json is damaged: %v", id, err).WithHint("delete it")
 	}
-	r.Foreign = serr != nil
+	r.Foreign = foreign
 	if r.ID != id {
 		r.Foreign = true
 		r.ID = id
@@ -125,10 +180,78 @@ func (e *Engine) LoadPlan(id string) (*plan.Record, error) {
 	return &r, nil
 }
 
-// Plans returns every stored plan, newest first (by the sealed creation time;
-// foreign plans, marked, after). Damaged files are skipped.
-func (e *Engine) Plans() ([]plan.Record, error) {
-	out := []plan.Record{}
+// loadOwnPlan is LoadPlan for this user's plans only: a foreign file is not
+// decoded (nil, nil).
+func (e *Engine) loadOwnPlan(id string) (*plan.Record, error) {
+	body, foreign, err := e.readPlan(id, true)
+	if err != nil || foreign {
+		return nil, err
+	}
+	var r plan.Record
+	if err := json.Unmarshal(body, &r); err != nil {
+		return nil, plan.Errorf(plan.ErrIO, "plan file .fixplan/plans/%s.json is damaged: %v", id, err).WithHint("delete it")
+	}
+	if r.ID != id {
+		return nil, nil // sealed for this id but naming another: foreign
+	}
+	return &r, nil
+}
+
+// PlanInfo is what a list of plans shows of one stored plan.
+type PlanInfo struct {
+	ID        string     `json:"id"`
+	CreatedAt time.Time  `json:"created_at"`
+	State     plan.State `json:"state"`
+	Summary   string     `json:"summary"` // the plan's summary
+	Problem   string     `json:"problem"` // the problem text it was made for
+	// Files is how many files the plan changes.
+	Files int `json:"files"`
+	// Foreign: not sealed by this user's fixplan (shipped, or edited); shown,
+	// never applied.
+	Foreign bool `json:"foreign,omitempty"`
+	// PlanOnly: the approach was asked for without changes; ApprovedPlan: these
+	// changes were written for that approved plan (docs/CONTRACT.md §3).
+	PlanOnly     bool   `json:"plan_only,omitempty"`
+	ApprovedPlan string `json:"approved_plan,omitempty"`
+}
+
+// recordHead is the part of a stored record PlanInfo shows. Decoding a record
+// into it skips the rest of the body without building it, and the changes are
+// counted as empty structs, which take no memory.
+type recordHead struct {
+	ID        string     `json:"id"`
+	CreatedAt time.Time  `json:"created_at"`
+	State     plan.State `json:"state"`
+	Input     struct {
+		Problem  string `json:"problem"`
+		PlanOnly bool   `json:"plan_only"`
+	} `json:"input"`
+	Plan struct {
+		Summary string `json:"summary"`
+	} `json:"plan"`
+	Changes      []struct{} `json:"changes"`
+	ApprovedPlan string     `json:"approved_plan"`
+}
+
+// planInfo reads what a list shows of stored plan id.
+func (e *Engine) planInfo(id string) (PlanInfo, error) {
+	body, foreign, err := e.readPlan(id, false)
+	if err != nil {
+		return PlanInfo{}, err
+	}
+	var h recordHead
+	if err := json.Unmarshal(body, &h); err != nil {
+		return PlanInfo{}, plan.Errorf(plan.ErrIO, "plan file .fixplan/plans/%s.json is damaged: %v", id, err).WithHint("delete it")
+	}
+	return PlanInfo{ID: id, CreatedAt: h.CreatedAt, State: h.State, Summary: h.Plan.Summary, Problem: h.Input.Problem,
+		Files: len(h.Changes), Foreign: foreign || h.ID != id, PlanOnly: h.Input.PlanOnly, ApprovedPlan: h.ApprovedPlan}, nil
+}
+
+// Plans lists every stored plan, newest first (by the sealed creation time;
+// foreign plans, marked, after). Only what a list shows is decoded of each
+// (PlanInfo); files that are not plan records are skipped.
+func (e *Engine) Plans() ([]PlanInfo, error) {
+	out := []PlanInfo{}
 	if !e.stateReal(stateName("plans")) {
 		return out, nil
 	}
@@ -138,8 +261,8 @@ func (e *Engine) Plans() ([]plan.Record, error) {
 	}
 	for _, d := range ents {
 		if n := d.Name(); strings.HasSuffix(n, ".json") && d.Type().IsRegular() {
-			if r, err := e.LoadPlan(strings.TrimSuffix(n, ".json")); err == nil {
-				out = append(out, *r)
+			if in, err := e.planInfo(strings.TrimSuffix(n, ".json")); err == nil {
+				out = append(out, in)
 			}
 		}
 	}
@@ -155,10 +278,11 @@ func (e *Engine) Plans() ([]plan.Record, error) {
 	return out, nil
 }
 
-// RecentPlans returns up to n of the stored plans whose file names sort last —
-// plan ids begin with their UTC creation time, so these are the newest — newest
-// first, loaded like Plans does. Unlike Plans its cost does not grow with the
-// project's history (the edit-format choice reads it on every plan).
+// RecentPlans returns this user's plans among the n stored plans whose file
+// names sort last — plan ids begin with their UTC creation time, so these are
+// the newest — newest first. Foreign plans count among the n but are not
+// decoded. Unlike Plans its cost does not grow with the project's history (the
+// edit-format choice reads it on every plan).
 func (e *Engine) RecentPlans(n int) ([]plan.Record, error) {
 	out := []plan.Record{}
 	if n <= 0 || !e.stateReal(stateName("plans")) {
@@ -168,10 +292,11 @@ func (e *Engine) RecentPlans(n int) ([]plan.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list plans: %w", err)
 	}
-	for i := len(ents) - 1; i >= 0 && len(out) < n; i-- {
+	for i, seen := len(ents)-1, 0; i >= 0 && seen < n; i-- {
 		d := ents[i]
 		if name := d.Name(); strings.HasSuffix(name, ".json") && d.Type().IsRegular() {
-			if r, err := e.LoadPlan(strings.TrimSuffix(name, ".json")); err == nil {
+			seen++
+			if r, err := e.loadOwnPlan(strings.TrimSuffix(name, ".json")); err == nil && r != nil {
 				out = append(out, *r)
 			}
 		}
@@ -198,8 +323,8 @@ func (e *Engine) LatestDraft() (*plan.Record, error) {
 			if st := e.peekPlanState(id); st != "" && st != plan.StateDraft {
 				continue
 			}
-			r, err := e.LoadPlan(id)
-			if err != nil || r.Foreign || r.State != plan.StateDraft {
+			r, err := e.loadOwnPlan(id)
+			if err != nil || r == nil || r.State != plan.StateDraft {
 				continue
 			}
 			if best == nil || r.CreatedAt.After(best.CreatedAt) || r.CreatedAt.Equal(best.CreatedAt) && r.ID > best.ID {

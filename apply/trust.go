@@ -154,10 +154,52 @@ func (e *Engine) headState(folder string) (string, bool) {
 	return string(state), true
 }
 
-// unseal returns the body of a sealed file of kind/id. errForeign means the body
-// parsed but its seal is not this user's (it is returned for display only);
-// errMalformed that the file is not an envelope at all.
+// sealed splits a file laid out exactly as seal writes one of kind into its MAC
+// and body, without decoding any JSON; ok is false for any other layout.
+func sealed(kind string, file []byte) (mac, body []byte, ok bool) {
+	rest, ok := bytes.CutPrefix(file, []byte("{\n\"format\": \"fixplan-"+kind+"/1\",\n\"mac\": \""))
+	if !ok || len(rest) < 64 {
+		return nil, nil, false
+	}
+	mac, rest = rest[:64], rest[64:]
+	rest, ok = bytes.CutPrefix(rest, []byte("\",\n\"body\": "))
+	if !ok {
+		return nil, nil, false
+	}
+	body, ok = bytes.CutSuffix(rest, []byte("\n}\n"))
+	return mac, body, ok && len(body) > 0
+}
+
+// ownBody returns the body of a file of kind/id that is exactly what seal wrote
+// with this user's key; ok is false for anything else (foreign, edited, another
+// layout, a journal). No JSON is decoded.
+func (e *Engine) ownBody(kind, id string, file []byte) (body []byte, ok bool) {
+	mac, body, ok := sealed(kind, file)
+	if !ok || !hmac.Equal(mac, []byte(e.mac(kind, id, body))) {
+		return nil, false
+	}
+	return body, true
+}
+
+// unseal returns the body of a sealed file of kind/id. errForeign means its seal
+// is not this user's (the body is returned for display only; in seal's layout it
+// is not checked to be JSON); errMalformed that the file is not an envelope at
+// all. A file in seal's layout is split without decoding JSON, and one whose
+// first key is not "format" (fixplan writes it first) is not decoded further.
 func (e *Engine) unseal(kind, id string, file []byte) ([]byte, error) {
+	if mac, body, ok := sealed(kind, file); ok {
+		if !hmac.Equal(mac, []byte(e.mac(kind, id, body))) {
+			return body, errForeign
+		}
+		return body, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(file))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, errMalformed
+	}
+	if k, err := dec.Token(); err != nil || k != "format" {
+		return nil, errMalformed
+	}
 	var env envelope
 	if err := json.Unmarshal(file, &env); err != nil || env.Format != "fixplan-"+kind+"/1" || len(env.Body) == 0 {
 		return nil, errMalformed

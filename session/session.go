@@ -324,8 +324,9 @@ func (s *Session) ApplyPatch(ctx context.Context, patch string, check bool) (app
 	return s.eng.ApplyPatch(ctx, patch, check)
 }
 
-// History lists this project's plans, newest first.
-func (s *Session) History() ([]plan.Record, error) { return s.eng.Plans() }
+// History lists this project's plans, newest first (what a list shows of each;
+// Load reads one whole).
+func (s *Session) History() ([]apply.PlanInfo, error) { return s.eng.Plans() }
 
 // Load returns one stored plan.
 func (s *Session) Load(id string) (*plan.Record, error) { return s.eng.LoadPlan(id) }

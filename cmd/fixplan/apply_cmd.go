@@ -638,11 +638,11 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 	if *id != "" {
 		rec, err = s.Load(*id)
 	} else {
-		var all []plan.Record
+		var all []apply.PlanInfo
 		all, err = s.History()
-		for i := range all {
-			if !all[i].Foreign {
-				rec = &all[i]
+		for _, in := range all {
+			if !in.Foreign {
+				rec, err = s.Load(in.ID)
 				break
 			}
 		}

@@ -27,7 +27,7 @@ func runHistory(_ context.Context, e *env, args []string) int {
 	if *asJSON {
 		out := make([]map[string]any, 0, len(recs))
 		for _, r := range recs {
-			out = append(out, map[string]any{"id": r.ID, "created_at": r.CreatedAt, "state": r.State, "summary": r.Plan.Summary, "files": len(r.Changes), "foreign": r.Foreign})
+			out = append(out, map[string]any{"id": r.ID, "created_at": r.CreatedAt, "state": r.State, "summary": r.Summary, "files": r.Files, "foreign": r.Foreign})
 		}
 		writeJSON(e.Stdout, out)
 		return 0
@@ -37,9 +37,9 @@ func runHistory(_ context.Context, e *env, args []string) int {
 		return 0
 	}
 	for _, r := range recs {
-		summary := r.Plan.Summary
+		summary := r.Summary
 		if summary == "" {
-			summary = oneLine(strings.TrimSpace(r.Input.Problem))
+			summary = oneLine(strings.TrimSpace(r.Problem))
 		}
 		if len(summary) > 90 {
 			summary = summary[:89] + "…"
@@ -48,7 +48,7 @@ func runHistory(_ context.Context, e *env, args []string) int {
 		if r.Foreign {
 			state, summary = "foreign", "(not made by your fixplan; never applied) "+summary
 		}
-		fmt.Fprintf(e.Stdout, "%s  %-7s  %2d file(s)  %s\n", r.ID, state, len(r.Changes), summary)
+		fmt.Fprintf(e.Stdout, "%s  %-7s  %2d file(s)  %s\n", r.ID, state, r.Files, summary)
 	}
 	return 0
 }
