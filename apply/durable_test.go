@@ -118,7 +118,7 @@ func TestOlderJournalFormatIsStillUndone(t *testing.T) {
 	}
 	dir := journalDir(t, root)
 	id := filepath.Base(dir)
-	j, err := e.loadJournal(id)
+	j, err := e.loadJournal(id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"regexp"
 	"sort"
@@ -102,10 +103,26 @@ func validate(folder string, j *journal) error {
 	return nil
 }
 
-// loadJournal reads and checks the journal in .fixplan/tx/<folder>. The error
-// says why it must not be obeyed; errForeign wrapped when it is not sealed by
-// this user, errNoJournal when the folder holds no journal file.
-func (e *Engine) loadJournal(folder string) (*journal, error) {
+// maxTxRead bounds the bytes of journal files one look at .fixplan/tx (a
+// recovery, an undo, a prune, a list) reads whole. This user's journals are told
+// by their sealed header's few hundred bytes (headState); only journals written
+// before headers, and foreign or damaged files, must be read whole to be told
+// apart, and a project can ship thousands of them.
+const maxTxRead = 128 << 20
+
+// txBudget is what one look at .fixplan/tx may still read whole.
+type txBudget struct{ left int64 }
+
+func newTxBudget() *txBudget { return &txBudget{left: maxTxRead} }
+
+// errNotRead: the journal was not read, its size over what is left of the budget.
+var errNotRead = errors.New("not read yet: one start reads at most 128 MiB of journals without a header")
+
+// loadJournal reads and checks the journal in .fixplan/tx/<folder>, within b
+// (nil: no bound). The error says why it must not be obeyed; errForeign wrapped
+// when it is not sealed by this user, errNoJournal when the folder holds no
+// journal file, errNotRead when the budget does not cover it.
+func (e *Engine) loadJournal(folder string, b *txBudget) (*journal, error) {
 	if !validTxID(folder) {
 		return nil, fmt.Errorf("%w: the folder name is not a transaction id", errMalformed)
 	}
@@ -124,11 +141,17 @@ func (e *Engine) loadJournal(folder string) (*journal, error) {
 	if fi.Size() > 64<<20 {
 		return nil, fmt.Errorf("%w: journal.json is too large", errMalformed)
 	}
-	b, err := e.r.ReadFile(jf)
+	if b != nil {
+		if fi.Size() > b.left {
+			return nil, errNotRead
+		}
+		b.left -= fi.Size()
+	}
+	file, err := e.r.ReadFile(jf)
 	if err != nil {
 		return nil, fmt.Errorf("read journal %s: %w", folder, err)
 	}
-	body, err := e.unseal("journal", folder, b)
+	body, err := e.unseal("journal", folder, file)
 	if err != nil {
 		return nil, err
 	}
@@ -170,8 +193,9 @@ func (e *Engine) journals() ([]*journal, error) {
 		return nil, err
 	}
 	var out []*journal
+	b := newTxBudget()
 	for _, n := range names {
-		if j, err := e.loadJournal(n); err == nil {
+		if j, err := e.loadJournal(n, b); err == nil {
 			out = append(out, j)
 		}
 	}
@@ -216,19 +240,120 @@ func (e *Engine) quarantine(folder, why string) (string, error) {
 	return ".fixplan/quarantine/" + target, nil
 }
 
+// refused is a folder of .fixplan/tx recovery must not obey, and why.
+type refused struct {
+	folder string
+	err    error
+}
+
+// why words r's reason for people.
+func (r refused) why() string {
+	if errors.Is(r.err, errForeign) || r.err == errMalformed {
+		return "its journal was not written by your fixplan (it may have come with the project); it was not recovered"
+	}
+	return r.err.Error()
+}
+
+// One recovery looks at most at maxLook folders of .fixplan/tx (newest first)
+// and sets aside those it must not obey: up to aloneUpTo each in its own place
+// with its own note and notice, more together in one folder of
+// .fixplan/quarantine with one note and one notice (a clone can ship thousands,
+// and each note is two fsyncs: 3,000 took 21 s). The next start goes on.
+const (
+	maxLook   = 4096
+	aloneUpTo = 8
+)
+
+// setAside moves the refused folders out of .fixplan/tx and words what it did;
+// left folders were not looked at or not read (txBudget), said in one notice.
+func (e *Engine) setAside(list []refused, left int) []Notice {
+	var out []Notice
+	if len(list) <= aloneUpTo {
+		for _, r := range list {
+			out = append(out, e.setAsideOne(r))
+		}
+	} else {
+		n, moved := e.setAsideMany(list)
+		left += len(list) - moved
+		out = append(out, n)
+	}
+	if left > 0 {
+		out = append(out, Notice{Kind: NoticeQuarantined, Message: fmt.Sprintf(
+			"%d more folders in .fixplan/tx were not looked at or set aside yet (one start looks at %d and reads at most %d MiB of journals without a header); the next start goes on", left, maxLook, maxTxRead>>20)})
+	}
+	return out
+}
+
+// setAsideOne moves one refused folder to .fixplan/quarantine with its note.
+func (e *Engine) setAsideOne(r refused) Notice {
+	n, why := r.folder, r.why()
+	where, qerr := e.quarantine(n, why)
+	msg := fmt.Sprintf(".fixplan/tx/%s was set aside in %s: %s; inspect or discard it with fixplan journals", n, where, why)
+	if qerr != nil {
+		msg = fmt.Sprintf(".fixplan/tx/%s is ignored: %s (%v)", n, why, qerr)
+	}
+	if errors.Is(r.err, errNoJournal) {
+		msg = fmt.Sprintf("an apply stopped before its first change (.fixplan/tx/%s, nothing was changed); set aside in %s", n, where)
+	}
+	return Notice{Kind: NoticeQuarantined, Transaction: n, Message: msg}
+}
+
+// setAsideMany moves refused folders together into one new folder of
+// .fixplan/quarantine, with one note listing each and why; it returns the
+// notice and how many it moved.
+func (e *Engine) setAsideMany(list []refused) (Notice, int) {
+	batch := "set-aside-" + NewID()
+	where := ".fixplan/quarantine/" + batch
+	fail := func(err error) (Notice, int) {
+		return Notice{Kind: NoticeQuarantined, Message: fmt.Sprintf("%d folders in .fixplan/tx are not your fixplan's journals and are ignored; they could not be set aside (%v)", len(list), err)}, 0
+	}
+	if err := e.ensureStateDir("quarantine"); err != nil {
+		return fail(err)
+	}
+	if err := e.r.Mkdir(stateName("quarantine", batch), 0o755); err != nil {
+		return fail(err)
+	}
+	var note strings.Builder
+	var first *refused
+	var lastErr error
+	moved := 0
+	for i, r := range list {
+		if err := e.r.Rename(stateName("tx", r.folder), stateName("quarantine", batch, r.folder)); err != nil {
+			lastErr = err
+			continue
+		}
+		if first == nil {
+			first = &list[i]
+		}
+		moved++
+		fmt.Fprintf(&note, "%s: %s\n", r.folder, r.why())
+	}
+	if moved == 0 {
+		_ = e.r.Remove(stateName("quarantine", batch))
+		return fail(lastErr)
+	}
+	head := fmt.Sprintf("set aside %s from .fixplan/tx\nreason: %d folders that are not your fixplan's journals (they may have come with the project); none was recovered\n\n",
+		time.Now().UTC().Format(time.RFC3339), moved)
+	_ = fsutil.WriteFileAtomicIn(e.r, stateName("quarantine", batch+".why"), []byte(head+note.String()), 0o644)
+	return Notice{Kind: NoticeQuarantined, Message: fmt.Sprintf(
+		"%d folders in .fixplan/tx were not your fixplan's journals (e.g. %s: %s); none was recovered, and they were set aside together in %s; inspect or discard them with fixplan journals",
+		moved, first.folder, first.why(), where)}, moved
+}
+
 // finished reports whether a journal in state st needs no more work.
 func finished(st string) bool {
 	return st == stateCommitted || st == stateRolledBack || st == stateUndone
 }
 
 // stateOf returns the state of this user's journal in folder, from its sealed
-// header when it has one (a few hundred bytes read) or else by loading it whole;
-// ok is false for anything that is not this user's valid journal.
-func (e *Engine) stateOf(folder string) (string, bool) {
+// header when it has one (a few hundred bytes read) or else by loading it whole
+// within b; ok is false for anything that is not this user's valid journal (or
+// was not read).
+func (e *Engine) stateOf(folder string, b *txBudget) (string, bool) {
 	if st, ok := e.headState(folder); ok {
 		return st, true
 	}
-	j, err := e.loadJournal(folder)
+	j, err := e.loadJournal(folder, b)
 	if err != nil {
 		return "", false
 	}
@@ -242,11 +367,12 @@ func (e *Engine) newestCommitted() (*journal, error) {
 	if err != nil {
 		return nil, err
 	}
+	b := newTxBudget()
 	for _, n := range names {
 		if st, ok := e.headState(n); ok && st != stateCommitted {
 			continue
 		}
-		if j, err := e.loadJournal(n); err == nil && j.State == stateCommitted {
+		if j, err := e.loadJournal(n, b); err == nil && j.State == stateCommitted {
 			return j, nil
 		}
 	}
@@ -261,8 +387,9 @@ func (e *Engine) prune() {
 		return
 	}
 	kept := 0
+	b := newTxBudget()
 	for _, n := range names {
-		if st, ok := e.stateOf(n); !ok || !finished(st) {
+		if st, ok := e.stateOf(n, b); !ok || !finished(st) {
 			continue
 		}
 		kept++
@@ -330,16 +457,28 @@ func (e *Engine) Journals() ([]JournalInfo, error) {
 		if strings.HasSuffix(n, ".why") {
 			continue
 		}
-		in := JournalInfo{ID: n, State: "quarantined", Where: ".fixplan/quarantine/" + n}
-		if fi, err := e.r.Lstat(stateName("quarantine", n+".why")); err == nil && fi.Mode().IsRegular() && fi.Size() < 64<<10 {
-			if b, err := e.r.ReadFile(stateName("quarantine", n+".why")); err == nil {
-				_, r, _ := strings.Cut(string(b), "reason: ")
-				in.Reason = strings.TrimSpace(r)
-			}
-		}
+		in := JournalInfo{ID: n, State: "quarantined", Where: ".fixplan/quarantine/" + n, Reason: e.quarantineReason(n)}
 		out = append(out, in)
 	}
 	return out, nil
+}
+
+// quarantineReason is the reason line of the note beside a folder set aside
+// (read from the note's first 4 KiB; a folder set aside with many lists them below).
+func (e *Engine) quarantineReason(n string) string {
+	if fi, err := e.r.Lstat(stateName("quarantine", n+".why")); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	f, err := e.r.Open(stateName("quarantine", n+".why"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var buf [4 << 10]byte
+	k, _ := io.ReadFull(f, buf[:])
+	_, r, _ := strings.Cut(string(buf[:k]), "reason: ")
+	r, _, _ = strings.Cut(r, "\n")
+	return strings.TrimSpace(r)
 }
 
 // DiscardJournal deletes a journal that needs no more work: one set aside in

@@ -415,8 +415,10 @@ type Notice struct {
 // conflict-aware: a file edited since the crash is kept and reported), and a
 // committed transaction whose plan was not yet marked applied is marked. A
 // journal that cannot be recovered is held (set aside, blocking nothing); a folder
-// that is not this user's valid journal is moved to .fixplan/quarantine/. Only a
-// lock held by another fixplan is an error.
+// that is not this user's valid journal is moved to .fixplan/quarantine/. One
+// recovery looks at the newest maxLook folders and reads at most maxTxRead of
+// journals without a header; it says how many it left, and the next one goes
+// on. Only a lock held by another fixplan is an error.
 func (e *Engine) Recover() ([]Notice, error) {
 	if _, err := e.r.Lstat(stateName("tx")); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -431,6 +433,10 @@ func (e *Engine) Recover() ([]Notice, error) {
 		return []Notice{{Kind: NoticeHeld, Message: "could not list .fixplan/tx: " + err.Error()}}, nil
 	}
 	var out []Notice
+	var aside []refused
+	left := max(len(names)-maxLook, 0)
+	names = names[:len(names)-left]
+	b := newTxBudget()
 	seenCommitted := false
 	for _, n := range names {
 		// This user's finished journals need nothing, except the newest committed
@@ -440,21 +446,13 @@ func (e *Engine) Recover() ([]Notice, error) {
 		if st, ok := e.headState(n); ok && finished(st) && (st != stateCommitted || seenCommitted) {
 			continue
 		}
-		j, err := e.loadJournal(n)
+		j, err := e.loadJournal(n, b)
+		if errors.Is(err, errNotRead) {
+			left++
+			continue
+		}
 		if err != nil {
-			why := err.Error()
-			if errors.Is(err, errForeign) || err == errMalformed {
-				why = "its journal was not written by your fixplan (it may have come with the project); it was not recovered"
-			}
-			where, qerr := e.quarantine(n, why)
-			msg := fmt.Sprintf(".fixplan/tx/%s was set aside in %s: %s; inspect or discard it with fixplan journals", n, where, why)
-			if qerr != nil {
-				msg = fmt.Sprintf(".fixplan/tx/%s is ignored: %s (%v)", n, why, qerr)
-			}
-			if errors.Is(err, errNoJournal) {
-				msg = fmt.Sprintf("an apply stopped before its first change (.fixplan/tx/%s, nothing was changed); set aside in %s", n, where)
-			}
-			out = append(out, Notice{Kind: NoticeQuarantined, Transaction: n, Message: msg})
+			aside = append(aside, refused{n, err})
 			continue
 		}
 		switch j.State {
@@ -479,7 +477,7 @@ func (e *Engine) Recover() ([]Notice, error) {
 			}
 		}
 	}
-	return out, nil
+	return append(out, e.setAside(aside, left)...), nil
 }
 
 // recoverOne reverts an interrupted apply or finishes an interrupted undo.

@@ -287,7 +287,7 @@ func committedThenCrashed(t *testing.T, e *Engine, root string, p plan.Plan, s s
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := e.loadJournal(res.Transaction)
+	j, err := e.loadJournal(res.Transaction, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -714,5 +714,152 @@ func TestLinkedQuarantineIsReplaced(t *testing.T) {
 	}
 	if d := diffSnap(before, snapshot(t, outside)); d != "" {
 		t.Fatalf("outside changed:\n%s", d)
+	}
+}
+
+// junkTx fills .fixplan/tx with n folders a clone could ship: names that are
+// not transaction ids, ids without a journal, ids with a journal sealed by
+// someone else. All sort before today's transaction ids or after them by kind.
+func junkTx(t *testing.T, root string, n int) {
+	t.Helper()
+	other := &Engine{opt: Options{Key: []byte("someone-else's-key-0123456789abcd")}}
+	for i := 0; i < n; i++ {
+		var dir string
+		var file []byte
+		switch i % 3 {
+		case 0:
+			dir = fmt.Sprintf("junk-%05d", i)
+		case 1:
+			dir = fmt.Sprintf("20250101-000000.%06d-aaaaaa", i)
+		case 2:
+			dir = fmt.Sprintf("20250101-000000.%06d-bbbbbb", i)
+			file = other.sealJournal(dir, stateCommitted, hostileBody(dir, "[]"))
+		}
+		p := filepath.Join(root, ".fixplan", "tx", dir)
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if file != nil {
+			if err := os.WriteFile(filepath.Join(p, "journal.json"), file, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func dirCount(t *testing.T, p string) int {
+	t.Helper()
+	ents, err := os.ReadDir(p)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return len(ents)
+}
+
+// TestThousandsOfShippedTxFoldersAreBounded: 5,000 junk folders in .fixplan/tx
+// (issue 22: the first history took 40 s setting them aside one by one, two
+// fsyncs each). One start looks at the newest maxLook folders, recovers this
+// user's interrupted apply among them, sets the refused ones aside together
+// (one folder and one note in the quarantine, not 10,000 entries), says how
+// many are left, and the next start goes on.
+func TestThousandsOfShippedTxFoldersAreBounded(t *testing.T) {
+	const junk = 5000
+	root := tree(t, map[string]string{"a.txt": "old\n"})
+	e := open(t, root, nil)
+	defer e.Close()
+	rec := draft(t, e, planOf(act(plan.UpdateFile, "a.txt", str("new\n"))))
+	res, err := e.ApplyPlan(bg, rec.ID, Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := e.loadJournal(res.Transaction, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.State = stateApplying // a crash before the commit
+	if err := e.writeJournal(j); err != nil {
+		t.Fatal(err)
+	}
+	junkTx(t, root, junk)
+	tx, quarantine := filepath.Join(root, ".fixplan", "tx"), filepath.Join(root, ".fixplan", "quarantine")
+
+	ns, err := e.Recover()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read(t, root, "a.txt") != "old\n" {
+		t.Error("this user's interrupted apply was not rolled back by the first start")
+	}
+	if len(ns) != 3 || ns[0].Kind != NoticeRolledBack || !strings.Contains(ns[1].Message, fmt.Sprintf("%d folders in .fixplan/tx were not your fixplan's journals", maxLook-1)) ||
+		!strings.Contains(ns[2].Message, fmt.Sprintf("%d more folders", junk+1-maxLook)) {
+		t.Fatalf("first start: %d notices, want rolled back, one for the set-aside folders, one for the rest: %+v", len(ns), ns)
+	}
+	if got := dirCount(t, tx); got != junk+1-(maxLook-1) {
+		t.Errorf("first start left %d folders in .fixplan/tx, want %d", got, junk+1-(maxLook-1))
+	}
+	if got := dirCount(t, quarantine); got != 2 {
+		t.Errorf("first start made %d entries in .fixplan/quarantine, want one folder and its note", got)
+	}
+
+	ns, _ = e.Recover()
+	if len(ns) != 1 || !strings.Contains(ns[0].Message, fmt.Sprintf("%d folders", junk-(maxLook-1))) {
+		t.Fatalf("second start: %+v", ns)
+	}
+	if got := dirCount(t, tx); got != 1 {
+		t.Errorf("second start left %d folders in .fixplan/tx, want this user's transaction only", got)
+	}
+	if ns, _ = e.Recover(); len(ns) != 0 {
+		t.Fatalf("third start reported again: %+v", ns)
+	}
+	js, err := e.Journals()
+	if err != nil || len(js) != 3 || js[0].ID != res.Transaction || js[1].State != "quarantined" || !strings.Contains(js[1].Reason, "folders that are not your fixplan's journals") {
+		t.Fatalf("Journals = %+v, %v", js, err)
+	}
+	for _, in := range js[1:] {
+		if err := e.DiscardJournal(in.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := dirCount(t, quarantine); got != 0 {
+		t.Errorf("%d entries left in .fixplan/quarantine after discarding both", got)
+	}
+}
+
+// TestBigShippedJournalsAreReadWithinABudget: journals without this user's
+// header are read whole to be told apart; one start reads at most maxTxRead of
+// them, the rest wait for the next.
+func TestBigShippedJournalsAreReadWithinABudget(t *testing.T) {
+	root := tree(t, map[string]string{"a.txt": "old\n"})
+	e := open(t, root, nil)
+	defer e.Close()
+	const each = 16 << 20
+	const n = 20 // 320 MiB: 8 files per start
+	for i := 0; i < n; i++ {
+		dir := filepath.Join(root, ".fixplan", "tx", fmt.Sprintf("20250101-000000.%06d-cccccc", i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Create(filepath.Join(dir, "journal.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(`{"format":"fixplan-journal/1","mac":"","body":"`)
+		f.Truncate(each) // sparse: 16 MiB to read, nothing on the disk
+		f.Close()
+	}
+	tx := filepath.Join(root, ".fixplan", "tx")
+	perStart := int(maxTxRead / each)
+	for left := n; left > 0; left -= perStart {
+		ns, _ := e.Recover()
+		now := min(left, perStart)
+		if got := dirCount(t, tx); got != left-now {
+			t.Fatalf("a start left %d folders, want %d (notices %+v)", got, left-now, ns)
+		}
+		if left > now && !strings.Contains(ns[len(ns)-1].Message, fmt.Sprintf("%d more folders", left-now)) {
+			t.Errorf("the rest is not reported: %+v", ns[len(ns)-1])
+		}
+	}
+	if ns, _ := e.Recover(); len(ns) != 0 {
+		t.Fatalf("reported again: %+v", ns)
 	}
 }
