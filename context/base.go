@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"fixplan/context/defs"
 	"fixplan/context/frames"
 	"fixplan/context/rules"
 	"fixplan/context/section"
@@ -223,6 +224,20 @@ func (g *Gatherer) windowSection(file string, centers []int, before, after int, 
 	title := fmt.Sprintf("File %s lines %s of %d (%s)", rel, strings.Join(spans, ", "), len(all), why)
 	return section.Candidate{Sec: plan.Section{Title: title, Body: b.String()}, Seen: &plan.SeenFile{Path: rel, Whole: whole}, Ranges: rs,
 		Redacted: true, Redactions: n}, nil
+}
+
+// definitionSections returns the definitions the failure points use
+// (defs.Sections: the failing frames' lines, then the failing tests'), after
+// the sections in have and within the definitions' budget.
+func (g *Gatherer) definitionSections(ctx context.Context, have []section.Candidate, resolved []frames.ResolvedFrame, text string, res *frames.Resolver, warnings *[]string) []section.Candidate {
+	if g.opts.NoDefinitions {
+		return nil
+	}
+	frameAt, testAt := res.Points(ctx, resolved, text, maxFailingTests)
+	cands, warns := defs.Sections(ctx, g.files, defs.Request{Frames: frameAt, Tests: testAt, Text: text, Have: have,
+		MaxResultBytes: g.opts.MaxResultBytes, MaxTotalBytes: g.opts.MaxTotalBytes})
+	*warnings = append(*warnings, warns...)
+	return cands
 }
 
 // failingTestSections finds the failing tests named in text, their definitions

@@ -6,96 +6,6 @@ import (
 	"testing"
 )
 
-// TestDefinitionsFromMessages: the function that writes the message a failing
-// test expects is in the base context although no name leads to it (a handler
-// registered at run time); a phrase that many functions write, and the test
-// files, are not taken for it.
-func TestDefinitionsFromMessages(t *testing.T) {
-	root := t.TempDir()
-	var other strings.Builder
-	other.WriteString("package cli\n\nimport \"errors\"\n")
-	for i := range 4 {
-		fmt.Fprintf(&other, "\nfunc open%d() error {\n\treturn errors.New(\"cannot open the file\")\n}\n", i)
-	}
-	writeTree(t, root, map[string]string{
-		"go.mod": "module example.com/cli\n\ngo 1.22\n",
-		"cli.go": `package cli
-
-import "fmt"
-
-// handlers are looked up by name at run time: no call names them.
-var handlers = map[string]func(args []string) error{}
-
-func Run(name string, args []string) error {
-	h, ok := handlers[name]
-	if !ok {
-		return fmt.Errorf("no command %q", name)
-	}
-	return h(args)
-}
-`,
-		"doc.go": "package cli\n\n// Commands is the list of commands; an unknown one gives\n// \"copy needs a source and a destination, got N arguments\".\ntype Commands struct {\n\t// Names are the commands' names (\"copy needs a source and a destination, got\").\n\tNames []string\n}\n",
-		"commands.go": `package cli
-
-import "fmt"
-
-func init() {
-	handlers["copy"] = copyFiles
-}
-
-func copyFiles(args []string) error {
-	if len(args) != 2 {
-		return fmt.Errorf("copy needs a source and a destination, got %d arguments", len(args))
-	}
-	return nil
-}
-`,
-		"other.go": other.String(),
-		"cli_test.go": `package cli
-
-import (
-	"fmt"
-	"testing"
-)
-
-func TestCopyNeedsTwoArgs(t *testing.T) {
-	err := Run("copy", []string{"a"})
-	want := fmt.Sprintf("copy needs a source and a destination, got %d arguments", 1)
-	if err == nil || err.Error() != want {
-		t.Errorf("Run(copy, a) = %v, want %q", err, want)
-	}
-	t.Log("cannot open the file")
-}
-`,
-	})
-	problem := "--- FAIL: TestCopyNeedsTwoArgs (0.00s)\n" +
-		"    cli_test.go:12: Run(copy, a) = <nil>, want \"copy needs a source and a destination, got 1 arguments\"\n" +
-		"    cli_test.go:14: cannot open the file\nFAIL\nFAIL\texample.com/cli\t0.01s\n"
-	got := gatherBase(t, root, problem, Options{})
-	s, ok := findSection(got, "File commands.go lines 9-14 of 14 (definition of copyFiles")
-	if !ok || !strings.Contains(s.Title, `writes "copy needs a source and a destination, got"`) {
-		t.Fatalf("the function writing the expected message is not in the base context:\n%s", titles(got))
-	}
-	if _, ok := findSection(got, "definition of Commands"); ok {
-		t.Errorf("a comment quoting the message was taken for the code that writes it:\n%s", titles(got))
-	}
-	if _, ok := findSection(got, "definition of open"); ok {
-		t.Errorf("a phrase four functions write was taken for the failure's:\n%s", titles(got))
-	}
-	// with no bytes left to read, the search finds nothing (and does not fail)
-	saved := msgReadBudget
-	msgReadBudget = 0
-	none := gatherBase(t, root, problem, Options{})
-	msgReadBudget = saved
-	if _, ok := findSection(none, "writes "); ok {
-		t.Errorf("the message search read past its budget:\n%s", titles(none))
-	}
-	off := gatherBase(t, root, problem, Options{NoDefinitions: true})
-	if _, ok := findSection(off, "copyFiles"); ok {
-		t.Errorf("copyFiles shown with the definitions off:\n%s", titles(off))
-	}
-}
-
 // TestDefinitionsBeyondTheCapOfAWholeFile: the module under test is shown
 // whole but cut at the section cap; a definition further down that file is
 // still shown (the whole-file section does not count as showing lines the cap
@@ -134,18 +44,6 @@ func TestTotal(t *testing.T) {
 	}
 }
 
-// TestMsgFragments: quoted strings are cut at escapes, format verbs and
-// quotes; short pieces and single identifiers are not searched for.
-func TestMsgFragments(t *testing.T) {
-	text := "    x_test.go:35: Expecting to contain: \n         \"noun_aliases+=(\\\"pods\\\")\"\n" +
-		"want `required flag(s) %q, %q not set` and \"Did you mean this?\\n\\ttimes\" or \"someIdentifierName\" \"short one\""
-	got := msgFragments(text, map[string]bool{})
-	want := []string{"noun_aliases+=(", "required flag(s)", "Did you mean this?"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("msgFragments = %q, want %q", got, want)
-	}
-}
-
 // TestDefinitionsFromMessagesOutputFirst: what the output quotes is searched
 // before the literals of the test's lines, so a test full of strings does not
 // crowd out the message that failed.
@@ -170,5 +68,26 @@ func TestDefinitionsFromMessagesOutputFirst(t *testing.T) {
 	got := gatherBase(t, root, problem, Options{})
 	if _, ok := findSection(got, "definition of aliases", `writes "aliases+=("`); !ok {
 		t.Errorf("the function writing the missing line is not in the base context:\n%s", titles(got))
+	}
+}
+
+// TestDefinitionsOffLeaveMessagesOut: with the definitions switched off, the
+// function that writes the message a failing test expects is not looked up
+// either (defs tests the message search itself).
+func TestDefinitionsOffLeaveMessagesOut(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"go.mod":      "module example.com/cli\n\ngo 1.22\n",
+		"cli.go":      "package cli\n\nvar handlers = map[string]func(args []string) error{}\n\nfunc Run(name string, args []string) error { return handlers[name](args) }\n",
+		"commands.go": "package cli\n\nimport \"fmt\"\n\nfunc init() { handlers[\"copy\"] = copyFiles }\n\nfunc copyFiles(args []string) error {\n\treturn fmt.Errorf(\"copy needs a source and a destination, got %d arguments\", len(args))\n}\n",
+		"cli_test.go": "package cli\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n)\n\nfunc TestCopy(t *testing.T) {\n\twant := fmt.Sprintf(\"copy needs a source and a destination, got %d arguments\", 1)\n\tif err := Run(\"copy\", []string{\"a\"}); err == nil || err.Error() != want {\n\t\tt.Errorf(\"Run = %v, want %q\", err, want)\n\t}\n}\n",
+	})
+	problem := "--- FAIL: TestCopy (0.00s)\n    cli_test.go:11: Run = <nil>, want \"copy needs a source and a destination, got 1 arguments\"\nFAIL\nFAIL\texample.com/cli\t0.01s\n"
+	if on := gatherBase(t, root, problem, Options{}); !strings.Contains(titles(on), "definition of copyFiles") {
+		t.Fatalf("copyFiles not shown with the definitions on:\n%s", titles(on))
+	}
+	off := gatherBase(t, root, problem, Options{NoDefinitions: true})
+	if _, ok := findSection(off, "copyFiles"); ok {
+		t.Errorf("copyFiles shown with the definitions off:\n%s", titles(off))
 	}
 }

@@ -12,10 +12,11 @@ import (
 	"fixplan/plan"
 )
 
-// copyFixture copies testdata/defs/<name> into a temporary project root.
+// copyFixture copies defs/testdata/defs/<name> (the definitions package's
+// fixtures) into a temporary project root.
 func copyFixture(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join("testdata", "defs", name)
+	src := filepath.Join("defs", "testdata", "defs", name)
 	root := t.TempDir()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -57,7 +57,7 @@ type Options struct {
 	// CLAUDE.md, .cursorrules, ...; see rules.Files) out of the base context.
 	NoProjectRules bool
 	// NoDefinitions leaves out of the base context the definitions of what the
-	// failing lines use (defs.go); bench/context measures with and without.
+	// failing lines use (context/defs); bench/context measures with and without.
 	NoDefinitions bool
 }
 

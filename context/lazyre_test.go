@@ -7,7 +7,9 @@ import (
 )
 
 // Every pattern compiled on first use must compile: a typo would otherwise only
-// show when a user's output first reaches it.
+// show when a user's output first reaches it. The test binary links every
+// package of the context (frames, defs, envprobe, section, ...), so all their
+// patterns are registered.
 func TestLazyPatternsCompile(t *testing.T) {
 	patterns := lazyre.All()
 	if len(patterns) < 40 {

@@ -220,6 +220,27 @@ func (r *Resolver) TestDefinition(ctx context.Context, t FailingTest, text strin
 	return r.findDefinition(ctx, t)
 }
 
+// Points returns where a failure shows in the project: the places of the
+// resolved frames in the project's files (library frames and unresolved ones
+// left out), in order, and the definitions of the first maxTests failing tests
+// of text that are found (TestDefinition).
+func (r *Resolver) Points(ctx context.Context, resolved []ResolvedFrame, text string, maxTests int) (frameAt, testAt []Location) {
+	for _, f := range resolved {
+		if f.File != "" && !f.Library {
+			frameAt = append(frameAt, Location{File: f.File, Line: f.Line})
+		}
+	}
+	for i, t := range FailingTests(text) {
+		if i == maxTests {
+			break
+		}
+		if def, ok := r.TestDefinition(ctx, t, text); ok {
+			testAt = append(testAt, def)
+		}
+	}
+	return frameAt, testAt
+}
+
 // findDefinitionIn is findDefinition; with inDir, a definition in folder dir
 // ("" for the root) ranks first.
 func (r *Resolver) findDefinitionIn(ctx context.Context, t FailingTest, dir string, inDir bool) (Location, bool) {

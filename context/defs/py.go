@@ -1,9 +1,12 @@
-package codectx
+package defs
 
 import (
 	"path"
 	"regexp"
 	"strings"
+
+	"fixplan/internal/lazyre"
+	"fixplan/projfs"
 )
 
 // pyLang finds Python definitions with a line heuristic (no parser is run):
@@ -23,11 +26,11 @@ import (
 type pyLang struct{}
 
 var (
-	pyDefRe    = lazyRegexp(`^(\s*)(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)`)
-	pyAssignRe = lazyRegexp(`^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]`)
-	pyStrRe    = lazyRegexp(`(?:[rbuRBUfF]{0,2})(?:"""|'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')`)
-	pyImportRe = lazyRegexp(`(?m)^[ \t]*import[ \t]+([\w. \t,]+?)[ \t]*(?:#.*)?$`)
-	pyFromRe   = lazyRegexp(`(?m)^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)`)
+	pyDefRe    = lazyre.New(`^(\s*)(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)`)
+	pyAssignRe = lazyre.New(`^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]`)
+	pyStrRe    = lazyre.New(`(?:[rbuRBUfF]{0,2})(?:"""|'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')`)
+	pyImportRe = lazyre.New(`(?m)^[ \t]*import[ \t]+([\w. \t,]+?)[ \t]*(?:#.*)?$`)
+	pyFromRe   = lazyre.New(`(?m)^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)`)
 )
 
 // pyBlank blanks strings and comments of a line (their names are not uses).
@@ -143,12 +146,12 @@ func (l pyLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 
 // pyModuleFiles returns the files a dotted module name may be, searched from
 // the bases in order: base/a/b.py, base/a/b/__init__.py.
-func pyModuleFiles(g *Gatherer, bases []string, mod string) []string {
+func pyModuleFiles(proj *projfs.Root, bases []string, mod string) []string {
 	rel := strings.ReplaceAll(mod, ".", "/")
 	for _, b := range bases {
 		for _, c := range []string{rel + ".py", rel + "/__init__.py"} {
 			p := path.Join(b, c)
-			if g.files.IsFile(p) {
+			if proj.IsFile(p) {
 				return []string{p}
 			}
 		}
@@ -156,7 +159,7 @@ func pyModuleFiles(g *Gatherer, bases []string, mod string) []string {
 	return nil
 }
 
-func (pyLang) imports(g *Gatherer, file string, src []byte) []defImport {
+func (pyLang) imports(proj *projfs.Root, file string, src []byte) []defImport {
 	dir := dirOf(file)
 	// absolute imports: the root, src/, and each folder above the file
 	bases := []string{"", "src"}
@@ -177,7 +180,7 @@ func (pyLang) imports(g *Gatherer, file string, src []byte) []defImport {
 			} else if i := strings.LastIndexByte(mod, '.'); i >= 0 {
 				local = mod[i+1:] // a.b.c: uses read c.f
 			}
-			out = append(out, defImport{local: local, orig: local, module: true, files: pyModuleFiles(g, bases, mod)})
+			out = append(out, defImport{local: local, orig: local, module: true, files: pyModuleFiles(proj, bases, mod)})
 		}
 	}
 	for _, m := range pyFromRe.FindAllStringSubmatch(text, -1) {
@@ -194,8 +197,8 @@ func (pyLang) imports(g *Gatherer, file string, src []byte) []defImport {
 		}
 		var modFiles []string
 		if mod != "" {
-			modFiles = pyModuleFiles(g, modBases, mod)
-		} else if p := path.Join(modBases[0], "__init__.py"); g.files.IsFile(p) {
+			modFiles = pyModuleFiles(proj, modBases, mod)
+		} else if p := path.Join(modBases[0], "__init__.py"); proj.IsFile(p) {
 			modFiles = []string{p}
 		}
 		for _, part := range strings.Split(names, ",") {
@@ -212,7 +215,7 @@ func (pyLang) imports(g *Gatherer, file string, src []byte) []defImport {
 			if mod != "" {
 				sub = mod + "." + orig
 			}
-			if subFiles := pyModuleFiles(g, modBases, sub); len(subFiles) > 0 {
+			if subFiles := pyModuleFiles(proj, modBases, sub); len(subFiles) > 0 {
 				out = append(out, defImport{local: local, orig: orig, module: true, files: subFiles})
 			}
 		}
@@ -220,9 +223,9 @@ func (pyLang) imports(g *Gatherer, file string, src []byte) []defImport {
 	return out
 }
 
-func (pyLang) folder(g *Gatherer, file string) []string {
+func (pyLang) folder(proj *projfs.Root, file string) []string {
 	var out []string
-	for _, f := range g.listFolder(dirOf(file), []string{".py"}) {
+	for _, f := range listFolder(proj, dirOf(file), []string{".py"}) {
 		if f != file {
 			out = append(out, f)
 		}

@@ -1,4 +1,33 @@
-package codectx
+// Package defs finds the definitions of what the failing lines use (a light
+// repository map) and shows them as sections of the base context (Sections).
+//
+// For every failure point — a stack frame resolved to a project file, or the
+// failing test when no frame resolved — the function around the point is read
+// and the names it uses are looked up, nearest first:
+//
+//	tier 0: the same file
+//	tier 1: the same package (Go) or folder (Python, TypeScript/JavaScript)
+//	tier 2: the files the point's file imports from the project
+//	tier 3: the whole project (one bounded walk; not for Go, whose names are
+//	        always in the package or an import)
+//
+// The definitions that write a message the failure shows or its test expects
+// (msg.go) rank with tier 1. Within a tier, a name used closer to the
+// failing line comes first. Then up to
+// maxHops more hops: the names the nearest maxParents definitions of the hop
+// before use themselves, looked up in their file, folder and imports, ranked
+// after all of the hop before (a test calls a helper, the helper calls F, F
+// calls the broken G). Each
+// definition's span (the function, method, type or class, cut at maxDefLines)
+// becomes one section, unless the base context already shows it; together they
+// stay within MaxResultBytes (one section's budget), and those that do not fit
+// are left out in rank order with a warning. Go is read with go/parser (no type
+// checking: go/types would need the dependencies and the standard library, which
+// are outside the project); Python and TypeScript/JavaScript use the documented
+// line heuristics of py.go and ts.go. Every file is read through the
+// confined projfs.Root.Open (no link leads out of the project, secret files are
+// refused) and shown through ReadText, redacted whole before it is cut.
+package defs
 
 import (
 	"context"
@@ -12,38 +41,10 @@ import (
 
 	"fixplan/context/frames"
 	"fixplan/context/section"
+	"fixplan/internal/lazyre"
 	"fixplan/plan"
 	"fixplan/projfs"
 )
-
-// Definitions of what the failing lines use (a light repository map).
-//
-// For every failure point — a stack frame resolved to a project file, or the
-// failing test when no frame resolved — the function around the point is read
-// and the names it uses are looked up, nearest first:
-//
-//	tier 0: the same file
-//	tier 1: the same package (Go) or folder (Python, TypeScript/JavaScript)
-//	tier 2: the files the point's file imports from the project
-//	tier 3: the whole project (one bounded walk; not for Go, whose names are
-//	        always in the package or an import)
-//
-// The definitions that write a message the failure shows or its test expects
-// (defs_msg.go) rank with tier 1. Within a tier, a name used closer to the
-// failing line comes first. Then up to
-// maxHops more hops: the names the nearest maxParents definitions of the hop
-// before use themselves, looked up in their file, folder and imports, ranked
-// after all of the hop before (a test calls a helper, the helper calls F, F
-// calls the broken G). Each
-// definition's span (the function, method, type or class, cut at maxDefLines)
-// becomes one section, unless the base context already shows it; together they
-// stay within MaxResultBytes (one section's budget), and those that do not fit
-// are left out in rank order with a warning. Go is read with go/parser (no type
-// checking: go/types would need the dependencies and the standard library, which
-// are outside the project); Python and TypeScript/JavaScript use the documented
-// line heuristics of defs_py.go and defs_ts.go. Every file is read through the
-// confined projfs.Root.Open (no link leads out of the project, secret files are
-// refused) and shown through ReadText, redacted whole before it is cut.
 
 const (
 	maxDefPoints   = 6    // failure points whose names are looked up
@@ -104,9 +105,9 @@ type defLang interface {
 	// defs returns the definitions of a file.
 	defs(f *defFile) []defSpan
 	// imports returns what file imports from the project's files.
-	imports(g *Gatherer, file string, src []byte) []defImport
+	imports(proj *projfs.Root, file string, src []byte) []defImport
 	// folder returns the files of file's package or folder (file excluded).
-	folder(g *Gatherer, file string) []string
+	folder(proj *projfs.Root, file string) []string
 	// wide returns the pattern of a definition line of one of names (the name is
 	// its first group) and the extensions of files to search; nil when the
 	// language needs no project-wide search.
@@ -138,7 +139,7 @@ type defFile struct {
 	ok    bool
 	// parsed is what the language keeps of the file between calls (Go: the
 	// syntax tree, only of a file whose uses are read; TS/JS and Python: what
-	// the line scans need, defs_ts.go's tsLines and defs_py.go's pyLines).
+	// the line scans need, ts.go's tsLines and py.go's pyLines).
 	parsed any
 }
 
@@ -151,16 +152,17 @@ type defHit struct {
 	usedAt     defPoint
 	pathDist   int
 	via        string // the definition that uses it (second hop), "" for the failing lines
-	msg        string // the message fragment it holds (defs_msg.go), "" for a name's definition
+	msg        string // the message fragment it holds (msg.go), "" for a name's definition
 }
 
-// defFinder holds one Base call's reads.
+// defFinder holds one Sections call's reads.
 type defFinder struct {
-	g       *Gatherer
+	proj    *projfs.Root
+	req     Request
 	files   map[string]*defFile
 	imports map[string][]defImport
 	folders map[string][]string
-	// the read bounds of defs_limits.go: bytes read, files left out
+	// the read bounds of limits.go: bytes read, files left out
 	readBytes          int64
 	tooBig, overBudget []string
 }
@@ -170,12 +172,12 @@ type defFinder struct {
 func (d *defFinder) context(lang defLang, file string, src []byte) ([]defImport, []string) {
 	imps, ok := d.imports[file]
 	if !ok {
-		imps = lang.imports(d.g, file, src)
+		imps = lang.imports(d.proj, file, src)
 		d.imports[file] = imps
 	}
 	folder, ok := d.folders[file]
 	if !ok {
-		folder = lang.folder(d.g, file)
+		folder = lang.folder(d.proj, file)
 		d.folders[file] = folder
 	}
 	return imps, folder
@@ -199,7 +201,7 @@ func (d *defFinder) file(rel string, lang defLang) *defFile {
 // listFolder lists the regular files of dir (root-relative, "" for the root)
 // whose extension is one of exts, sorted, at most maxDirFiles. The folder is
 // opened through os.Root, so a linked folder outside the project is not listed.
-func (g *Gatherer) listFolder(dir string, exts []string) []string {
+func listFolder(proj *projfs.Root, dir string, exts []string) []string {
 	name := dir
 	if name == "" {
 		name = "."
@@ -209,7 +211,7 @@ func (g *Gatherer) listFolder(dir string, exts []string) []string {
 	if projfs.IsProtected(dir) {
 		return nil
 	}
-	ents, err := g.files.ReadDir(name, -1)
+	ents, err := proj.ReadDir(name, -1)
 	if err != nil && len(ents) == 0 {
 		return nil
 	}
@@ -227,23 +229,48 @@ func (g *Gatherer) listFolder(dir string, exts []string) []string {
 	return out
 }
 
-// definitionSections returns the definitions the failure points use, ranked,
-// deduplicated with what have already shows and within the definitions' budget.
-func (g *Gatherer) definitionSections(ctx context.Context, have []section.Candidate, resolved []frames.ResolvedFrame, text string, res *frames.Resolver, warnings *[]string) []section.Candidate {
-	if g.opts.NoDefinitions {
-		return nil
-	}
-	points, nFrames := g.defPoints(ctx, resolved, text, res)
+// Request is what the definitions are looked up for, and their budget.
+type Request struct {
+	// Frames are the places of the failing frames in the project files, in
+	// order (frames.Resolver.Points); those of a language definitions are read
+	// for are used, at most maxDefPoints.
+	Frames []frames.Location
+	// Tests are the failing tests' definitions: a failing test's line may be
+	// far from the frames (a helper's t.Errorf, an assertion library). What
+	// they use ranks after what the frames' lines use.
+	Tests []frames.Location
+	// Text is the failure output (the problem and its logs): the strings it
+	// quotes are looked for in the project's code (msg.go).
+	Text string
+	// Have are the sections shown before the definitions: a definition whose
+	// lines they show is skipped, and their size counts against
+	// MaxTotalBytes.
+	Have []section.Candidate
+	// MaxResultBytes caps one section; the definitions together get as much,
+	// and up to twice that when MaxTotalBytes leaves that much after Have and
+	// one more section.
+	MaxResultBytes int
+	// MaxTotalBytes caps the whole base context.
+	MaxTotalBytes int
+}
+
+// Sections returns the definitions the failure points of req use, ranked,
+// one section each, deduplicated with what req.Have shows already and within
+// the definitions' budget, and the warnings of what was left out. Every file
+// is read through proj.
+func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Candidate, []string) {
+	points, nFrames := failurePoints(req)
 	if len(points) == 0 {
-		return nil
+		return nil, nil
 	}
-	d := &defFinder{g: g, files: map[string]*defFile{}, imports: map[string][]defImport{}, folders: map[string][]string{}}
+	text := req.Text
+	d := &defFinder{proj: proj, req: req, files: map[string]*defFile{}, imports: map[string][]defImport{}, folders: map[string][]string{}}
 	var hits []defHit
 	wanted := map[string]defUse{} // names for the project-wide search
 	var wantedLang defLang
 	for pi, p := range points {
 		if ctx.Err() != nil {
-			return nil
+			return nil, nil
 		}
 		lang := langFor(p.file)
 		if lang == nil {
@@ -319,8 +346,8 @@ func (g *Gatherer) definitionSections(ctx context.Context, have []section.Candid
 		hits = append(hits, next...)
 		frontier = next
 	}
-	*warnings = append(*warnings, d.limitWarnings()...)
-	return g.defCandidates(have, hits, warnings)
+	warnings := d.limitWarnings()
+	return d.defCandidates(hits, &warnings), warnings
 }
 
 // importedName reports whether u names something imported from outside the
@@ -452,14 +479,15 @@ func pathDistance(a, b string) int {
 	return len(as) + len(bs) - 2*n
 }
 
-// defPoints are the project frames (in order, de-duplicated, at most
-// maxDefPoints), then the failing tests' definitions.
-func (g *Gatherer) defPoints(ctx context.Context, resolved []frames.ResolvedFrame, text string, res *frames.Resolver) (points []defPoint, nFrames int) {
+// failurePoints are the project frames of req (in order, de-duplicated, of a
+// language definitions are read for, at most maxDefPoints), then the failing
+// tests' definitions; nFrames is how many of them are frames.
+func failurePoints(req Request) (points []defPoint, nFrames int) {
 	var out []defPoint
 	seen := map[defPoint]bool{}
-	for _, r := range resolved {
+	for _, r := range req.Frames {
 		p := defPoint{r.File, r.Line}
-		if r.File == "" || r.Library || seen[p] || langFor(r.File) == nil {
+		if seen[p] || langFor(r.File) == nil {
 			continue
 		}
 		seen[p] = true
@@ -468,16 +496,11 @@ func (g *Gatherer) defPoints(ctx context.Context, resolved []frames.ResolvedFram
 			break
 		}
 	}
-	// the failing tests: their line may be far from the frames (a helper's
-	// t.Errorf, an assertion library)
 	nFrames = len(out)
-	for i, t := range frames.FailingTests(text) {
-		if i == maxFailingTests {
-			break
-		}
-		if def, ok := res.TestDefinition(ctx, t, text); ok && langFor(def.File) != nil && !seen[defPoint{def.File, def.Line}] {
-			seen[defPoint{def.File, def.Line}] = true
-			out = append(out, defPoint{def.File, def.Line})
+	for _, def := range req.Tests {
+		if p := (defPoint{def.File, def.Line}); langFor(def.File) != nil && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
 		}
 	}
 	return out, nFrames
@@ -515,12 +538,12 @@ func (d *defFinder) wideSearch(ctx context.Context, lang defLang, wanted map[str
 	var mu sync.Mutex
 	var all []found
 	var read atomic.Int64 // the walk reads at most msgReadBudget bytes, like the message search
-	_ = d.g.files.Walk(ctx, func(dir projfs.Dir, rel, name string) {
+	_ = d.proj.Walk(ctx, func(dir projfs.Dir, rel, name string) {
 		if !slices.Contains(exts, path.Ext(name)) || read.Load() >= msgReadBudget {
 			return
 		}
 		var buf []byte
-		data, ok := dir.ReadFile(name, &buf, min(d.g.opts.MaxFileBytes, defFileCap))
+		data, ok := dir.ReadFile(name, &buf, min(d.proj.MaxFileBytes(), defFileCap))
 		read.Add(int64(len(data)))
 		if !ok || projfs.IsBinary(data) {
 			return
@@ -573,7 +596,7 @@ func (d *defFinder) wideSearch(ctx context.Context, lang defLang, wanted map[str
 
 // shownLines returns the lines of each file that the sections in have show,
 // after the per-section cap.
-func (g *Gatherer) shownLines(have []section.Candidate) map[string]map[int]bool {
+func (d *defFinder) shownLines(have []section.Candidate) map[string]map[int]bool {
 	shown := map[string]map[int]bool{}
 	for _, c := range have {
 		if c.Seen == nil {
@@ -584,7 +607,7 @@ func (g *Gatherer) shownLines(have []section.Candidate) map[string]map[int]bool 
 			m = map[int]bool{}
 			shown[c.Seen.Path] = m
 		}
-		for _, n := range section.ShownLines(c.Sec.Body, g.opts.MaxResultBytes) {
+		for _, n := range section.ShownLines(c.Sec.Body, d.req.MaxResultBytes) {
 			m[n] = true
 		}
 	}
@@ -594,20 +617,21 @@ func (g *Gatherer) shownLines(have []section.Candidate) map[string]map[int]bool 
 // defsBudget is the room of the definitions: one section's (MaxResultBytes),
 // and up to twice that when the base context leaves that much of MaxTotalBytes
 // unused after the sections before them and one more section (a log).
-func (g *Gatherer) defsBudget(have []section.Candidate) int {
+func (d *defFinder) defsBudget(have []section.Candidate) int {
 	used := 0
 	for _, c := range have {
-		used += len(c.Sec.Title) + len(section.Cap(c.Sec.Body, g.opts.MaxResultBytes))
+		used += len(c.Sec.Title) + len(section.Cap(c.Sec.Body, d.req.MaxResultBytes))
 	}
-	room := g.opts.MaxTotalBytes - used - g.opts.MaxResultBytes
-	return max(g.opts.MaxResultBytes, min(2*g.opts.MaxResultBytes, room))
+	room := d.req.MaxTotalBytes - used - d.req.MaxResultBytes
+	return max(d.req.MaxResultBytes, min(2*d.req.MaxResultBytes, room))
 }
 
 // defCandidates turns ranked hits into sections: those the base context shows
 // already are skipped, the rest are taken in rank order while they fit in
 // MaxResultBytes, and a warning names those left out.
-func (g *Gatherer) defCandidates(have []section.Candidate, hits []defHit, warnings *[]string) []section.Candidate {
-	shown := g.shownLines(have)
+func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.Candidate {
+	have := d.req.Have
+	shown := d.shownLines(have)
 	covered := func(file string, from, to int) bool {
 		m := shown[file]
 		for i := from; i <= to; i++ {
@@ -617,7 +641,7 @@ func (g *Gatherer) defCandidates(have []section.Candidate, hits []defHit, warnin
 		}
 		return true
 	}
-	left := g.defsBudget(have)
+	left := d.defsBudget(have)
 	var out []section.Candidate
 	var dropped []string
 	done := map[string]bool{}
@@ -635,7 +659,7 @@ func (g *Gatherer) defCandidates(have []section.Candidate, hits []defHit, warnin
 		if covered(h.file, from, to) || (h.span.data && to-from >= maxTestData && frames.LooksLikeTestFile(h.file)) {
 			continue // shown already, or a test's table of cases
 		}
-		ft, err := g.files.ReadText(h.file)
+		ft, err := d.proj.ReadText(h.file)
 		if err != nil || to > len(ft.Lines) {
 			continue
 		}
@@ -676,7 +700,7 @@ func (g *Gatherer) defCandidates(have []section.Candidate, hits []defHit, warnin
 }
 
 // identRe finds identifiers and dotted chains in Python and TS/JS code.
-var identRe = lazyRegexp(`[A-Za-z_$][\w$]*(?:\s*\??\.\s*[A-Za-z_$][\w$]*)*`)
+var identRe = lazyre.New(`[A-Za-z_$][\w$]*(?:\s*\??\.\s*[A-Za-z_$][\w$]*)*`)
 
 // chainUses turns the identifier chains of lines (strings and comments already
 // blanked) into uses: a.b.c() gives a, a.b and b.c.

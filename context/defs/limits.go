@@ -1,4 +1,4 @@
-package codectx
+package defs
 
 import (
 	"fmt"
@@ -50,13 +50,13 @@ const maxLimitNames = 5
 // per-file cap and the step's read budget (a file left out is noted for the
 // warning).
 func (d *defFinder) readDef(rel string) ([]byte, error) {
-	f, err := d.g.files.Open(rel)
+	f, err := d.proj.Open(rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	size := f.Size
-	limit := min(d.g.opts.MaxFileBytes, defFileCap)
+	limit := min(d.proj.MaxFileBytes(), defFileCap)
 	if size > limit {
 		d.tooBig = append(d.tooBig, rel)
 		return nil, projfs.Refuse(plan.ErrInvalidInput, "file %q is too big to read for definitions", rel)

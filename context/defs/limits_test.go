@@ -1,9 +1,11 @@
-package codectx
+package defs
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"fixplan/internal/testtree"
 )
 
 // scanBound is the most lines the block-end scanners may visit per line of a
@@ -23,7 +25,7 @@ func TestDefinitionsPythonBlockScanIsBounded(t *testing.T) {
 	}
 	big.WriteString("def helper(x):\n    return x\n")
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testtree.Write(t, root, map[string]string{
 		"app/main.py": "def compute(x):\n    return helper(x) / x\n\ncompute(0)\n",
 		"app/big.py":  big.String(),
 	})
@@ -35,14 +37,14 @@ func TestDefinitionsPythonBlockScanIsBounded(t *testing.T) {
 ZeroDivisionError: division by zero
 `
 	before := defScanned.Load()
-	got := gatherBase(t, root, problem, Options{})
+	got := sectionsFor(t, root, problem, Request{})
 	scanned := defScanned.Load() - before
 	lines := int64(n + 2)
 	if scanned > scanBound*lines {
 		t.Errorf("the block-end scan visited %d lines for a %d-line file (bound: %d per line)", scanned, lines, scanBound)
 	}
-	if _, ok := findSection(got, "File app/big.py", "definition of helper"); !ok {
-		t.Errorf("helper's definition not found in big.py; sections:\n%s", titles(got))
+	if _, ok := got.find("File app/big.py", "definition of helper"); !ok {
+		t.Errorf("helper's definition not found in big.py; sections:\n%s", got.titles())
 	}
 }
 
@@ -60,7 +62,7 @@ func TestDefinitionsTypeScriptStmtScanIsBounded(t *testing.T) {
 	}
 	big.WriteString("export function helper(x: number) { return x }\n")
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testtree.Write(t, root, map[string]string{
 		"src/main.ts": "import { helper } from './big'\n\nexport function compute(x: number) {\n  return helper(x) / x\n}\n",
 		"src/big.ts":  big.String(),
 	})
@@ -68,14 +70,14 @@ func TestDefinitionsTypeScriptStmtScanIsBounded(t *testing.T) {
     at compute (/ci/proj/src/main.ts:4:10)
 `
 	before := defScanned.Load()
-	got := gatherBase(t, root, problem, Options{})
+	got := sectionsFor(t, root, problem, Request{})
 	scanned := defScanned.Load() - before
 	lines := int64(n + 1)
 	if scanned > scanBound*lines {
 		t.Errorf("the statement-end scan visited %d lines for a %d-line file (bound: %d per line)", scanned, lines, scanBound)
 	}
-	if s, ok := findSection(got, "File src/big.ts", "definition of helper"); !ok || !strings.Contains(s.Body, "return x") {
-		t.Errorf("helper's definition not found in big.ts; sections:\n%s", titles(got))
+	if s, ok := got.find("File src/big.ts", "definition of helper"); !ok || !strings.Contains(s.Sec.Body, "return x") {
+		t.Errorf("helper's definition not found in big.ts; sections:\n%s", got.titles())
 	}
 }
 
@@ -108,7 +110,7 @@ func TestDefinitionsGoReadBudget(t *testing.T) {
 		files[fmt.Sprintf("pkg/gen%02d.go", i)] = b.String()
 	}
 	root := t.TempDir()
-	writeTree(t, root, files)
+	testtree.Write(t, root, files)
 	problem := `panic: runtime error: integer divide by zero
 
 goroutine 1 [running]:
@@ -116,7 +118,7 @@ example.com/m/pkg.Compute(0x0)
 	/ci/m/pkg/main.go:4 +0x1d
 `
 	before := defParsed.Load()
-	got := gatherBase(t, root, problem, Options{})
+	got := sectionsFor(t, root, problem, Request{})
 	parsed := defParsed.Load() - before
 	// 256 KiB holds main.go and six 40 KiB files; each file is parsed at most
 	// twice (its definitions, then its uses when it is a failure point or a
@@ -124,16 +126,16 @@ example.com/m/pkg.Compute(0x0)
 	if parsed > 2*8 {
 		t.Errorf("%d Go files parsed with a read budget for 7 of them", parsed)
 	}
-	if s, ok := findSection(got, "File pkg/gen00.go", "definition of Other"); !ok || !strings.Contains(s.Body, "// Other is what Compute adds.") {
-		t.Errorf("Other (in the first file of the package) not shown with its doc comment; sections:\n%s", titles(got))
+	if s, ok := got.find("File pkg/gen00.go", "definition of Other"); !ok || !strings.Contains(s.Sec.Body, "// Other is what Compute adds.") {
+		t.Errorf("Other (in the first file of the package) not shown with its doc comment; sections:\n%s", got.titles())
 	}
-	warn := strings.Join(got.Warnings, "\n")
+	warn := strings.Join(got.warnings, "\n")
 	if !strings.Contains(warn, "files not read for definitions (the definitions' read budget of 256 KiB was reached): pkg/gen") ||
 		!strings.Contains(warn, "more") {
-		t.Errorf("no warning naming the files past the read budget: %q", got.Warnings)
+		t.Errorf("no warning naming the files past the read budget: %q", got.warnings)
 	}
 	if !strings.Contains(warn, "1 files over 64 KiB not read for definitions: pkg/huge.go") {
-		t.Errorf("no warning naming the file over the per-file cap: %q", got.Warnings)
+		t.Errorf("no warning naming the file over the per-file cap: %q", got.warnings)
 	}
 }
 

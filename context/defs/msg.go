@@ -1,4 +1,4 @@
-package codectx
+package defs
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"fixplan/context/frames"
+	"fixplan/internal/lazyre"
 	"fixplan/projfs"
 )
 
@@ -41,9 +42,9 @@ var msgReadBudget int64 = 64 << 20
 
 var (
 	// quoted strings of output and code: "..." with escapes, `...`
-	msgQuotedRe = lazyRegexp("\"(?:[^\"\\\\\\n]|\\\\.)*\"|`[^`\\n]*`")
+	msgQuotedRe = lazyre.New("\"(?:[^\"\\\\\\n]|\\\\.)*\"|`[^`\\n]*`")
 	// what cuts a string into fragments: escapes, format verbs, quotes
-	msgCutRe = lazyRegexp(`\\.|%[-+# 0-9.*]*[a-zA-Z%]|["'` + "`" + `]`)
+	msgCutRe = lazyre.New(`\\.|%[-+# 0-9.*]*[a-zA-Z%]|["'` + "`" + `]`)
 )
 
 // msgFragments returns the fragments of the quoted strings of text, in order,
@@ -133,12 +134,12 @@ func (d *defFinder) messageHits(ctx context.Context, text string, points []defPo
 	var mu sync.Mutex
 	var all []found
 	var read atomic.Int64
-	_ = d.g.files.Walk(ctx, func(dir projfs.Dir, rel, name string) {
+	_ = d.proj.Walk(ctx, func(dir projfs.Dir, rel, name string) {
 		if !exts[path.Ext(name)] || frames.LooksLikeTestFile(rel) || read.Load() >= msgReadBudget {
 			return
 		}
 		var buf []byte
-		data, ok := dir.ReadFile(name, &buf, min(d.g.opts.MaxFileBytes, defFileCap))
+		data, ok := dir.ReadFile(name, &buf, min(d.proj.MaxFileBytes(), defFileCap))
 		read.Add(int64(len(data)))
 		if !ok || projfs.IsBinary(data) {
 			return

@@ -1,4 +1,4 @@
-package codectx
+package defs
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"fixplan/internal/lazyre"
 	"fixplan/projfs"
 )
 
@@ -32,13 +33,13 @@ import (
 type tsLang struct{}
 
 var (
-	tsDefRe      = lazyRegexp(`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\s*\*?|class|interface|type|enum|const\s+enum|const|let|var)\s+([A-Za-z_$][\w$]*)`)
-	tsMethodRe   = lazyRegexp(`^\s+(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\s+)*\*?#?([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^;]*$`)
-	tsArrowRe    = lazyRegexp(`^\s+(?:(?:public|private|protected|static|readonly)\s+)*#?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=]+)?=>`)
-	tsDefaultRe  = lazyRegexp(`^\s*export\s+default\s+(?:(?:async\s+)?function\s*\*?\s*|(?:abstract\s+)?class\s+)?([A-Za-z_$][\w$]*)`)
-	tsFuncOpenRe = lazyRegexp(`\bfunction\b|=>|\b(?:it|test|describe|beforeEach|afterEach)(?:\.\w+)?\s*\(`)
-	tsImportRe   = lazyRegexp(`(?s)\bimport\s+(?:type\s+)?([^;'"]*?)\s+from\s+['"]([^'"\n]+)['"]`)
-	tsRequireRe  = lazyRegexp(`(?s)\b(?:const|let|var)\s+([^;=]+?)\s*=\s*require\(\s*['"]([^'"\n]+)['"]\s*\)`)
+	tsDefRe      = lazyre.New(`^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\s*\*?|class|interface|type|enum|const\s+enum|const|let|var)\s+([A-Za-z_$][\w$]*)`)
+	tsMethodRe   = lazyre.New(`^\s+(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\s+)*\*?#?([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^;]*$`)
+	tsArrowRe    = lazyre.New(`^\s+(?:(?:public|private|protected|static|readonly)\s+)*#?([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*(?::[^=]+)?=>`)
+	tsDefaultRe  = lazyre.New(`^\s*export\s+default\s+(?:(?:async\s+)?function\s*\*?\s*|(?:abstract\s+)?class\s+)?([A-Za-z_$][\w$]*)`)
+	tsFuncOpenRe = lazyre.New(`\bfunction\b|=>|\b(?:it|test|describe|beforeEach|afterEach)(?:\.\w+)?\s*\(`)
+	tsImportRe   = lazyre.New(`(?s)\bimport\s+(?:type\s+)?([^;'"]*?)\s+from\s+['"]([^'"\n]+)['"]`)
+	tsRequireRe  = lazyre.New(`(?s)\b(?:const|let|var)\s+([^;=]+?)\s*=\s*require\(\s*['"]([^'"\n]+)['"]\s*\)`)
 )
 
 var tsNotMethods = wordSet(`if for while switch catch function return with do else constructor super new typeof await`)
@@ -253,7 +254,7 @@ func (l tsLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 }
 
 // tsResolve returns the project file a relative import specifier names.
-func tsResolve(g *Gatherer, file, spec string) []string {
+func tsResolve(proj *projfs.Root, file, spec string) []string {
 	if spec != "." && spec != ".." && !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
 		return nil // a package, or a path alias this heuristic does not read
 	}
@@ -274,7 +275,7 @@ func tsResolve(g *Gatherer, file, spec string) []string {
 	}
 	// a folder (`require('../')`, `import x from '..'`): its package.json
 	// "main", then its index file, as Node resolves it
-	if main := tsPackageMain(g, p); main != "" {
+	if main := tsPackageMain(proj, p); main != "" {
 		m := path.Join(p, main)
 		cands = append(cands, m)
 		for _, e := range exts {
@@ -285,7 +286,7 @@ func tsResolve(g *Gatherer, file, spec string) []string {
 		cands = append(cands, path.Join(p, "index"+e))
 	}
 	for _, c := range cands {
-		if g.files.IsFile(c) {
+		if proj.IsFile(c) {
 			return []string{c}
 		}
 	}
@@ -295,8 +296,8 @@ func tsResolve(g *Gatherer, file, spec string) []string {
 // tsPackageMain returns the "main" of the package.json in folder dir, if any
 // (the file a require of the folder loads); a path leaving the project is
 // refused later by exists, like any other candidate.
-func tsPackageMain(g *Gatherer, dir string) string {
-	data, err := g.files.ReadHead(path.Join(dir, "package.json"), 64<<10)
+func tsPackageMain(proj *projfs.Root, dir string) string {
+	data, err := proj.ReadHead(path.Join(dir, "package.json"), 64<<10)
 	if err != nil {
 		return ""
 	}
@@ -309,11 +310,11 @@ func tsPackageMain(g *Gatherer, dir string) string {
 	return strings.TrimPrefix(pj.Main, "./")
 }
 
-func (tsLang) imports(g *Gatherer, file string, src []byte) []defImport {
+func (tsLang) imports(proj *projfs.Root, file string, src []byte) []defImport {
 	text := strings.Join(tsBlankKeepStrings(string(src)), "\n")
 	var out []defImport
 	add := func(clause, spec string, require bool) {
-		files := tsResolve(g, file, spec)
+		files := tsResolve(proj, file, spec)
 		clause = strings.TrimSpace(clause)
 		if clause == "" {
 			return
@@ -384,9 +385,9 @@ func tsBlankKeepStrings(src string) []string {
 
 var tsExts = []string{".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}
 
-func (tsLang) folder(g *Gatherer, file string) []string {
+func (tsLang) folder(proj *projfs.Root, file string) []string {
 	var out []string
-	for _, f := range g.listFolder(dirOf(file), tsExts) {
+	for _, f := range listFolder(proj, dirOf(file), tsExts) {
 		if f != file {
 			out = append(out, f)
 		}
@@ -410,4 +411,4 @@ func (tsLang) builtin(name string) bool { return tsBuiltins[name] }
 
 // tsVarRe finds a variable declaration (a definition that is data unless it
 // holds a function).
-var tsVarRe = lazyRegexp(`^\s*(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s`)
+var tsVarRe = lazyre.New(`^\s*(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s`)

@@ -1,4 +1,4 @@
-package codectx
+package defs
 
 import (
 	"go/ast"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"fixplan/context/frames"
+	"fixplan/projfs"
 )
 
 // goLang finds Go definitions with go/parser: the function around a failure
@@ -31,7 +32,7 @@ type goParsed struct {
 }
 
 // parsed parses a file whose uses are read, once (without comments: uses are
-// names in code). Only these files keep their syntax tree (defs_limits.go).
+// names in code). Only these files keep their syntax tree (limits.go).
 func (l goLang) parsed(df *defFile) (*token.FileSet, *ast.File) {
 	if p, ok := df.parsed.(goParsed); ok {
 		return p.fset, p.file
@@ -166,12 +167,12 @@ func (l goLang) defs(df *defFile) []defSpan {
 }
 
 // module returns the folder and module path of the go.mod nearest above file.
-func (goLang) module(g *Gatherer, file string) (dir, mod string) {
+func (goLang) module(proj *projfs.Root, file string) (dir, mod string) {
 	for d := path.Dir(file); ; d = path.Dir(d) {
 		if d == "." {
 			d = ""
 		}
-		if src, err := g.files.ReadRaw(path.Join(d, "go.mod")); err == nil {
+		if src, err := proj.ReadRaw(path.Join(d, "go.mod")); err == nil {
 			if mod, ok := frames.GoModulePath(src); ok {
 				return d, mod
 			}
@@ -183,12 +184,12 @@ func (goLang) module(g *Gatherer, file string) (dir, mod string) {
 	}
 }
 
-func (l goLang) imports(g *Gatherer, file string, src []byte) []defImport {
+func (l goLang) imports(proj *projfs.Root, file string, src []byte) []defImport {
 	_, f := l.parse(src, parser.ImportsOnly)
 	if f == nil || len(f.Imports) == 0 {
 		return nil
 	}
-	modDir, mod := l.module(g, file)
+	modDir, mod := l.module(proj, file)
 	var out []defImport
 	for _, im := range f.Imports {
 		p, err := strconv.Unquote(im.Path.Value)
@@ -205,14 +206,14 @@ func (l goLang) imports(g *Gatherer, file string, src []byte) []defImport {
 		var files []string
 		if mod != "" && (p == mod || strings.HasPrefix(p, mod+"/")) {
 			dir := path.Join(modDir, strings.TrimPrefix(strings.TrimPrefix(p, mod), "/"))
-			for _, f := range g.listFolder(dir, []string{".go"}) {
+			for _, f := range listFolder(proj, dir, []string{".go"}) {
 				if !strings.HasSuffix(f, "_test.go") {
 					files = append(files, f)
 				}
 			}
 		}
 		if local == "" {
-			local = l.pkgName(g, files, p)
+			local = l.pkgName(proj, files, p)
 		}
 		out = append(out, defImport{local: local, module: true, files: files})
 	}
@@ -221,9 +222,9 @@ func (l goLang) imports(g *Gatherer, file string, src []byte) []defImport {
 
 // pkgName is the package name of files (their package clause), else the import
 // path's last element without a major version suffix.
-func (l goLang) pkgName(g *Gatherer, files []string, importPath string) string {
+func (l goLang) pkgName(proj *projfs.Root, files []string, importPath string) string {
 	for _, f := range files {
-		if src, err := g.files.ReadHead(f, 64<<10); err == nil { // the package clause is near the top
+		if src, err := proj.ReadHead(f, 64<<10); err == nil { // the package clause is near the top
 			if _, af := l.parse(src, parser.PackageClauseOnly); af != nil && af.Name != nil {
 				return af.Name.Name
 			}
@@ -238,10 +239,10 @@ func (l goLang) pkgName(g *Gatherer, files []string, importPath string) string {
 	return strings.ReplaceAll(last, "-", "_")
 }
 
-func (goLang) folder(g *Gatherer, file string) []string {
+func (goLang) folder(proj *projfs.Root, file string) []string {
 	test := strings.HasSuffix(file, "_test.go")
 	var out []string
-	for _, f := range g.listFolder(dirOf(file), []string{".go"}) {
+	for _, f := range listFolder(proj, dirOf(file), []string{".go"}) {
 		if f != file && (test || !strings.HasSuffix(f, "_test.go")) {
 			out = append(out, f)
 		}

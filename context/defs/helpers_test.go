@@ -1,0 +1,65 @@
+package defs
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"fixplan/context/frames"
+	"fixplan/context/section"
+	"fixplan/projfs"
+)
+
+// result is what Sections returned for a problem.
+type result struct {
+	sections []section.Candidate
+	warnings []string
+}
+
+// sectionsFor looks up the definitions the failure in problem uses, as the
+// gatherer does (the frames resolved to the project's files, then the first
+// three failing tests' definitions), with no section before them and the
+// gatherer's default budget unless o says.
+func sectionsFor(t *testing.T, root, problem string, o Request) result {
+	t.Helper()
+	files, err := projfs.OpenRoot(root, projfs.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { files.Close() })
+	ctx := context.Background()
+	res := frames.NewResolver(files)
+	o.Frames, o.Tests = res.Points(ctx, res.Trace(ctx, problem), problem, 3)
+	o.Text = problem
+	if o.MaxResultBytes == 0 {
+		o.MaxResultBytes = 24 * 1024
+	}
+	if o.MaxTotalBytes == 0 {
+		o.MaxTotalBytes = 96 * 1024
+	}
+	cands, warnings := Sections(ctx, files, o)
+	return result{cands, warnings}
+}
+
+// find returns the first section whose title contains all of parts.
+func (r result) find(parts ...string) (section.Candidate, bool) {
+	for _, c := range r.sections {
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(c.Sec.Title, p)
+		}
+		if ok {
+			return c, true
+		}
+	}
+	return section.Candidate{}, false
+}
+
+// titles lists the sections' titles, one a line.
+func (r result) titles() string {
+	var b strings.Builder
+	for _, c := range r.sections {
+		b.WriteString("  " + c.Sec.Title + "\n")
+	}
+	return b.String()
+}
