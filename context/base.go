@@ -2,7 +2,6 @@ package codectx
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -21,7 +20,6 @@ const (
 	maxWindowFiles  = 8  // files shown around frames
 	maxFailingTests = 3  // failing tests looked up
 	maxFramesListed = 60 // frames listed in the "Stack frames" section
-	maxRecentFiles  = 20
 )
 
 // Base gathers the base context (docs/CONTRACT.md §6) for one problem: env, project prefs
@@ -105,15 +103,6 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 		return plan.Gathered{}, fmt.Errorf("gather base context: %w", err)
 	}
 	return g.budget(dropCovered(cands, g.opts.MaxResultBytes), warnings), nil
-}
-
-// reason is the sentence of a refusal (its Msg), or the error text.
-func reason(err error) string {
-	var pe *plan.Error
-	if errors.As(err, &pe) {
-		return pe.Msg
-	}
-	return err.Error()
 }
 
 // filesShown lists the project files the candidates show, in order, once each.

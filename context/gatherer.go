@@ -18,10 +18,7 @@ import (
 	"fixplan/context/frames"
 	"fixplan/context/gitrepo"
 	"fixplan/context/rules"
-	"fixplan/context/section"
-	"fixplan/plan"
 	"fixplan/projfs"
-	"fixplan/redact"
 )
 
 // Options tune a Gatherer. Zero fields take the value of DefaultOptions, except
@@ -176,48 +173,4 @@ func (g *Gatherer) Close() error {
 	// writes to the config folder after Close.
 	g.env.Wait()
 	return g.files.Close()
-}
-
-// Fulfil answers one context request; it never returns an error: a request that
-// cannot be fulfilled gets OK=false and Error = a reason the model can read (path
-// outside root, missing file, binary, too big, secret file, unknown type, ...).
-// OK results carry the exact text the model receives, starting with a label line
-// that repeats the request.
-func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.ContextRequest) plan.ContextResult {
-	res := plan.ContextResult{Request: req}
-	var (
-		text string
-		seen []plan.SeenFile
-		n    int // Redactions: files and logs are redacted whole before they are cut
-		err  error
-	)
-	switch req.Type {
-	case plan.ReqReadFile:
-		text, seen, n, err = g.fulfilRead(req)
-	case plan.ReqSearch:
-		text, n, err = g.fulfilSearch(ctx, req)
-	case plan.ReqLogs:
-		text, n, err = g.fulfilLogs(in, req)
-	case plan.ReqEnv:
-		text, n = redact.Text("env\n" + g.Env(ctx))
-	default:
-		err = projfs.Refuse(plan.ErrInvalidInput, "unknown request type %q (use read_file, search, logs or env)", req.Type)
-	}
-	if err == nil && ctx.Err() != nil {
-		err = projfs.Refuse(plan.ErrCancelled, "the request was cancelled")
-	}
-	if err != nil {
-		res.Error = projfs.Reason(err)
-		return res
-	}
-	res.OK = true
-	res.Text = section.Cap(text, g.opts.MaxResultBytes)
-	if res.Text != text { // the model sees only part of the file
-		for i := range seen {
-			seen[i].Whole = false
-		}
-	}
-	res.Redactions = n
-	res.Seen = seen
-	return res
 }

@@ -225,3 +225,20 @@ func (g *Gatherer) projectMemory() (prefs, logPaths map[string]string) {
 	}
 	return
 }
+
+// logSources lists the names of the logs available for in, sorted.
+func (g *Gatherer) logSources(in plan.ProblemInput) []string {
+	set := map[string]bool{}
+	for _, l := range g.allLogs(in) {
+		set[l.Source] = true
+	}
+	out := make([]string, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return []string{"no logs were attached or configured"}
+	}
+	return out
+}

@@ -14,6 +14,9 @@ import (
 	"fixplan/projfs"
 )
 
+// maxRecentFiles is how many files the "Recent files" section lists.
+const maxRecentFiles = 20
+
 // recentFiles lists the files changed according to git status (also when the
 // root is a folder inside a repository; paths relative to the root), else the
 // most recently modified files, after a line saying why git status was skipped

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"fixplan/context/section"
@@ -16,6 +15,50 @@ import (
 
 // searchContextLines is the number of lines shown around each search match.
 const searchContextLines = 2
+
+// Fulfil answers one context request; it never returns an error: a request that
+// cannot be fulfilled gets OK=false and Error = a reason the model can read (path
+// outside root, missing file, binary, too big, secret file, unknown type, ...).
+// OK results carry the exact text the model receives, starting with a label line
+// that repeats the request.
+func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.ContextRequest) plan.ContextResult {
+	res := plan.ContextResult{Request: req}
+	var (
+		text string
+		seen []plan.SeenFile
+		n    int // Redactions: files and logs are redacted whole before they are cut
+		err  error
+	)
+	switch req.Type {
+	case plan.ReqReadFile:
+		text, seen, n, err = g.fulfilRead(req)
+	case plan.ReqSearch:
+		text, n, err = g.fulfilSearch(ctx, req)
+	case plan.ReqLogs:
+		text, n, err = g.fulfilLogs(in, req)
+	case plan.ReqEnv:
+		text, n = redact.Text("env\n" + g.Env(ctx))
+	default:
+		err = projfs.Refuse(plan.ErrInvalidInput, "unknown request type %q (use read_file, search, logs or env)", req.Type)
+	}
+	if err == nil && ctx.Err() != nil {
+		err = projfs.Refuse(plan.ErrCancelled, "the request was cancelled")
+	}
+	if err != nil {
+		res.Error = projfs.Reason(err)
+		return res
+	}
+	res.OK = true
+	res.Text = section.Cap(text, g.opts.MaxResultBytes)
+	if res.Text != text { // the model sees only part of the file
+		for i := range seen {
+			seen[i].Whole = false
+		}
+	}
+	res.Redactions = n
+	res.Seen = seen
+	return res
+}
 
 // Search finds the lines that contain query (literal, case-sensitive) in the
 // project's text files (see projfs.Root.Search: .gitignore respected, excluded
@@ -231,21 +274,4 @@ func (g *Gatherer) fulfilLogs(in plan.ProblemInput, req plan.ContextRequest) (st
 		n = min(*req.LastN, 10000)
 	}
 	return g.logs(in, *req.Source, n)
-}
-
-// logSources lists the names of the logs available for in, sorted.
-func (g *Gatherer) logSources(in plan.ProblemInput) []string {
-	set := map[string]bool{}
-	for _, l := range g.allLogs(in) {
-		set[l.Source] = true
-	}
-	out := make([]string, 0, len(set))
-	for s := range set {
-		out = append(out, s)
-	}
-	sort.Strings(out)
-	if len(out) == 0 {
-		return []string{"no logs were attached or configured"}
-	}
-	return out
 }

@@ -100,6 +100,27 @@ func IsSecretPath(rel string) bool {
 	return isSecretName(parts[len(parts)-1])
 }
 
+// Exists reports whether rel (slash-separated) names a file or folder in the
+// project, looked up through the root (nothing outside it is ever stat-ed).
+func (r *Root) Exists(rel string) bool {
+	if plan.PathProblem(rel) != "" {
+		return false
+	}
+	_, err := r.fsys.Lstat(filepath.FromSlash(rel))
+	return err == nil
+}
+
+// IsFile reports whether rel (clean, slash-separated) is a regular file inside
+// the root, outside .git/.hg/.fixplan (links that lead out are not).
+func (r *Root) IsFile(rel string) bool {
+	clean, err := CleanRel(rel)
+	if err != nil || clean != rel || IsProtected(rel) {
+		return false
+	}
+	st, err := r.Stat(rel)
+	return err == nil && st.Mode().IsRegular()
+}
+
 // MayRead reports whether the path rel, as written, may be read for the model:
 // clean and relative (CleanRel gives it back unchanged), outside .git, .hg and
 // .fixplan, and not a secret file unless allowed. Nothing is opened.

@@ -90,27 +90,6 @@ func (r *Root) MaxFileBytes() int64 { return r.opts.MaxFileBytes }
 // Close releases the root handle.
 func (r *Root) Close() error { return r.fsys.Close() }
 
-// Exists reports whether rel (slash-separated) names a file or folder in the
-// project, looked up through the root (nothing outside it is ever stat-ed).
-func (r *Root) Exists(rel string) bool {
-	if plan.PathProblem(rel) != "" {
-		return false
-	}
-	_, err := r.fsys.Lstat(filepath.FromSlash(rel))
-	return err == nil
-}
-
-// IsFile reports whether rel (clean, slash-separated) is a regular file inside
-// the root, outside .git/.hg/.fixplan (links that lead out are not).
-func (r *Root) IsFile(rel string) bool {
-	clean, err := CleanRel(rel)
-	if err != nil || clean != rel || IsProtected(rel) {
-		return false
-	}
-	st, err := r.Stat(rel)
-	return err == nil && st.Mode().IsRegular()
-}
-
 // Stat stats rel (slash-separated, root-relative) through the root, following
 // symlinks that stay inside it.
 func (r *Root) Stat(rel string) (fs.FileInfo, error) { return r.fsys.Stat(filepath.FromSlash(rel)) }

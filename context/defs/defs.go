@@ -766,3 +766,47 @@ func indentOf(l string) int {
 	}
 	return n
 }
+
+// The helpers below are shared by the languages.
+
+// bracketDelta is the change of bracket depth over a blanked line.
+func bracketDelta(l string) (delta int, any bool) {
+	for i := 0; i < len(l); i++ {
+		switch l[i] {
+		case '(', '[', '{':
+			delta++
+			any = true
+		case ')', ']', '}':
+			delta--
+			any = true
+		}
+	}
+	return delta, any
+}
+
+// wordSet is the set of the words of s.
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// quoteAll quotes each name for a regular expression.
+func quoteAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = regexp.QuoteMeta(n)
+	}
+	return out
+}
+
+// dirOf is the folder of a root-relative path, "" for the root.
+func dirOf(p string) string {
+	d := path.Dir(p)
+	if d == "." || d == "/" {
+		return ""
+	}
+	return d
+}

@@ -244,28 +244,3 @@ var pyBuiltins = wordSet(`False None True and as assert async await break class 
 	IndexError RuntimeError AssertionError NotImplementedError AttributeError StopIteration OSError`)
 
 func (pyLang) builtin(name string) bool { return pyBuiltins[name] }
-
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
-
-func quoteAll(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = regexp.QuoteMeta(n)
-	}
-	return out
-}
-
-// dirOf is the folder of a root-relative path, "" for the root.
-func dirOf(p string) string {
-	d := path.Dir(p)
-	if d == "." || d == "/" {
-		return ""
-	}
-	return d
-}

@@ -103,21 +103,6 @@ func tsBlank(lines []string) []string {
 	return out
 }
 
-// bracketDelta is the change of bracket depth over a blanked line.
-func bracketDelta(l string) (delta int, any bool) {
-	for i := 0; i < len(l); i++ {
-		switch l[i] {
-		case '(', '[', '{':
-			delta++
-			any = true
-		case ')', ']', '}':
-			delta--
-			any = true
-		}
-	}
-	return delta, any
-}
-
 // tsStmtEnd returns the last line (1-based) of the statement that starts at
 // from: where its brackets close, at a `;`, or before the next line that is
 // indented no deeper and does not continue an expression; at most maxBlockLines
