@@ -5,10 +5,10 @@ package main
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"log"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
@@ -17,6 +17,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"fixplan/app"
+	"fixplan/internal/config"
 	"fixplan/session"
 )
 
@@ -40,13 +41,9 @@ func main() {
 		fmt.Println("fixplan " + version)
 		return
 	}
-	cfgDir := os.Getenv("FIXPLAN_CONFIG_DIR")
-	if cfgDir == "" {
-		d, err := os.UserConfigDir()
-		if err != nil {
-			log.Fatalf("fixplan: no user config dir: %v", err)
-		}
-		cfgDir = filepath.Join(d, "fixplan")
+	paths, err := config.ForApp(os.Getenv)
+	if err != nil {
+		log.Fatalf("fixplan: no user config dir: %v", errors.Unwrap(err))
 	}
 	// FIXPLAN_TRACE_START=1 writes the start-up's moments to stderr (bench/overhead/app.sh).
 	var trace *app.StartTrace
@@ -57,14 +54,14 @@ func main() {
 	a := app.New(app.Deps{
 		Keys:         app.OSKeyring{},
 		NewModel:     session.NewModel,
-		ConfigDir:    cfgDir,
-		UserPrefs:    os.Getenv("FIXPLAN_USER_PREFS"),
+		ConfigDir:    paths.Dir,
+		UserPrefs:    paths.UserPrefs,
 		StartProject: os.Getenv("FIXPLAN_PROJECT"),
 		Version:      version,
 		Trace:        trace,
 	})
 	prepareWebKitSignals()
-	err := wails.Run(&options.App{
+	err = wails.Run(&options.App{
 		Title:            "fixplan",
 		Width:            1280,
 		Height:           800,

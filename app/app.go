@@ -51,8 +51,8 @@ type Deps struct {
 	Keys         KeyStore
 	NewModel     ModelFactory
 	Getenv       func(string) string
-	ConfigDir    string // where settings.json and recent.json live
-	UserPrefs    string // user memory file ("" = default)
+	ConfigDir    string // the user's config folder (internal/config): settings.json, recent.json, state.key, …
+	UserPrefs    string // user memory file ("" = preferences.json in ConfigDir)
 	BatchEvery   time.Duration
 	StartProject string      // a project to open at start-up (command line), else the last one
 	Version      string      // fixplan's version (stamped at build time), shown in About and saved in plans

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"fixplan/apply"
+	"fixplan/internal/config"
 	"fixplan/plan"
-	"fixplan/session"
 )
 
 // crashFS stops the process-like flow after n writes by panicking, leaving the
@@ -38,7 +38,7 @@ func (c *crashFS) Mkdir(r *os.Root, p string, m fs.FileMode) error {
 func TestStartUpRollsBackACrashedApply(t *testing.T) {
 	a, _, root, _ := newApp(t)
 	original := "def divide(a, b):\n    return a / b\n"
-	key, err := apply.LoadKey(session.StateKeyPath(a.d.ConfigDir))
+	key, err := apply.LoadKey(config.StateKeyFile(a.d.ConfigDir))
 	if err != nil {
 		t.Fatal(err)
 	}

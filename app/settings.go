@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
+	"fixplan/internal/config"
 	"fixplan/llm"
 	"fixplan/plan"
 	"fixplan/session"
@@ -24,7 +24,7 @@ type SettingsView struct {
 	KeychainNote      string `json:"keychain_note"`
 }
 
-func (a *App) settingsPath() string { return filepath.Join(a.d.ConfigDir, "settings.json") }
+func (a *App) settingsPath() string { return config.SettingsFile(a.d.ConfigDir) }
 
 // settings returns the stored settings with env overrides and the key to use.
 func (a *App) settings() (session.Settings, string) {
@@ -145,7 +145,7 @@ func (a *App) TestConnection() (string, error) {
 	return fmt.Sprintf("OK: %s at %s answered in %s", model, st.BaseURL, time.Since(start).Round(time.Millisecond)), nil
 }
 
-func (a *App) recentPath() string { return filepath.Join(a.d.ConfigDir, "recent.json") }
+func (a *App) recentPath() string { return config.RecentFile(a.d.ConfigDir) }
 
 func (a *App) recent() []string {
 	var out []string

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 
+	"fixplan/internal/config"
 	"fixplan/plan"
 )
 
@@ -28,13 +29,14 @@ const (
 	MaxCommand = 1000
 )
 
-// DefaultUserPath returns <os.UserConfigDir>/fixplan/preferences.json.
+// DefaultUserPath returns preferences.json in the user's config folder
+// (internal/config: <os.UserConfigDir>/fixplan).
 func DefaultUserPath() (string, error) {
-	dir, err := os.UserConfigDir()
+	dir, err := config.Default()
 	if err != nil {
-		return "", fmt.Errorf("find user config dir: %w", err)
+		return "", err
 	}
-	return filepath.Join(dir, "fixplan", "preferences.json"), nil
+	return config.PreferencesFile(dir), nil
 }
 
 // Store holds both memory files as read at Open: the whitelisted keys (what the

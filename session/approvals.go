@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"fixplan/internal/config"
 	"fixplan/internal/fsutil"
 )
 
@@ -31,7 +32,7 @@ type approvalsFile struct {
 
 // NewApprovals uses <configDir>/approvals.json.
 func NewApprovals(configDir string) *Approvals {
-	return &Approvals{path: filepath.Join(configDir, "approvals.json")}
+	return &Approvals{path: config.ApprovalsFile(configDir)}
 }
 
 func (a *Approvals) load() (approvalsFile, error) {

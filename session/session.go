@@ -12,6 +12,7 @@ import (
 
 	"fixplan/apply"
 	codectx "fixplan/context"
+	"fixplan/internal/config"
 	"fixplan/memory"
 	"fixplan/plan"
 	"fixplan/syntax"
@@ -39,35 +40,26 @@ type Session struct {
 
 // Options tune Open.
 type Options struct {
-	// UserPrefsPath is the user memory file ("" → the OS config dir).
+	// UserPrefsPath is the user memory file ("" → preferences.json in the config folder).
 	UserPrefsPath string
 	// AllowSecrets lets the model read secret files (their values are still redacted).
 	AllowSecrets bool
 	// Secrets are values never sent to the model nor saved (the API key the app
 	// took from the keychain, say).
 	Secrets []string
-	// ConfigDir is the user's fixplan config folder ("" → <os config dir>/fixplan);
-	// it holds the per-user key that seals this user's plans and journals.
+	// ConfigDir is the user's fixplan config folder, as the edge resolved it
+	// (internal/config; "" → config.Default()); it holds the per-user key that
+	// seals this user's plans and journals.
 	ConfigDir string
 	// Version is fixplan's own version (stamped at build time), recorded in plans.
 	Version string
 }
 
-// StateKeyPath is where the per-user state key lives in a config folder.
-func StateKeyPath(configDir string) string { return filepath.Join(configDir, "state.key") }
-
-// EnvCachePath is where the per-machine environment facts are cached.
-func EnvCachePath(configDir string) string { return filepath.Join(configDir, "env-cache.json") }
-
 func (o Options) configDir() (string, error) {
 	if o.ConfigDir != "" {
 		return o.ConfigDir, nil
 	}
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("find user config dir: %w", err)
-	}
-	return filepath.Join(dir, "fixplan"), nil
+	return config.Default()
 }
 
 // Open opens the project at root. model may be nil for sessions that only apply,
@@ -98,9 +90,9 @@ func Open(root string, st Settings, model Model, em Emitter, opt Options) (*Sess
 	if err != nil {
 		return nil, err
 	}
-	co.EnvCachePath = EnvCachePath(cfg)
+	co.EnvCachePath = config.EnvCacheFile(cfg)
 	if opt.UserPrefsPath == "" {
-		opt.UserPrefsPath = filepath.Join(cfg, "preferences.json") // user memory lives beside the key
+		opt.UserPrefsPath = config.PreferencesFile(cfg) // user memory lives beside the key
 	}
 	gath, err := codectx.New(abs, co)
 	if err != nil {
@@ -111,7 +103,7 @@ func Open(root string, st Settings, model Model, em Emitter, opt Options) (*Sess
 		gath.Close()
 		return nil, err
 	}
-	key, err := apply.LoadKey(StateKeyPath(cfg))
+	key, err := apply.LoadKey(config.StateKeyFile(cfg))
 	if err != nil {
 		gath.Close()
 		return nil, &plan.Error{Code: plan.ErrConfig, Msg: "the per-user state key cannot be read or created", Err: err,

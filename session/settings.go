@@ -99,15 +99,6 @@ func DefaultSettings() Settings {
 // Timeout is the per-request timeout.
 func (s Settings) Timeout() time.Duration { return time.Duration(s.TimeoutSeconds) * time.Second }
 
-// DefaultSettingsPath is <user config dir>/fixplan/settings.json.
-func DefaultSettingsPath() (string, error) {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("find user config dir: %w", err)
-	}
-	return filepath.Join(dir, "fixplan", "settings.json"), nil
-}
-
 // LoadSettings reads the settings file at path over the defaults. A missing file
 // gives the defaults; a corrupt one is an ErrConfig error naming the file.
 func LoadSettings(path string) (Settings, error) {

@@ -17,10 +17,10 @@ import (
 	"unicode/utf8"
 
 	codectx "fixplan/context"
+	"fixplan/internal/config"
 	"fixplan/plan"
 	"fixplan/projfs"
 	"fixplan/redact"
-	"fixplan/session"
 )
 
 const contextUsage = `usage: fixplan [--root DIR] context SUBCOMMAND [ARGS]
@@ -58,8 +58,8 @@ func runContext(ctx context.Context, e *env, args []string) int {
 		return 2
 	}
 	co := codectx.DefaultOptions()
-	if d := configDir(e); d != "" {
-		co.EnvCachePath = session.EnvCachePath(d)
+	if paths, err := userFiles(e); err == nil {
+		co.EnvCachePath = config.EnvCacheFile(paths.Dir)
 	}
 	if st, err := loadSettings(e); err == nil {
 		co.NoProjectRules = st.NoProjectRules // show what a plan would send

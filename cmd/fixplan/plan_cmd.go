@@ -8,28 +8,27 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
+	"fixplan/internal/config"
 	"fixplan/plan"
 	"fixplan/session"
 )
 
+// userFiles are the user's config folder and files (internal/config's CLI rule:
+// FIXPLAN_CONFIG_DIR, FIXPLAN_SETTINGS, FIXPLAN_USER_PREFS). Without a folder,
+// err says why and only what the environment named is set.
+func userFiles(e *env) (config.Paths, error) { return config.ForCLI(e.Getenv) }
+
 // loadSettings reads the settings file (FIXPLAN_SETTINGS or the default path) and
-// applies the FIXPLAN_* environment overrides.
+// applies the FIXPLAN_* environment overrides; without a config folder, the
+// defaults.
 func loadSettings(e *env) (session.Settings, error) {
-	path := e.Getenv("FIXPLAN_SETTINGS")
-	if path == "" && e.Getenv("FIXPLAN_CONFIG_DIR") != "" {
-		path = filepath.Join(e.Getenv("FIXPLAN_CONFIG_DIR"), "settings.json")
+	paths, _ := userFiles(e)
+	if paths.Settings == "" {
+		return session.DefaultSettings().WithEnv(e.Getenv), nil
 	}
-	if path == "" {
-		p, err := session.DefaultSettingsPath()
-		if err != nil {
-			return session.DefaultSettings().WithEnv(e.Getenv), nil
-		}
-		path = p
-	}
-	st, err := session.LoadSettings(path)
+	st, err := session.LoadSettings(paths.Settings)
 	if err != nil {
 		return st, err
 	}
@@ -51,7 +50,8 @@ func newModel(e *env, st session.Settings) (session.Model, error) {
 // openSession opens the project at e.Root and rolls back any transaction a crash
 // left half-applied, telling the user on stderr.
 func openSession(e *env, st session.Settings, m session.Model, em session.Emitter) (*session.Session, error) {
-	s, rv, err := session.OpenAndRecover(e.Root, st, m, em, session.Options{UserPrefsPath: e.Getenv("FIXPLAN_USER_PREFS"), ConfigDir: configDir(e), Version: version})
+	paths, _ := userFiles(e) // without a folder, session.Open says why
+	s, rv, err := session.OpenAndRecover(e.Root, st, m, em, session.Options{UserPrefsPath: paths.UserPrefs, ConfigDir: paths.Dir, Version: version})
 	if err != nil {
 		return nil, err
 	}
@@ -62,18 +62,6 @@ func openSession(e *env, st session.Settings, m session.Model, em session.Emitte
 		fmt.Fprintf(e.Stderr, "fixplan: recovery skipped: %s\n", oneLine(rv.Skipped.Error()))
 	}
 	return s, nil
-}
-
-// configDir is the user's fixplan config folder: FIXPLAN_CONFIG_DIR, else the
-// folder of FIXPLAN_SETTINGS, else "" (the OS default).
-func configDir(e *env) string {
-	if d := e.Getenv("FIXPLAN_CONFIG_DIR"); d != "" {
-		return d
-	}
-	if p := e.Getenv("FIXPLAN_SETTINGS"); p != "" {
-		return filepath.Dir(p)
-	}
-	return ""
 }
 
 // fail prints a one-line reason (with what to do) on stderr and returns 1. With

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"fixplan/internal/config"
 )
 
 // The env cache keeps the tool versions of the env section per machine, in one
@@ -29,14 +31,14 @@ const (
 	maxVersionLen   = 160
 )
 
-// DefaultCachePath returns <user config dir>/fixplan/env-cache.json, or ""
-// when the user has no config folder.
+// DefaultCachePath returns env-cache.json in the user's config folder
+// (internal/config), or "" when the user has no config folder.
 func DefaultCachePath() string {
-	d, err := os.UserConfigDir()
-	if err != nil || d == "" {
+	d, err := config.Default()
+	if err != nil {
 		return ""
 	}
-	return filepath.Join(d, "fixplan", "env-cache.json")
+	return config.EnvCacheFile(d)
 }
 
 type envCache struct {
