@@ -1,65 +1,16 @@
-// Types mirroring the Go API (app.App and plan.Record). Kept by hand next to the
-// generated bindings so the rest of the UI never depends on generated code.
+// The types of the Go API (app.App, plan.Record and what they carry), derived from
+// the models Wails generates from the Go structs (wailsjs/go/models.ts, `wails
+// generate module`), so no field name is copied here by hand:
+// app/models_test.go fails when the models no longer match the Go structs, and the
+// compiler fails wherever the UI uses a field the models no longer have.
+import type { Data, Refine } from "./derive";
+import type { app, apply, plan, session } from "./wailsjs/go/models";
+import type { CommandOutput, ProgressEvent } from "./events";
 
-export type ProjectInfo = { root: string; name: string; recovered: string[]; recent: string[] };
-export type LogFile = { source: string; path: string };
-/** PlanRequest is one Fix (plan). verify checks the plan in a scratch copy before it is
- * shown whatever the setting; no_verify skips that for this run. Both false: the
- * setting (verify_before_review) decides. */
-export type PlanRequest = {
-  problem: string;
-  logs: LogFile[];
-  answers: string[];
-  previous: string;
-  verify: boolean;
-  no_verify: boolean;
-  /** plan_only asks for the approach without file changes; writeChanges asks for them once it is approved. */
-  plan_only?: boolean;
-  /** review: what the user ticked, rejected or edited in the previous draft; the model is told. */
-  review?: { paths: string[]; files: FileChoice[] };
-};
+export type { CommandOutput, ProgressEvent };
 
-export type ContextRequest = {
-  type: "read_file" | "search" | "logs" | "env";
-  path: string | null;
-  start_line: number | null;
-  end_line: number | null;
-  query: string | null;
-  glob: string | null;
-  source: string | null;
-  last_n: number | null;
-};
-
+/** Op is what a change does to its path. */
 export type Op = "create" | "update" | "delete" | "mkdir" | "rmdir";
-export type FileChange = {
-  path: string;
-  op: Op;
-  diff: string;
-  base_sha256: string;
-  placement?: string[];
-  flags?: string[];
-  /** syntax_issues: syntax errors this change introduces (Go, JSON, YAML, TOML, JavaScript, TypeScript), "line L, column C: message". */
-  syntax_issues?: string[];
-};
-export type MemoryEntry = { key: string; value: unknown };
-export type ContextResult = { request: ContextRequest; ok: boolean; text?: string; error?: string; redactions?: number; tokens?: number };
-
-/** Usage is what a plan cost: tokens counted with tokenizer ("estimate" when the model's is not known),
- * the provider's tokens in/out (counted: fixplan counted them, the provider reported none), the cost at
- * the prices set in Settings (absent without prices), and the server's window the prompt was fitted to. */
-export type Usage = {
-  tokenizer: string;
-  prompt_tokens: number;
-  completion_tokens: number;
-  counted?: boolean;
-  window?: number;
-  window_source?: string;
-  base_budget?: number;
-  compact?: boolean;
-  repeats_avoided?: number;
-  cost?: number;
-};
-
 /** VerifyState is the verdict of a verification in a scratch copy: verified (every check
  * passes, or the failing test passes and nothing new fails), partly (the failing test
  * passes but tests that passed before now fail), failed (the failing test or a check
@@ -67,159 +18,86 @@ export type Usage = {
 export type VerifyState = "verified" | "partly" | "failed" | "not_verified";
 /** CheckOutcome is one check's result compared with the same check on the unchanged copy. */
 export type CheckOutcome = "passed" | "failed" | "new_failures" | "preexisting" | "not_run";
-export type CheckResult = {
-  command: string;
-  /** focused: the command runs only the failing test (derived by fixplan). */
-  focused?: boolean;
-  outcome: CheckOutcome;
-  exit_code: number;
-  timed_out?: boolean;
-  duration_ms: number;
-  output: string;
-  failures?: string[];
-  new_failures?: string[];
-  /** baseline_exit_code is the unchanged copy's exit code, -1 when it was not run. */
-  baseline_exit_code: number;
-};
-/** VerifyAttempt is an earlier plan of the same run that failed verification. */
-export type VerifyAttempt = { plan_id: string; summary: string; state: VerifyState; reason?: string; new_failures?: string[]; output?: string };
-export type Verification = {
-  state: VerifyState;
-  reason?: string;
-  commands: CheckResult[];
-  new_failures?: string[];
-  overhead_ms: number;
-  attempts?: VerifyAttempt[];
-};
-/** Check is a command that could verify a plan. source says where it comes from:
- * "failing test" (derived by fixplan), "your remembered test command", a test command from the project's .fixplan/project.json, "proposed by the model",
- * "approved for this project"; approved ones run on every verification. */
-export type Check = { command: string; focused: boolean; source: string; approved: boolean; from_project?: boolean };
-
-export type PlanRecord = {
-  id: string;
-  created_at: string;
-  state: "draft" | "applied" | "undone" | "failed";
-  input: { problem: string; logs: { source: string; path?: string; text?: string }[] | null; answers?: string[]; previous?: string; plan_only?: boolean };
-  plan: {
-    mode: "fix-plan" | "apply";
-    summary: string;
-    questions: string[];
-    context_requests: ContextRequest[];
-    plan: { step: string; details: string }[];
-    proposed_changes: null | { patch: string | null; actions: { kind: string; path: string; content: string | null; edits?: { search: string; replace: string }[] | null }[]; commands_to_run: string[] };
-    patch: string | null;
-    commands_to_run: string[];
-    verification: string[];
-    risks: string[];
-    rollback: string[];
-    memory_patch: MemoryEntry[];
-  };
-  changes: FileChange[];
-  base: { sections: { title: string; body: string; tokens?: number }[]; redactions: number; seen: { path: string; whole: boolean }[]; warnings: string[] };
-  rounds: { requests: ContextRequest[]; results: ContextResult[] }[];
-  warnings: string[];
-  memory: MemoryEntry[];
-  transaction?: string;
-  applied_at?: string;
-  raw?: string;
-  issues?: string[];
-  unfulfilled?: ContextRequest[];
-  calls?: { turn: number; repair?: boolean; model: string; format: string; prompt_tokens: number; completion_tokens: number; attempts: number; duration_ms: number }[];
-  /** usage: tokens and cost of the plan and the window it was fitted to (absent in older plans). */
-  usage?: Usage;
-  /** verification: the plan was checked in a scratch copy of the project. */
-  verification?: Verification;
-  /** foreign: not sealed by this user's fixplan (e.g. shipped with the project); shown, never applied, run or verified. */
-  foreign?: boolean;
-  /** approved_plan: these changes were written (mode "apply") for the approved plan with this id. */
-  approved_plan?: string;
-  /** review: what the user rejected or edited when applying this plan. */
-  review?: Review;
-};
-
-/** FileChoice narrows one ticked change: hunks are the accepted hunks, numbered from 1
- * as the diff shows them (null: all), content the user's own text in place of the proposal. */
-export type FileChoice = { path: string; hunks: number[] | null; content: string | null };
-export type ApplyRequest = { plan_id: string; paths: string[]; memory_keys: string[]; files?: FileChoice[] };
-/** Proposed is a proposed change's text for editing by hand: the file now ("" when new) and as proposed. */
-export type Proposed = { path: string; before: string; after: string };
-/** Review is what the user rejected or edited when the plan was applied; a re-plan tells the model. */
-export type Review = { files: { path: string; hunks: number; rejected?: number[]; unticked?: boolean; edited?: boolean; edit_diff?: string }[] };
-export type ApplyResult = { transaction: string; plan_id: string; applied: FileChange[]; memory: string[]; recovered: boolean };
-/** HistoryItem is one stored plan; foreign ones were not made by this user's fixplan and are never applied or run. */
-export type HistoryItem = {
-  id: string;
-  created_at: string;
-  state: string;
-  summary: string;
-  problem: string;
-  files: number;
-  foreign: boolean;
-  /** plan_only: the approach alone was asked for; approved_plan: changes written for that plan. */
-  plan_only?: boolean;
-  approved_plan?: string;
-};
-
+export type EditFormat = "auto" | "whole" | "search_replace" | "diff";
 /** JournalState: committed (the undo history), rolled_back, undone, held (a recovery could
  * not finish; set aside, blocks nothing) or quarantined (a folder under .fixplan/tx not
  * written by this user's fixplan, or malformed; moved to .fixplan/quarantine/, never obeyed). */
 export type JournalState = "committed" | "rolled_back" | "undone" | "held" | "quarantined" | (string & {});
+
+export type ProjectInfo = Data<app.ProjectInfo>;
+export type LogFile = Data<app.LogFile>;
+/** FileChoice narrows one ticked change: hunks are the accepted hunks, numbered from 1
+ * as the diff shows them (null: all), content the user's own text in place of the proposal. */
+export type FileChoice = Refine<Data<apply.FileChoice>, { hunks: number[] | null }>;
+/** PlanRequest is one Fix (plan). verify checks the plan in a scratch copy before it is
+ * shown whatever the setting; no_verify skips that for this run. Both false: the
+ * setting (verify_before_review) decides. plan_only asks for the approach without file
+ * changes; review is what the user ticked, rejected or edited in the previous draft. */
+export type PlanRequest = Refine<Data<app.PlanRequest>, { review?: Refine<Data<app.ReviewRequest>, { files: FileChoice[] }> }>;
+/** ApplyRequest: files narrows the ticked paths (absent: each taken as proposed). */
+export type ApplyRequest = Refine<Data<app.ApplyRequest>, { files?: FileChoice[] }>;
+/** Proposed is a proposed change's text for editing by hand: the file now ("" when new) and as proposed. */
+export type Proposed = Data<app.Proposed>;
+
+export type ContextRequest = Refine<Data<plan.ContextRequest>, { type: "read_file" | "search" | "logs" | "env" }>;
+export type ContextResult = Refine<Data<plan.ContextResult>, { request: ContextRequest }>;
+/** FileChange is one file of a plan's preview; syntax_issues are the syntax errors the change introduces. */
+export type FileChange = Refine<Data<plan.FileChange>, { op: Op }>;
+/** MemoryEntry is one memory entry; value is any JSON (json.RawMessage, which the generator calls number[]). */
+export type MemoryEntry = Refine<Data<plan.MemoryEntry>, { value: unknown }>;
+/** Usage is what a plan cost: tokens counted with tokenizer ("estimate" when the model's is not known),
+ * the provider's tokens in/out (counted: fixplan counted them), the cost at the prices set in Settings
+ * (absent without prices), and the server's window the prompt was fitted to. */
+export type Usage = Data<plan.Usage>;
+export type CheckResult = Refine<Data<plan.CheckResult>, { outcome: CheckOutcome }>;
+/** VerifyAttempt is an earlier plan of the same run that failed verification. */
+export type VerifyAttempt = Refine<Data<plan.VerifyAttempt>, { state: VerifyState }>;
+export type Verification = Refine<Data<plan.Verification>, { state: VerifyState; commands: CheckResult[]; attempts?: VerifyAttempt[] | null }>;
+/** Review is what the user rejected or edited when the plan was applied; a re-plan tells the model. */
+export type Review = Data<plan.Review>;
+/** Check is a command that could verify a plan; source says where it comes from
+ * (the failing test, the remembered test command, the project's .fixplan/project.json,
+ * the model, an approval for this project); approved ones run on every verification. */
+export type Check = Data<session.Check>;
+
+/** PlanRecord is a stored plan. foreign: not sealed by this user's fixplan (e.g. shipped
+ * with the project); shown, never applied, run or verified. approved_plan: these
+ * changes were written (mode "apply") for the approved plan with this id. */
+export type PlanRecord = Refine<
+  Data<plan.Record>,
+  {
+    created_at: string;
+    applied_at?: string | null;
+    state: "draft" | "applied" | "undone" | "failed";
+    input: Refine<Data<plan.ProblemInput>, { logs: Data<plan.LogSource>[] | null }>;
+    changes: FileChange[];
+    rounds: Refine<Data<plan.Round>, { requests: ContextRequest[]; results: ContextResult[] }>[];
+    plan: Refine<Data<plan.Plan>, { mode: "fix-plan" | "apply"; context_requests: ContextRequest[]; memory_patch: MemoryEntry[] }>;
+    memory: MemoryEntry[];
+    unfulfilled?: ContextRequest[] | null;
+    verification?: Verification | null;
+  }
+>;
+
+export type ApplyResult = Refine<Data<app.ApplyResult>, { applied: FileChange[] }>;
+/** HistoryItem is one stored plan; foreign ones were not made by this user's fixplan and are never applied or run. */
+export type HistoryItem = Data<app.HistoryItem>;
 /** JournalEntry is one file or folder of a journal; original is where its saved original is (root-relative). */
-export type JournalEntry = { path: string; op: Op; original?: string };
-/** JournalInfo describes one transaction journal, or a folder set aside in .fixplan/quarantine/. */
-export type JournalInfo = {
-  id: string;
-  plan_id?: string;
-  state: JournalState;
-  created?: string;
-  /** where is the folder, relative to the project root. */
-  where: string;
-  reason?: string;
-  kept?: string[];
-  entries?: JournalEntry[];
-};
+export type JournalEntry = Refine<Data<apply.JournalEntry>, { op: Op }>;
+/** JournalInfo describes one transaction journal, or a folder set aside in .fixplan/quarantine/
+ * (where: the folder, relative to the project root). created is left out when unknown
+ * (omitzero, which the generator does not know). */
+export type JournalInfo = Refine<Data<apply.JournalInfo>, { state: JournalState; created?: string; entries?: JournalEntry[] | null }>;
 
 /** discardable says whether Discard is offered: everything but the undo history (committed). */
 export function discardable(j: JournalInfo): boolean {
   return ["held", "quarantined", "rolled_back", "undone"].includes(j.state);
 }
-export type CommandResult = { command: string; exit_code: number; output: string; timed_out: boolean; stopped: boolean; duration_ms: number };
-export type EditFormat = "auto" | "whole" | "search_replace" | "diff";
-export type Settings = {
-  provider: string;
-  base_url: string;
-  model: string;
-  timeout_seconds: number;
-  max_tokens: number;
-  max_retries: number;
-  stream: boolean;
-  context_budget: number;
-  result_budget: number;
-  command_timeout_seconds: number;
-  /** verify_before_review checks every plan in a scratch copy with the approved checks before it is shown. */
-  verify_before_review: boolean;
-  /** verify_attempts: how often a plan that fails verification goes back to the model (0–5). */
-  verify_attempts: number;
-  check_timeout_seconds: number;
-  /** context_window: the model's window in tokens for servers that do not say (0: ask the server). */
-  context_window?: number;
-  /** prices per million prompt / reply tokens (0: not set); plans then show their cost. */
-  price_input_per_mtok?: number;
-  price_output_per_mtok?: number;
-  /** edit_format: how the model is asked to change existing files (auto picks by file size and past failures). */
-  edit_format: EditFormat;
-  /** no_project_rules leaves the project's instructions for AI tools (AGENTS.md, CLAUDE.md, .cursorrules, …) out of the context sent. */
-  no_project_rules?: boolean;
-  key_set: boolean;
-  key_hint: string;
-  key_source: "keychain" | "env" | "none";
-  keychain_available: boolean;
-  keychain_note: string;
-};
-export type Preset = { id: string; name: string; base_url: string; model: string; needs_key: boolean };
-export type ProgressEvent = { stage: string; round: number; max_rounds: number; message: string; chars: number; requests: number };
-export type CommandOutput = { command: string; chunk: string };
+export type CommandResult = Data<session.CommandResult>;
+/** Settings are the settings as the window sees them: never the key, only whether one
+ * is set, where from and a hint of it. */
+export type Settings = Refine<Data<app.SettingsView>, { edit_format: EditFormat; key_source: "keychain" | "env" | "none" }>;
+export type Preset = Data<session.Preset>;
 
 /** AppError is what a rejected call carries: a stable code, a sentence, what to do. */
 export class AppError extends Error {

@@ -19,7 +19,7 @@ type Props = {
   review?: ReviewState;
   reviewActions?: ReviewActions;
   /** recorded is what the user rejected or edited when this plan was applied (shown read-only). */
-  recorded?: Review;
+  recorded?: Review | null;
 };
 
 /** elsewhere: the key went to a text field, an editor, or a dialog or drawer open over

@@ -138,7 +138,7 @@ export function PlanView(p: Props) {
             checked against the files as they were — they changed on disk since
           </span>
         )}
-        {plan.usage?.cost !== undefined && (
+        {plan.usage?.cost != null && (
           <span className="muted small" data-testid="plan-cost-header" title="At the prices per 1M tokens set in Settings, in your provider's currency">
             cost {formatCost(plan.usage.cost)} at your Settings prices
           </span>
@@ -429,7 +429,7 @@ export function PlanView(p: Props) {
             {(plan.calls ?? []).reduce((n, c) => n + c.prompt_tokens, 0).toLocaleString("en")} tokens in,{" "}
             {(plan.calls ?? []).reduce((n, c) => n + c.completion_tokens, 0).toLocaleString("en")} out
             {plan.usage?.counted && " (counted by fixplan: the provider reported none)"}
-            {plan.usage?.cost !== undefined && <span data-testid="plan-cost">, cost {formatCost(plan.usage.cost)}</span>}
+            {plan.usage?.cost != null && <span data-testid="plan-cost">, cost {formatCost(plan.usage.cost)}</span>}
             <span data-testid="calls-why">
               . Tokens in count every request: each one sends the instructions and the conversation so far again, so they are more than the sections above.
             </span>
@@ -448,7 +448,7 @@ export function PlanView(p: Props) {
 }
 
 /** tokenText words a token count, saying when it is an estimate (no tokenizer for the model). */
-export function tokenText(n: number, u?: Usage): string {
+export function tokenText(n: number, u?: Usage | null): string {
   const est = !u || u.tokenizer === "estimate";
   return `${est ? "~" : ""}${n.toLocaleString("en")} token${n === 1 ? "" : "s"}${est ? " (estimated)" : ""}`;
 }

@@ -165,7 +165,7 @@ export class FakeBackend implements Backend {
   private approve(approve: string[]) {
     for (const a of approve) if (!this.approvedList.includes(a)) this.approvedList = [...this.approvedList, a];
     for (const a of approve) {
-      if (!this.checkList.some((c) => c.command === a)) this.checkList = [...this.checkList, { command: a, focused: false, source: "approved for this project", approved: true }];
+      if (!this.checkList.some((c) => c.command === a)) this.checkList = [...this.checkList, { command: a, focused: false, source: "approved for this project", approved: true, from_project: false }];
     }
   }
   async approvedChecks() {
@@ -230,16 +230,16 @@ export function sampleSettings(): Settings {
   return {
     provider: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini", timeout_seconds: 120, max_tokens: 8192, max_retries: 3,
     stream: true, context_budget: 98304, result_budget: 24576, command_timeout_seconds: 600, verify_before_review: false, verify_attempts: 2,
-    check_timeout_seconds: 300, edit_format: "auto", key_set: true, key_hint: "sk-…a1b2", key_source: "keychain", keychain_available: true, keychain_note: "",
+    check_timeout_seconds: 300, edit_format: "auto", context_window: 0, price_input_per_mtok: 0, price_output_per_mtok: 0, no_project_rules: false, key_set: true, key_hint: "sk-…a1b2", key_source: "keychain", keychain_available: true, keychain_note: "",
   };
 }
 
 /** sampleChecks: a focused command derived from the failing test, the remembered test command and the plan's own. */
 export function sampleChecks(): Check[] {
   return [
-    { command: "python3 -m pytest test_calc.py::test_divide_by_zero", focused: true, source: "failing test", approved: false },
-    { command: "python3 -m pytest -q", focused: false, source: "remembered test command", approved: true },
-    { command: "pytest -q", focused: false, source: "plan", approved: false },
+    { command: "python3 -m pytest test_calc.py::test_divide_by_zero", focused: true, source: "failing test", approved: false, from_project: false },
+    { command: "python3 -m pytest -q", focused: false, source: "remembered test command", approved: true, from_project: false },
+    { command: "pytest -q", focused: false, source: "plan", approved: false, from_project: false },
   ];
 }
 
