@@ -1,88 +1,17 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
 
 	"fixplan/apply"
 	"fixplan/edit"
 	"fixplan/plan"
-	"fixplan/session"
 )
-
-// confirm asks a yes/no question on a TTY. Without a TTY it refuses (exit 2 by the caller).
-func confirm(e *env, question string) (bool, error) {
-	if !e.StdinIsTTY {
-		return false, errors.New("no terminal to confirm on")
-	}
-	fmt.Fprintf(e.Stderr, "%s [y/N] ", question)
-	line, err := bufio.NewReader(e.Stdin).ReadString('\n')
-	if err != nil && line == "" {
-		return false, nil
-	}
-	a := strings.ToLower(strings.TrimSpace(line))
-	return a == "y" || a == "yes", nil
-}
-
-// parseFlags parses a subcommand's flags: ok is false with the exit code to
-// return (0 for -h, 2 for a usage error).
-func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0, false
-		}
-		return 2, false
-	}
-	return 0, true
-}
-
-// localSession opens the project for commands that need no model.
-func localSession(e *env) (*session.Session, error) {
-	st, err := loadSettings(e)
-	if err != nil {
-		return nil, err
-	}
-	return openSession(e, st, nil, nil)
-}
-
-func resultJSON(r apply.Result) map[string]any {
-	applied := make([]string, 0, len(r.Applied))
-	for _, c := range r.Applied {
-		applied = append(applied, c.Path)
-	}
-	mem := r.Memory
-	if mem == nil {
-		mem = []string{}
-	}
-	return map[string]any{"transaction": r.Transaction, "applied": applied, "memory": mem}
-}
-
-// foreignErr refuses a plan that this user's fixplan did not make: its changes and
-// commands were chosen by whoever put it in the project.
-func foreignErr(id string) error {
-	return plan.ForeignPlan(id, " (it may have come with the project)", "fixplan never applies or runs such a plan; make your own with fixplan plan")
-}
-
-func printResult(w io.Writer, verb string, r apply.Result) {
-	fmt.Fprintf(w, "%s transaction %s:\n", verb, r.Transaction)
-	for _, c := range r.Applied {
-		fmt.Fprintf(w, "  %s %s\n", c.Op, c.Path)
-	}
-	for _, k := range r.Memory {
-		fmt.Fprintf(w, "  memory %s\n", k)
-	}
-	if len(r.Kept) > 0 {
-		fmt.Fprintf(w, "  kept folders that hold other files: %s\n", strings.Join(r.Kept, ", "))
-	}
-}
 
 const applyUsage = `usage: fixplan [--root DIR] apply [--plan ID] [--only PATH]... [--hunks PATH:N,N...]...
                                   [--edit PATH=FILE]... [--show-hunks | --dry-run]
@@ -116,237 +45,6 @@ What you rejected or edited is kept with the plan, and re-planning it
 (fixplan plan --replan ID) tells the model, so it does not propose it again.
 `
 
-// parseHunkSel reads one --hunks PATH:N,N... value.
-// maxHunkNumber bounds hunk numbers and how many one --hunks value may list: a
-// change is at most apply.MaxUserContent bytes, so it never has more hunks than
-// this, and a range ending near the largest int no longer overflows the loop.
-const maxHunkNumber = 1 << 20
-
-func parseHunkSel(v string) (apply.FileChoice, error) {
-	i := strings.LastIndexByte(v, ':')
-	if i <= 0 {
-		return apply.FileChoice{}, plan.Errorf(plan.ErrInvalidInput, "--hunks %q: expected PATH:N[,N...]", v).WithHint("e.g. --hunks src/app.py:1,3 (see --show-hunks)")
-	}
-	fc := apply.FileChoice{Path: v[:i], Hunks: []int{}}
-	for _, f := range strings.Split(v[i+1:], ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		lo, hi, isRange := strings.Cut(f, "-")
-		a, err := strconv.Atoi(strings.TrimSpace(lo))
-		b := a
-		if err == nil && isRange {
-			b, err = strconv.Atoi(strings.TrimSpace(hi))
-		}
-		if err != nil || a < 1 || b < a || b > maxHunkNumber {
-			return apply.FileChoice{}, plan.Errorf(plan.ErrInvalidInput, "--hunks %q: %q is not a hunk number or range", v, f).WithHint("hunks are numbered from 1 (see --show-hunks); a range is N-M")
-		}
-		if len(fc.Hunks)+(b-a+1) > maxHunkNumber {
-			return apply.FileChoice{}, plan.Errorf(plan.ErrInvalidInput, "--hunks %q names more than %d hunks", v, maxHunkNumber).WithHint("list each hunk once (see --show-hunks)")
-		}
-		for n := a; n <= b; n++ {
-			fc.Hunks = append(fc.Hunks, n)
-		}
-	}
-	if len(fc.Hunks) == 0 {
-		return apply.FileChoice{}, plan.Errorf(plan.ErrInvalidInput, "--hunks %q names no hunk", v).WithHint("to leave a whole file out, apply the others with --only")
-	}
-	return fc, nil
-}
-
-// choices turns --hunks and --edit values into file choices for the plan rec.
-func choices(rec *plan.Record, hunks, edits []string) ([]apply.FileChoice, error) {
-	known := map[string]bool{}
-	for _, c := range rec.Changes {
-		known[c.Path] = true
-	}
-	var out []apply.FileChoice
-	seen := map[string]bool{}
-	add := func(fc apply.FileChoice, flag string) error {
-		if !known[fc.Path] {
-			return plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", rec.ID, fc.Path).WithHint("pass one of the plan's paths to " + flag)
-		}
-		if seen[fc.Path] {
-			return plan.Errorf(plan.ErrInvalidInput, "%s is given twice to --hunks/--edit", fc.Path).WithHint("choose hunks or an edit once per file")
-		}
-		seen[fc.Path] = true
-		out = append(out, fc)
-		return nil
-	}
-	for _, v := range hunks {
-		fc, err := parseHunkSel(v)
-		if err != nil {
-			return nil, err
-		}
-		if err := add(fc, "--hunks"); err != nil {
-			return nil, err
-		}
-	}
-	for _, v := range edits {
-		p, file, ok := strings.Cut(v, "=")
-		if !ok || p == "" || file == "" {
-			return nil, plan.Errorf(plan.ErrInvalidInput, "--edit %q: expected PATH=FILE", v).WithHint("e.g. --edit src/app.py=/tmp/app.py")
-		}
-		b, err := readEditFile(file)
-		if err != nil {
-			return nil, plan.Errorf(plan.ErrInvalidInput, "--edit %s: cannot read %s: %v", p, file, err).WithHint("pass a readable file with your version of " + p)
-		}
-		content := string(b)
-		if err := add(apply.FileChoice{Path: p, Content: &content}, "--edit"); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// readEditFile reads an --edit FILE: a regular file only (a FIFO would block,
-// /dev/zero never ends, a folder has no content), and at most one byte more than
-// apply accepts, so a huge file is refused by apply's size check without being
-// read whole.
-func readEditFile(file string) ([]byte, error) {
-	notRegular := func(fi os.FileInfo) error {
-		if fi.Mode().IsRegular() {
-			return nil
-		}
-		what := "not a regular file"
-		switch {
-		case fi.IsDir():
-			what = "a folder"
-		case fi.Mode()&os.ModeNamedPipe != 0:
-			what = "a named pipe (FIFO)"
-		case fi.Mode()&(os.ModeDevice|os.ModeCharDevice) != 0:
-			what = "a device"
-		case fi.Mode()&os.ModeSocket != 0:
-			what = "a socket"
-		}
-		return fmt.Errorf("it is %s, not a regular file", what)
-	}
-	fi, err := os.Stat(file) // before opening: opening a FIFO blocks
-	if err != nil {
-		return nil, err
-	}
-	if err := notRegular(fi); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err = f.Stat(); err != nil { // what was opened, if the name changed meanwhile
-		return nil, err
-	}
-	if err := notRegular(fi); err != nil {
-		return nil, err
-	}
-	return io.ReadAll(io.LimitReader(f, apply.MaxUserContent+1))
-}
-
-// rejectReview turns `plan --replan ID --reject PATH[:N,N]` values into the
-// review of draft rec the model is told about: the rejected hunks, or the whole
-// change of PATH. Errors: not a draft, an unknown path or hunk.
-func rejectReview(rec *plan.Record, rejects []string) (*plan.Review, error) {
-	if rec.State != plan.StateDraft {
-		return nil, plan.Errorf(plan.ErrInvalidInput, "plan %s is %s: --reject describes a draft you did not apply", rec.ID, rec.State).
-			WithHint("an applied plan's rejected hunks were recorded when it was applied (apply --hunks) and are told to the model without --reject")
-	}
-	hunks := map[string]int{}
-	for _, c := range rec.Changes {
-		hs, err := edit.ParseHunks(c.Diff)
-		if err != nil {
-			return nil, err
-		}
-		hunks[c.Path] = len(hs)
-	}
-	whole := map[string]bool{}
-	rejected := map[string][]int{}
-	for _, v := range rejects {
-		p, list, hasList := v, "", false
-		if i := strings.LastIndexByte(v, ':'); i > 0 {
-			if _, known := hunks[v]; !known {
-				p, list, hasList = v[:i], v[i+1:], true
-			}
-		}
-		n, known := hunks[p]
-		if !known {
-			return nil, plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", rec.ID, p).WithHint("pass one of the plan's paths to --reject")
-		}
-		if !hasList {
-			whole[p] = true
-			continue
-		}
-		fc, err := parseHunkSel(p + ":" + list)
-		if err != nil {
-			return nil, err
-		}
-		for _, h := range fc.Hunks {
-			if h > n {
-				return nil, plan.Errorf(plan.ErrInvalidInput, "%s has %d hunk(s); hunk %d does not exist", p, n, h).WithHint("see fixplan apply --plan " + rec.ID + " --show-hunks")
-			}
-		}
-		rejected[p] = append(rejected[p], fc.Hunks...)
-	}
-	// Built from the plan's own diffs: the disk is not needed (a re-plan is also
-	// the remedy for a draft whose files changed since).
-	rv := &plan.Review{Files: []plan.FileReview{}}
-	for _, c := range rec.Changes {
-		fr := plan.FileReview{Path: c.Path, Hunks: hunks[c.Path], Unticked: whole[c.Path]}
-		if !fr.Unticked {
-			r := slices.Clone(rejected[c.Path])
-			slices.Sort(r)
-			fr.Rejected = slices.Compact(r)
-		}
-		rv.Files = append(rv.Files, fr)
-	}
-	if rv.Empty() {
-		return nil, nil
-	}
-	return rv, nil
-}
-
-// showHunks prints every change of rec with its numbered hunks.
-func showHunks(w io.Writer, rec *plan.Record, asJSON bool) error {
-	type hunkJSON struct {
-		N      int    `json:"n"`
-		Header string `json:"header"`
-		Text   string `json:"text"`
-	}
-	type fileJSON struct {
-		Path  string     `json:"path"`
-		Op    plan.Op    `json:"op"`
-		Hunks []hunkJSON `json:"hunks"`
-	}
-	files := []fileJSON{}
-	for _, c := range rec.Changes {
-		hs, err := edit.ParseHunks(c.Diff)
-		if err != nil {
-			return err
-		}
-		f := fileJSON{Path: c.Path, Op: c.Op, Hunks: []hunkJSON{}}
-		for _, h := range hs {
-			f.Hunks = append(f.Hunks, hunkJSON{N: h.N, Header: h.Header, Text: h.Text})
-		}
-		files = append(files, f)
-	}
-	if asJSON {
-		writeJSON(w, map[string]any{"plan": rec.ID, "files": files})
-		return nil
-	}
-	fmt.Fprintf(w, "plan %s: %d change(s); apply some hunks with --hunks PATH:N,N\n", rec.ID, len(files))
-	for _, f := range files {
-		fmt.Fprintf(w, "\n%s %s: %d hunk(s)\n", f.Op, f.Path, len(f.Hunks))
-		for _, h := range f.Hunks {
-			fmt.Fprintf(w, "[hunk %d of %s]\n", h.N, f.Path)
-			fmt.Fprint(w, h.Text)
-			if !strings.HasSuffix(h.Text, "\n") {
-				fmt.Fprintln(w)
-			}
-		}
-	}
-	return nil
-}
-
 // runApply implements `fixplan apply`.
 func runApply(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
@@ -359,7 +57,7 @@ func runApply(ctx context.Context, e *env, args []string) int {
 	show := fs.Bool("show-hunks", false, "list the numbered hunks of every change; write nothing")
 	dry := fs.Bool("dry-run", false, "print the diffs that would be written; write nothing")
 	verifyIt := fs.Bool("verify", false, "verify exactly what would be applied in a scratch copy first (with --dry-run: only verify)")
-	var only, hunks, edits, checks ctxMulti
+	var only, hunks, edits, checks multiFlag
 	fs.Var(&checks, "check", "with --verify: also run `CMD` as a check (approved and remembered for this project; repeatable)")
 	fs.Var(&only, "only", "apply only this `PATH` (repeatable)")
 	fs.Var(&hunks, "hunks", "apply only these hunks of a change: `PATH:N,N-M` (repeatable)")
@@ -517,177 +215,132 @@ func runApply(ctx context.Context, e *env, args []string) int {
 	return 0
 }
 
-// runUndo implements `fixplan undo`.
-func runUndo(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("undo", flag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
-	asJSON := fs.Bool("json", false, "print the restored transaction as JSON")
-	if code, ok := parseFlags(fs, args); !ok {
-		return code
+// choices turns --hunks and --edit values into file choices for the plan rec.
+func choices(rec *plan.Record, hunks, edits []string) ([]apply.FileChoice, error) {
+	known := map[string]bool{}
+	for _, c := range rec.Changes {
+		known[c.Path] = true
 	}
-	s, err := localSession(e)
-	if err != nil {
-		return fail(e, "undo", err, *asJSON)
-	}
-	defer s.Close()
-	res, err := s.Undo(ctx)
-	if err != nil {
-		return fail(e, "undo", err, *asJSON)
-	}
-	if *asJSON {
-		writeJSON(e.Stdout, resultJSON(res))
-		return 0
-	}
-	printResult(e.Stdout, "undid", res)
-	return 0
-}
-
-// runPatch implements `fixplan patch`.
-func runPatch(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("patch", flag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
-	check := fs.Bool("check", false, "show how each hunk would be placed; write nothing")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	file := fs.String("file", "", "read the diff from `FILE` (default stdin)")
-	if code, ok := parseFlags(fs, args); !ok {
-		return code
-	}
-	var b []byte
-	var err error
-	if *file != "" && *file != "-" {
-		b, err = os.ReadFile(*file)
-	} else {
-		b, err = io.ReadAll(e.Stdin)
-	}
-	if err != nil {
-		return fail(e, "patch", plan.Errorf(plan.ErrInvalidInput, "cannot read the diff: %v", err), *asJSON)
-	}
-	s, err := localSession(e)
-	if err != nil {
-		return fail(e, "patch", err, *asJSON)
-	}
-	defer s.Close()
-	res, changes, err := s.ApplyPatch(ctx, string(b), *check)
-	if err != nil {
-		return fail(e, "patch", err, *asJSON)
-	}
-	if *asJSON {
-		files := make([]map[string]any, 0, len(changes))
-		for _, c := range changes {
-			files = append(files, map[string]any{"path": c.Path, "op": c.Op, "placement": nonNil(c.Placement), "flags": nonNil(c.Flags)})
+	var out []apply.FileChoice
+	seen := map[string]bool{}
+	add := func(fc apply.FileChoice, flag string) error {
+		if !known[fc.Path] {
+			return plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", rec.ID, fc.Path).WithHint("pass one of the plan's paths to " + flag)
 		}
-		out := map[string]any{"check": *check, "files": files}
-		if !*check {
-			out["transaction"] = res.Transaction
+		if seen[fc.Path] {
+			return plan.Errorf(plan.ErrInvalidInput, "%s is given twice to --hunks/--edit", fc.Path).WithHint("choose hunks or an edit once per file")
 		}
-		writeJSON(e.Stdout, out)
-		return 0
+		seen[fc.Path] = true
+		out = append(out, fc)
+		return nil
 	}
-	// One write for the whole list (a write per line was ~4 system calls per file).
-	out := bufio.NewWriter(e.Stdout)
-	for _, c := range changes {
-		fmt.Fprintf(out, "%s %s", c.Op, c.Path)
-		if len(c.Placement) > 0 {
-			fmt.Fprintf(out, " (hunks: %s)", strings.Join(c.Placement, "; "))
-		}
-		fmt.Fprintln(out)
-		for _, f := range c.Flags {
-			fmt.Fprintf(out, "  ! %s\n", f)
-		}
-	}
-	if *check {
-		fmt.Fprintln(out, "check only: nothing written")
-	} else {
-		fmt.Fprintf(out, "applied as transaction %s (undo with: fixplan undo)\n", res.Transaction)
-	}
-	if err := out.Flush(); err != nil {
-		fmt.Fprintf(e.Stderr, "fixplan: cannot print the result: %v\n", err)
-	}
-	return 0
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-const verifyUsage = `usage: fixplan [--root DIR] verify [--plan ID] [--yes]
-
-Runs the plan's commands_to_run in the project root, each only after you approve it
-(--yes approves all). Their output becomes the "verification" log for the next plan.
-`
-
-// runVerify implements `fixplan verify`.
-func runVerify(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(e.Stderr)
-	fs.Usage = func() { fmt.Fprint(e.Stderr, verifyUsage); fs.PrintDefaults() }
-	id := fs.String("plan", "", "plan `ID` (default: the newest plan)")
-	yes := fs.Bool("yes", false, "run every command without asking")
-	if code, ok := parseFlags(fs, args); !ok {
-		return code
-	}
-	s, err := localSession(e)
-	if err != nil {
-		return fail(e, "verify", err, false)
-	}
-	defer s.Close()
-	var rec *plan.Record
-	if *id != "" {
-		rec, err = s.Load(*id)
-	} else {
-		var all []apply.PlanInfo
-		all, err = s.History()
-		for _, in := range all {
-			if !in.Foreign {
-				rec, err = s.Load(in.ID)
-				break
-			}
-		}
-		if err == nil && rec == nil {
-			err = plan.Errorf(plan.ErrNoPlan, "this project has no plan of yours yet").WithHint("run fixplan plan first")
-		}
-	}
-	if err == nil && rec.Foreign {
-		err = foreignErr(rec.ID)
-	}
-	if err != nil {
-		return fail(e, "verify", err, false)
-	}
-	cmds := rec.Plan.Commands()
-	if len(cmds) == 0 {
-		fmt.Fprintf(e.Stdout, "plan %s has no commands to run\n", rec.ID)
-		return 0
-	}
-	s.ResetVerification()
-	failed := false
-	for _, c := range cmds {
-		if !*yes {
-			ok, err := confirm(e, fmt.Sprintf("Run `%s` in %s?", c, e.Root))
-			if err != nil {
-				fmt.Fprintln(e.Stderr, "fixplan verify: refusing to run commands without confirmation — run on a terminal or pass --yes")
-				return 2
-			}
-			if !ok {
-				fmt.Fprintf(e.Stderr, "fixplan verify: skipped %s\n", c)
-				continue
-			}
-		}
-		fmt.Fprintf(e.Stdout, "$ %s\n", c)
-		res, err := s.RunPlanCommand(ctx, rec.ID, c, func(chunk string) { fmt.Fprint(e.Stdout, chunk) })
+	for _, v := range hunks {
+		fc, err := parseHunkSel(v)
 		if err != nil {
-			return fail(e, "verify", err, false)
+			return nil, err
 		}
-		fmt.Fprintf(e.Stdout, "[%s]\n", res.Summary())
-		if res.ExitCode != 0 {
-			failed = true
+		if err := add(fc, "--hunks"); err != nil {
+			return nil, err
 		}
 	}
-	fmt.Fprintln(e.Stdout, "output saved as the \"verification\" log; the next fixplan plan sends it to the model")
-	if failed {
-		return 1
+	for _, v := range edits {
+		p, file, ok := strings.Cut(v, "=")
+		if !ok || p == "" || file == "" {
+			return nil, plan.Errorf(plan.ErrInvalidInput, "--edit %q: expected PATH=FILE", v).WithHint("e.g. --edit src/app.py=/tmp/app.py")
+		}
+		b, err := readEditFile(file)
+		if err != nil {
+			return nil, plan.Errorf(plan.ErrInvalidInput, "--edit %s: cannot read %s: %v", p, file, err).WithHint("pass a readable file with your version of " + p)
+		}
+		content := string(b)
+		if err := add(apply.FileChoice{Path: p, Content: &content}, "--edit"); err != nil {
+			return nil, err
+		}
 	}
-	return 0
+	return out, nil
+}
+
+// readEditFile reads an --edit FILE: a regular file only (a FIFO would block,
+// /dev/zero never ends, a folder has no content), and at most one byte more than
+// apply accepts, so a huge file is refused by apply's size check without being
+// read whole.
+func readEditFile(file string) ([]byte, error) {
+	notRegular := func(fi os.FileInfo) error {
+		if fi.Mode().IsRegular() {
+			return nil
+		}
+		what := "not a regular file"
+		switch {
+		case fi.IsDir():
+			what = "a folder"
+		case fi.Mode()&os.ModeNamedPipe != 0:
+			what = "a named pipe (FIFO)"
+		case fi.Mode()&(os.ModeDevice|os.ModeCharDevice) != 0:
+			what = "a device"
+		case fi.Mode()&os.ModeSocket != 0:
+			what = "a socket"
+		}
+		return fmt.Errorf("it is %s, not a regular file", what)
+	}
+	fi, err := os.Stat(file) // before opening: opening a FIFO blocks
+	if err != nil {
+		return nil, err
+	}
+	if err := notRegular(fi); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil { // what was opened, if the name changed meanwhile
+		return nil, err
+	}
+	if err := notRegular(fi); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(io.LimitReader(f, apply.MaxUserContent+1))
+}
+
+// showHunks prints every change of rec with its numbered hunks.
+func showHunks(w io.Writer, rec *plan.Record, asJSON bool) error {
+	type hunkJSON struct {
+		N      int    `json:"n"`
+		Header string `json:"header"`
+		Text   string `json:"text"`
+	}
+	type fileJSON struct {
+		Path  string     `json:"path"`
+		Op    plan.Op    `json:"op"`
+		Hunks []hunkJSON `json:"hunks"`
+	}
+	files := []fileJSON{}
+	for _, c := range rec.Changes {
+		hs, err := edit.ParseHunks(c.Diff)
+		if err != nil {
+			return err
+		}
+		f := fileJSON{Path: c.Path, Op: c.Op, Hunks: []hunkJSON{}}
+		for _, h := range hs {
+			f.Hunks = append(f.Hunks, hunkJSON{N: h.N, Header: h.Header, Text: h.Text})
+		}
+		files = append(files, f)
+	}
+	if asJSON {
+		writeJSON(w, map[string]any{"plan": rec.ID, "files": files})
+		return nil
+	}
+	fmt.Fprintf(w, "plan %s: %d change(s); apply some hunks with --hunks PATH:N,N\n", rec.ID, len(files))
+	for _, f := range files {
+		fmt.Fprintf(w, "\n%s %s: %d hunk(s)\n", f.Op, f.Path, len(f.Hunks))
+		for _, h := range f.Hunks {
+			fmt.Fprintf(w, "[hunk %d of %s]\n", h.N, f.Path)
+			fmt.Fprint(w, h.Text)
+			if !strings.HasSuffix(h.Text, "\n") {
+				fmt.Fprintln(w)
+			}
+		}
+	}
+	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -315,7 +314,7 @@ func appendJSONString(buf []byte, s string) []byte {
 func ctxLogs(_ context.Context, e *env, g *codectx.Gatherer, args []string) int {
 	fs := flag.NewFlagSet("context logs", flag.ContinueOnError)
 	last := fs.Int("last", g.Options().LogLastN, "number of last lines `N`")
-	var logs ctxMulti
+	var logs multiFlag
 	fs.Var(&logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
 	pos, ok := ctxFlags(e, fs, args)
 	if !ok {
@@ -327,7 +326,7 @@ func ctxLogs(_ context.Context, e *env, g *codectx.Gatherer, args []string) int 
 	if *last <= 0 {
 		return ctxUsageErr(e, "logs", "--last must be at least 1")
 	}
-	ls, err := ctxLogSources(logs)
+	ls, err := logSources(logs)
 	if err != nil {
 		return ctxUsageErr(e, "logs", err.Error())
 	}
@@ -356,7 +355,7 @@ func ctxBase(ctx context.Context, e *env, g *codectx.Gatherer, args []string) in
 	asJSON := fs.Bool("json", false, "print the gathered context as JSON")
 	noRules := fs.Bool("no-rules", false, "leave the project's instructions for AI tools (AGENTS.md, …) out")
 	model := fs.String("model", "", "count tokens for model `NAME` (default: the model in the settings)")
-	var logs ctxMulti
+	var logs multiFlag
 	fs.Var(&logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
 	pos, ok := ctxFlags(e, fs, args)
 	if !ok {
@@ -401,7 +400,7 @@ func ctxBase(ctx context.Context, e *env, g *codectx.Gatherer, args []string) in
 	default:
 		return ctxUsageErr(e, "base", "say what is wrong: --problem TEXT or --problem-file FILE (- reads stdin)")
 	}
-	ls, err := ctxLogSources(logs)
+	ls, err := logSources(logs)
 	if err != nil {
 		return ctxUsageErr(e, "base", err.Error())
 	}
@@ -442,28 +441,4 @@ func ctxJSON(e *env, sub string, v any) int {
 		return ctxFail(e, sub, fmt.Errorf("write JSON: %w", err))
 	}
 	return 0
-}
-
-// ctxMulti collects a repeatable flag.
-type ctxMulti []string
-
-func (m *ctxMulti) String() string     { return strings.Join(*m, ",") }
-func (m *ctxMulti) Set(v string) error { *m = append(*m, v); return nil }
-
-// ctxLogSources turns SOURCE=FILE values into attached logs with absolute paths
-// (attached files may be outside the root: the user chose them).
-func ctxLogSources(vals []string) ([]plan.LogSource, error) {
-	var out []plan.LogSource
-	for _, v := range vals {
-		src, file, ok := strings.Cut(v, "=")
-		if !ok || src == "" || file == "" {
-			return nil, fmt.Errorf("--log %q: want SOURCE=FILE, e.g. --log test=out.txt", v)
-		}
-		abs, err := filepath.Abs(file)
-		if err != nil {
-			return nil, fmt.Errorf("--log %q: %w", v, err)
-		}
-		out = append(out, plan.LogSource{Source: src, Path: abs})
-	}
-	return out, nil
 }

@@ -2,151 +2,18 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
-	"fixplan/internal/config"
+	"fixplan/edit"
 	"fixplan/plan"
 	"fixplan/session"
 )
-
-// userFiles are the user's config folder and files (internal/config's CLI rule:
-// FIXPLAN_CONFIG_DIR, FIXPLAN_SETTINGS, FIXPLAN_USER_PREFS). Without a folder,
-// err says why and only what the environment named is set.
-func userFiles(e *env) (config.Paths, error) { return config.ForCLI(e.Getenv) }
-
-// loadSettings reads the settings file (FIXPLAN_SETTINGS or the default path) and
-// applies the FIXPLAN_* environment overrides; without a config folder, the
-// defaults.
-func loadSettings(e *env) (session.Settings, error) {
-	paths, _ := userFiles(e)
-	if paths.Settings == "" {
-		return session.DefaultSettings().WithEnv(e.Getenv), nil
-	}
-	st, err := session.LoadSettings(paths.Settings)
-	if err != nil {
-		return st, err
-	}
-	return st.WithEnv(e.Getenv), nil
-}
-
-// newModel builds the provider client (session.NewModel) with the key from the
-// environment. A provider that needs a key (OpenAI's API) without one is refused
-// before any request; settings the client refuses are ERR_CONFIG naming the flags.
-func newModel(e *env, st session.Settings) (session.Model, error) {
-	m, err := session.NewModel(st, session.APIKeyFromEnv(e.Getenv))
-	if err != nil && plan.CodeOf(err) == "" {
-		return nil, &plan.Error{Code: plan.ErrConfig, Msg: "the provider settings are not usable", Err: err,
-			Hint: "check FIXPLAN_BASE_URL and FIXPLAN_MODEL (or the settings file)"}
-	}
-	return m, err
-}
-
-// openSession opens the project at e.Root and rolls back any transaction a crash
-// left half-applied, telling the user on stderr.
-func openSession(e *env, st session.Settings, m session.Model, em session.Emitter) (*session.Session, error) {
-	paths, _ := userFiles(e) // without a folder, session.Open says why
-	s, rv, err := session.OpenAndRecover(e.Root, st, m, em, session.Options{UserPrefsPath: paths.UserPrefs, ConfigDir: paths.Dir, Version: version})
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range rv.Notices {
-		fmt.Fprintf(e.Stderr, "fixplan: %s\n", n)
-	}
-	if rv.Skipped != nil {
-		fmt.Fprintf(e.Stderr, "fixplan: recovery skipped: %s\n", oneLine(rv.Skipped.Error()))
-	}
-	return s, nil
-}
-
-// fail prints a one-line reason (with what to do) on stderr and returns 1. With
-// jsonOut it also prints {"error": {...}} on stdout.
-func fail(e *env, cmd string, err error, jsonOut bool) int {
-	code, msg, hint := describe(err)
-	first, details, _ := strings.Cut(msg, "\n")
-	line := fmt.Sprintf("fixplan %s: %s: %s", cmd, code, first)
-	if code == "" {
-		line = fmt.Sprintf("fixplan %s: %s", cmd, first)
-	}
-	if hint != "" {
-		line += "; " + hint
-	}
-	fmt.Fprintln(e.Stderr, oneLine(line))
-	// Details (a hunk that did not apply, with the closest lines) follow, indented.
-	if details != "" && !jsonOut {
-		for _, l := range strings.Split(strings.TrimRight(details, "\n"), "\n") {
-			fmt.Fprintf(e.Stderr, "    %s\n", l)
-		}
-	}
-	if jsonOut {
-		out := map[string]any{"code": code, "message": msg, "hint": hint}
-		var pe *plan.Error
-		if errors.As(err, &pe) && len(pe.Paths) > 0 {
-			out["paths"] = pe.Paths
-		}
-		writeJSON(e.Stdout, map[string]any{"error": out})
-	}
-	return 1
-}
-
-// describe splits an error into its code, sentence and hint.
-func describe(err error) (code plan.Code, msg, hint string) {
-	var pe *plan.Error
-	if errors.As(err, &pe) {
-		msg = pe.Msg
-		if len(pe.Paths) > 0 && !strings.Contains(msg, pe.Paths[0]) {
-			msg += ": " + strings.Join(pe.Paths, ", ")
-		}
-		return pe.Code, msg, pe.Hint
-	}
-	var re *session.ReplyError
-	if errors.As(err, &re) {
-		return plan.CodeOf(err), re.Error(), fmt.Sprintf("raw reply saved in .fixplan/plans/%s.json", re.RecordID)
-	}
-	return plan.CodeOf(err), err.Error(), ""
-}
-
-func oneLine(s string) string {
-	s = strings.ReplaceAll(s, "\r", "")
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i] + " …"
-	}
-	return s
-}
-
-func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-}
-
-// stderrProgress prints progress events as lines on stderr (streaming is coalesced).
-type stderrProgress struct {
-	w         io.Writer
-	lastChars int
-}
-
-func (p *stderrProgress) Emit(ev session.Event) {
-	switch ev.Stage {
-	case session.StageStream:
-		if ev.Chars-p.lastChars >= 2000 {
-			p.lastChars = ev.Chars
-			fmt.Fprintf(p.w, "fixplan: receiving reply… %d chars\n", ev.Chars)
-		}
-	case session.StageDone:
-	default:
-		p.lastChars = 0
-		if ev.Message != "" && ev.Stage != session.StageError {
-			fmt.Fprintf(p.w, "fixplan: %s\n", ev.Message)
-		}
-	}
-}
 
 const planUsage = `usage: fixplan [--root DIR] plan (--problem TEXT | --problem-file FILE|-) [--log SOURCE=FILE]... [--json] [--quiet]
        fixplan [--root DIR] plan --replan ID --answer TEXT [--answer TEXT] [--reject PATH[:N,N]]...
@@ -184,11 +51,11 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	verifyIt := fs.Bool("verify", false, "verify the plan in a scratch copy with approved checks before showing it")
 	noRules := fs.Bool("no-rules", false, "leave the project's instructions for AI tools (AGENTS.md, CLAUDE.md, .cursorrules, …) out of the context (settings: no_project_rules)")
 	yes := fs.Bool("yes", false, "with --verify: approve the derived failing-test command and your own remembered test command without asking (never a command from the project or the model)")
-	var logs, answers, checks ctxMulti
+	var logs, answers, checks multiFlag
 	fs.Var(&checks, "check", "with --verify: also run `CMD` as a check (approved and remembered for this project; repeatable)")
 	fs.Var(&logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
 	fs.Var(&answers, "answer", "answer to the plan's next question (repeatable, with --replan)")
-	var rejects ctxMulti
+	var rejects multiFlag
 	fs.Var(&rejects, "reject", "with --replan of a draft: tell the model you reject hunks N,N of `PATH:N,N` (numbered as apply --show-hunks shows them), or PATH's whole change (repeatable)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -197,7 +64,7 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.Stderr, "fixplan plan: unexpected argument %q; pass the problem with --problem or --problem-file\n", fs.Arg(0))
 		return 2
 	}
-	ls, err := ctxLogSources(logs)
+	ls, err := logSources(logs)
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "fixplan plan: %v\n", err)
 		return 2
@@ -319,6 +186,106 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	return 0
 }
 
+// stderrProgress prints progress events as lines on stderr (streaming is coalesced).
+type stderrProgress struct {
+	w         io.Writer
+	lastChars int
+}
+
+func (p *stderrProgress) Emit(ev session.Event) {
+	switch ev.Stage {
+	case session.StageStream:
+		if ev.Chars-p.lastChars >= 2000 {
+			p.lastChars = ev.Chars
+			fmt.Fprintf(p.w, "fixplan: receiving reply… %d chars\n", ev.Chars)
+		}
+	case session.StageDone:
+	default:
+		p.lastChars = 0
+		if ev.Message != "" && ev.Stage != session.StageError {
+			fmt.Fprintf(p.w, "fixplan: %s\n", ev.Message)
+		}
+	}
+}
+
+// writeApproved writes the changes of the approved plan id (apply mode) and,
+// with --verify, verifies them like a new plan.
+func writeApproved(ctx context.Context, e *env, s *session.Session, id string, verifyIt bool, checks []string, yes bool) (*plan.Record, error) {
+	approved, err := s.Load(id)
+	if err == nil && approved.Foreign {
+		err = foreignErr(approved.ID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if verifyIt {
+		approveChecks(e, s, approved.Input, checks, yes)
+	}
+	return s.WriteChangesVerified(ctx, id, verifyIt, checks)
+}
+
+// rejectReview turns `plan --replan ID --reject PATH[:N,N]` values into the
+// review of draft rec the model is told about: the rejected hunks, or the whole
+// change of PATH. Errors: not a draft, an unknown path or hunk.
+func rejectReview(rec *plan.Record, rejects []string) (*plan.Review, error) {
+	if rec.State != plan.StateDraft {
+		return nil, plan.Errorf(plan.ErrInvalidInput, "plan %s is %s: --reject describes a draft you did not apply", rec.ID, rec.State).
+			WithHint("an applied plan's rejected hunks were recorded when it was applied (apply --hunks) and are told to the model without --reject")
+	}
+	hunks := map[string]int{}
+	for _, c := range rec.Changes {
+		hs, err := edit.ParseHunks(c.Diff)
+		if err != nil {
+			return nil, err
+		}
+		hunks[c.Path] = len(hs)
+	}
+	whole := map[string]bool{}
+	rejected := map[string][]int{}
+	for _, v := range rejects {
+		p, list, hasList := v, "", false
+		if i := strings.LastIndexByte(v, ':'); i > 0 {
+			if _, known := hunks[v]; !known {
+				p, list, hasList = v[:i], v[i+1:], true
+			}
+		}
+		n, known := hunks[p]
+		if !known {
+			return nil, plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", rec.ID, p).WithHint("pass one of the plan's paths to --reject")
+		}
+		if !hasList {
+			whole[p] = true
+			continue
+		}
+		fc, err := parseHunkSel(p + ":" + list)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range fc.Hunks {
+			if h > n {
+				return nil, plan.Errorf(plan.ErrInvalidInput, "%s has %d hunk(s); hunk %d does not exist", p, n, h).WithHint("see fixplan apply --plan " + rec.ID + " --show-hunks")
+			}
+		}
+		rejected[p] = append(rejected[p], fc.Hunks...)
+	}
+	// Built from the plan's own diffs: the disk is not needed (a re-plan is also
+	// the remedy for a draft whose files changed since).
+	rv := &plan.Review{Files: []plan.FileReview{}}
+	for _, c := range rec.Changes {
+		fr := plan.FileReview{Path: c.Path, Hunks: hunks[c.Path], Unticked: whole[c.Path]}
+		if !fr.Unticked {
+			r := slices.Clone(rejected[c.Path])
+			slices.Sort(r)
+			fr.Rejected = slices.Compact(r)
+		}
+		rv.Files = append(rv.Files, fr)
+	}
+	if rv.Empty() {
+		return nil, nil
+	}
+	return rv, nil
+}
+
 func clipText(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -369,55 +336,6 @@ func planJSON(r *plan.Record) map[string]any {
 		out["plan_only"] = true
 	}
 	return out
-}
-
-// writeApproved writes the changes of the approved plan id (apply mode) and,
-// with --verify, verifies them like a new plan.
-func writeApproved(ctx context.Context, e *env, s *session.Session, id string, verifyIt bool, checks []string, yes bool) (*plan.Record, error) {
-	approved, err := s.Load(id)
-	if err == nil && approved.Foreign {
-		err = foreignErr(approved.ID)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if verifyIt {
-		approveChecks(e, s, approved.Input, checks, yes)
-	}
-	return s.WriteChangesVerified(ctx, id, verifyIt, checks)
-}
-
-// approveChecks approves, before planning or verifying (plan --verify, apply
-// --verify), the checks --verify may run: every
-// --check, and the derived failing-test command and the remembered test command
-// when --yes is given or the user says yes on a terminal. Without either they
-// stay unapproved and the plan says so.
-func approveChecks(e *env, s *session.Session, in plan.ProblemInput, checks []string, yes bool) {
-	for _, c := range checks {
-		if err := s.ApproveCheck(c); err != nil {
-			fmt.Fprintf(e.Stderr, "fixplan: cannot remember the approval of %q: %v\n", c, err)
-		}
-	}
-	for _, c := range s.Checks(&plan.Record{Input: in}) {
-		if c.Approved {
-			continue
-		}
-		// --yes covers what fixplan derived or the user set; a command the
-		// project or the model chose is only approved when asked and answered.
-		ok := yes && !c.FromProject
-		if !ok && e.StdinIsTTY {
-			ok, _ = confirm(e, fmt.Sprintf("Verify plans of this project with `%s` (%s)? It runs the plan's code and this command in a scratch copy of %s, as you, with network access.", c.Command, c.Source, e.Root))
-		}
-		if ok {
-			approve := s.ApproveCheck
-			if c.Focused {
-				approve = s.ApproveFocused
-			}
-			if err := approve(c.Command); err != nil {
-				fmt.Fprintf(e.Stderr, "fixplan: cannot remember the approval of %q: %v\n", c.Command, err)
-			}
-		}
-	}
 }
 
 // printPlan prints a plan for people.
@@ -488,39 +406,6 @@ func printPlan(w io.Writer, r *plan.Record) {
 			}
 		}
 	}
-}
-
-// printVerification shows what checking the plan in a scratch copy found.
-func printVerification(w io.Writer, v *plan.Verification) {
-	if v == nil {
-		return
-	}
-	label := map[string]string{plan.VerifyVerified: "VERIFIED", plan.VerifyPartly: "PARTLY VERIFIED",
-		plan.VerifyFailed: "FAILED VERIFICATION", plan.VerifyNotVerified: "NOT VERIFIED"}[v.State]
-	fmt.Fprintf(w, "\n%s: %s (checked in a scratch copy; your files were not touched)\n", label, v.Reason)
-	for _, c := range v.Commands {
-		fmt.Fprintf(w, "  $ %s  → %s, exit %d, %d ms", c.Command, c.Outcome, c.ExitCode, c.DurationMS)
-		if len(c.NewFailures) > 0 {
-			fmt.Fprintf(w, "; new failures: %s", strings.Join(c.NewFailures, ", "))
-		}
-		fmt.Fprintln(w)
-		if c.Outcome != "passed" && c.Outcome != "not_run" && c.Output != "" {
-			for _, l := range strings.Split(strings.TrimRight(tailLines(c.Output, 15), "\n"), "\n") {
-				fmt.Fprintf(w, "      %s\n", l)
-			}
-		}
-	}
-	for i, a := range v.Attempts {
-		fmt.Fprintf(w, "  attempt %d (plan %s): %s — %s\n", i+1, a.PlanID, a.State, a.Reason)
-	}
-}
-
-func tailLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = append([]string{"…"}, lines[len(lines)-n:]...)
-	}
-	return strings.Join(lines, "\n")
 }
 
 // indentMore indents the continuation lines of a model-written text, so a
