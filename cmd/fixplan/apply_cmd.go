@@ -11,6 +11,7 @@ import (
 	"fixplan/apply"
 	"fixplan/edit"
 	"fixplan/plan"
+	"fixplan/session"
 )
 
 const applyUsage = `usage: fixplan [--root DIR] apply [--plan ID] [--only PATH]... [--hunks PATH:N,N...]...
@@ -45,39 +46,108 @@ What you rejected or edited is kept with the plan, and re-planning it
 (fixplan plan --replan ID) tells the model, so it does not propose it again.
 `
 
-// runApply implements `fixplan apply`.
-func runApply(ctx context.Context, e *env, args []string) int {
+// applyFlags are the flags of `fixplan apply`.
+type applyFlags struct {
+	id                                       string
+	yes, asJSON, noMemory, show, dry, verify bool
+	only, hunks, edits, checks               multiFlag
+}
+
+func parseApplyFlags(e *env, args []string) (applyFlags, int, bool) {
+	var f applyFlags
 	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
 	fs.Usage = func() { fmt.Fprint(e.Stderr, applyUsage); fs.PrintDefaults() }
-	id := fs.String("plan", "", "plan `ID` (default: the latest unapplied plan)")
-	yes := fs.Bool("yes", false, "apply without asking")
-	asJSON := fs.Bool("json", false, `print {"transaction","applied","memory"}`)
-	noMemory := fs.Bool("no-memory", false, "do not merge the plan's memory patch")
-	show := fs.Bool("show-hunks", false, "list the numbered hunks of every change; write nothing")
-	dry := fs.Bool("dry-run", false, "print the diffs that would be written; write nothing")
-	verifyIt := fs.Bool("verify", false, "verify exactly what would be applied in a scratch copy first (with --dry-run: only verify)")
-	var only, hunks, edits, checks multiFlag
-	fs.Var(&checks, "check", "with --verify: also run `CMD` as a check (approved and remembered for this project; repeatable)")
-	fs.Var(&only, "only", "apply only this `PATH` (repeatable)")
-	fs.Var(&hunks, "hunks", "apply only these hunks of a change: `PATH:N,N-M` (repeatable)")
-	fs.Var(&edits, "edit", "apply your own content for a change: `PATH=FILE` (repeatable)")
-	if code, ok := parseFlags(fs, args); !ok {
+	fs.StringVar(&f.id, "plan", "", "plan `ID` (default: the latest unapplied plan)")
+	fs.BoolVar(&f.yes, "yes", false, "apply without asking")
+	fs.BoolVar(&f.asJSON, "json", false, `print {"transaction","applied","memory"}`)
+	fs.BoolVar(&f.noMemory, "no-memory", false, "do not merge the plan's memory patch")
+	fs.BoolVar(&f.show, "show-hunks", false, "list the numbered hunks of every change; write nothing")
+	fs.BoolVar(&f.dry, "dry-run", false, "print the diffs that would be written; write nothing")
+	fs.BoolVar(&f.verify, "verify", false, "verify exactly what would be applied in a scratch copy first (with --dry-run: only verify)")
+	fs.Var(&f.checks, "check", "with --verify: also run `CMD` as a check (approved and remembered for this project; repeatable)")
+	fs.Var(&f.only, "only", "apply only this `PATH` (repeatable)")
+	fs.Var(&f.hunks, "hunks", "apply only these hunks of a change: `PATH:N,N-M` (repeatable)")
+	fs.Var(&f.edits, "edit", "apply your own content for a change: `PATH=FILE` (repeatable)")
+	code, ok := parseFlags(fs, args)
+	return f, code, ok
+}
+
+// runApply implements `fixplan apply`: flags → pick the plan → what of it to
+// apply → show, verify or dry-run it, or apply it once confirmed → print.
+func runApply(ctx context.Context, e *env, args []string) int {
+	f, code, ok := parseApplyFlags(e, args)
+	if !ok {
 		return code
 	}
-	if len(checks) > 0 && !*verifyIt {
-		return fail(e, "apply", plan.Errorf(plan.ErrInvalidInput, "--check needs --verify").WithHint("add --verify to run the check in a scratch copy before applying"), *asJSON)
+	failed := func(err error) int { return fail(e, "apply", err, f.asJSON) }
+	if len(f.checks) > 0 && !f.verify {
+		return failed(plan.Errorf(plan.ErrInvalidInput, "--check needs --verify").WithHint("add --verify to run the check in a scratch copy before applying"))
 	}
 	s, err := localSession(e)
 	if err != nil {
-		return fail(e, "apply", err, *asJSON)
+		return failed(err)
 	}
 	defer s.Close()
+	rec, err := planToApply(s, f.id)
+	if err != nil {
+		return failed(err)
+	}
+	if f.show {
+		if err := showHunks(e.Stdout, rec, f.asJSON); err != nil {
+			return failed(err)
+		}
+		return 0
+	}
+	paths, files, err := selected(rec, f.only, f.hunks, f.edits)
+	if err != nil {
+		return failed(err)
+	}
+	var verdict *plan.Verification
+	if f.verify {
+		var code int
+		var done bool
+		if verdict, code, done = verifyChoices(ctx, e, s, rec, f, paths, files); done {
+			return code
+		}
+	}
+	if f.dry {
+		return dryRun(e, s, rec, paths, files, f.asJSON)
+	}
+	if !f.yes {
+		if code, ok := confirmApply(e, rec, paths, files, verdict); !ok {
+			return code
+		}
+	}
+	var keys []string // nil: the plan's whole memory patch
+	if f.noMemory {
+		keys = []string{}
+	}
+	res, err := s.ApplySelection(ctx, rec.ID, paths, keys, files)
+	if err != nil {
+		return failed(err)
+	}
+	if f.asJSON {
+		out := resultJSON(res)
+		if verdict != nil {
+			out["verification"] = verdict
+		}
+		writeJSON(e.Stdout, out)
+		return 0
+	}
+	printResult(e.Stdout, "applied", res)
+	return 0
+}
+
+// planToApply is plan id, or the latest draft without one. A plan this user's
+// fixplan did not make is refused, and so is a draft with nothing to apply.
+func planToApply(s *session.Session, id string) (*plan.Record, error) {
 	var rec *plan.Record
-	if *id == "" {
+	var err error
+	if id == "" {
 		rec, err = s.LatestDraft()
 	} else {
-		rec, err = s.Load(*id)
+		rec, err = s.Load(id)
 	}
 	if err == nil && rec.Foreign {
 		err = foreignErr(rec.ID)
@@ -88,14 +158,14 @@ func runApply(ctx context.Context, e *env, args []string) int {
 			WithHint("if you approve its steps, have the model write them: fixplan plan --write-changes " + rec.ID)
 	}
 	if err != nil {
-		return fail(e, "apply", err, *asJSON)
+		return nil, err
 	}
-	if *show {
-		if err := showHunks(e.Stdout, rec, *asJSON); err != nil {
-			return fail(e, "apply", err, *asJSON)
-		}
-		return 0
-	}
+	return rec, nil
+}
+
+// selected is what of rec --only, --hunks and --edit choose: the paths (nil:
+// every change) and the file choices.
+func selected(rec *plan.Record, only, hunks, edits []string) ([]string, []apply.FileChoice, error) {
 	var paths []string
 	if len(only) > 0 {
 		paths = only
@@ -105,114 +175,107 @@ func runApply(ctx context.Context, e *env, args []string) int {
 		}
 		for _, p := range only {
 			if !known[p] {
-				return fail(e, "apply", plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", rec.ID, p).
-					WithHint("pass one of the plan's paths to --only"), *asJSON)
+				return nil, nil, plan.Errorf(plan.ErrInvalidInput, "plan %s does not change %s", rec.ID, p).
+					WithHint("pass one of the plan's paths to --only")
 			}
 		}
 	}
 	files, err := choices(rec, hunks, edits)
 	if err != nil {
-		return fail(e, "apply", err, *asJSON)
+		return nil, nil, err
 	}
-	var verdict *plan.Verification
-	if *verifyIt {
-		// The same approvals as plan --verify: --yes never covers a command the
-		// project or the model chose.
-		approveChecks(e, s, rec.Input, checks, *yes)
-		vrec, err := s.VerifySelection(ctx, rec.ID, checks, paths, files)
-		if err != nil {
-			return fail(e, "apply", err, *asJSON)
-		}
-		verdict = vrec.Verification
-		if !*asJSON {
-			printVerification(e.Stdout, verdict)
-		}
-		failed := verdict != nil && verdict.State == plan.VerifyFailed
-		if *dry {
-			if *asJSON {
-				writeJSON(e.Stdout, map[string]any{"plan": rec.ID, "dry_run": true, "verification": verdict})
-			} else {
-				fmt.Fprintln(e.Stdout, "verify only (--dry-run): nothing written")
-			}
-			if failed {
-				return 1
-			}
-			return 0
-		}
-		if failed && *yes {
-			fmt.Fprintln(e.Stderr, "fixplan apply: not applied: these choices failed verification — review them (--show-hunks), or apply without --verify to apply anyway")
-			if *asJSON {
-				writeJSON(e.Stdout, map[string]any{"plan": rec.ID, "applied": []string{}, "verification": verdict})
-			}
-			return 1
-		}
-	}
-	if *dry {
-		pv, err := s.DryRun(rec.ID, paths, files)
-		if err != nil {
-			return fail(e, "apply", err, *asJSON)
-		}
-		if *asJSON {
-			out := make([]map[string]any, 0, len(pv))
-			for _, c := range pv {
-				out = append(out, map[string]any{"path": c.Path, "op": c.Op, "diff": c.Diff, "flags": nonNil(c.Flags)})
-			}
-			writeJSON(e.Stdout, map[string]any{"plan": rec.ID, "dry_run": true, "files": out})
-			return 0
-		}
-		for _, c := range pv {
-			fmt.Fprintf(e.Stdout, "%s %s\n", c.Op, c.Path)
-			for _, f := range c.Flags {
-				fmt.Fprintf(e.Stdout, "  ! %s\n", f)
-			}
-			fmt.Fprint(e.Stdout, c.Diff)
-			if !strings.HasSuffix(c.Diff, "\n") && c.Diff != "" {
-				fmt.Fprintln(e.Stdout)
-			}
-		}
-		fmt.Fprintln(e.Stdout, "dry run: nothing written")
-		return 0
-	}
-	var keys []string
-	if *noMemory {
-		keys = []string{}
-	}
-	if !*yes {
-		n := len(rec.Changes)
-		if paths != nil {
-			n = len(paths)
-		}
-		what := ""
-		if len(files) > 0 {
-			what = fmt.Sprintf(", %d of them narrowed to some hunks or edited by you", len(files))
-		}
-		if verdict != nil {
-			what += fmt.Sprintf(", verification: %s", verdict.State)
-		}
-		ok, err := confirm(e, fmt.Sprintf("Apply %d change(s)%s of plan %s (%s)?", n, what, rec.ID, oneLine(rec.Plan.Summary)))
-		if err != nil {
-			fmt.Fprintln(e.Stderr, "fixplan apply: refusing to apply without confirmation — run on a terminal or pass --yes")
-			return 2
-		}
-		if !ok {
-			fmt.Fprintln(e.Stderr, "fixplan apply: not applied")
-			return 2
-		}
-	}
-	res, err := s.ApplySelection(ctx, rec.ID, paths, keys, files)
+	return paths, files, nil
+}
+
+// verifyChoices verifies exactly the chosen changes in a scratch copy (--verify)
+// and prints the verdict. done says the command ends here with code: with
+// --dry-run after the verdict (1 when it failed), with --yes when it failed.
+func verifyChoices(ctx context.Context, e *env, s *session.Session, rec *plan.Record, f applyFlags, paths []string, files []apply.FileChoice) (verdict *plan.Verification, code int, done bool) {
+	// The same approvals as plan --verify: --yes never covers a command the
+	// project or the model chose.
+	approveChecks(e, s, rec.Input, f.checks, f.yes)
+	vrec, err := s.VerifySelection(ctx, rec.ID, f.checks, paths, files)
 	if err != nil {
-		return fail(e, "apply", err, *asJSON)
+		return nil, fail(e, "apply", err, f.asJSON), true
 	}
-	if *asJSON {
-		out := resultJSON(res)
-		if verdict != nil {
-			out["verification"] = verdict
+	verdict = vrec.Verification
+	if !f.asJSON {
+		printVerification(e.Stdout, verdict)
+	}
+	failed := verdict != nil && verdict.State == plan.VerifyFailed
+	if f.dry {
+		if f.asJSON {
+			writeJSON(e.Stdout, map[string]any{"plan": rec.ID, "dry_run": true, "verification": verdict})
+		} else {
+			fmt.Fprintln(e.Stdout, "verify only (--dry-run): nothing written")
 		}
-		writeJSON(e.Stdout, out)
+		if failed {
+			return verdict, 1, true
+		}
+		return verdict, 0, true
+	}
+	if failed && f.yes {
+		fmt.Fprintln(e.Stderr, "fixplan apply: not applied: these choices failed verification — review them (--show-hunks), or apply without --verify to apply anyway")
+		if f.asJSON {
+			writeJSON(e.Stdout, map[string]any{"plan": rec.ID, "applied": []string{}, "verification": verdict})
+		}
+		return verdict, 1, true
+	}
+	return verdict, 0, false
+}
+
+// dryRun prints the diffs the chosen changes would write (--dry-run).
+func dryRun(e *env, s *session.Session, rec *plan.Record, paths []string, files []apply.FileChoice, asJSON bool) int {
+	pv, err := s.DryRun(rec.ID, paths, files)
+	if err != nil {
+		return fail(e, "apply", err, asJSON)
+	}
+	if asJSON {
+		out := make([]map[string]any, 0, len(pv))
+		for _, c := range pv {
+			out = append(out, map[string]any{"path": c.Path, "op": c.Op, "diff": c.Diff, "flags": nonNil(c.Flags)})
+		}
+		writeJSON(e.Stdout, map[string]any{"plan": rec.ID, "dry_run": true, "files": out})
 		return 0
 	}
-	printResult(e.Stdout, "applied", res)
+	for _, c := range pv {
+		fmt.Fprintf(e.Stdout, "%s %s\n", c.Op, c.Path)
+		for _, f := range c.Flags {
+			fmt.Fprintf(e.Stdout, "  ! %s\n", f)
+		}
+		fmt.Fprint(e.Stdout, c.Diff)
+		if !strings.HasSuffix(c.Diff, "\n") && c.Diff != "" {
+			fmt.Fprintln(e.Stdout)
+		}
+	}
+	fmt.Fprintln(e.Stdout, "dry run: nothing written")
 	return 0
+}
+
+// confirmApply asks on the terminal before applying; ok is false with the exit
+// code (2) when the user says no or there is no terminal to ask on.
+func confirmApply(e *env, rec *plan.Record, paths []string, files []apply.FileChoice, verdict *plan.Verification) (int, bool) {
+	n := len(rec.Changes)
+	if paths != nil {
+		n = len(paths)
+	}
+	what := ""
+	if len(files) > 0 {
+		what = fmt.Sprintf(", %d of them narrowed to some hunks or edited by you", len(files))
+	}
+	if verdict != nil {
+		what += fmt.Sprintf(", verification: %s", verdict.State)
+	}
+	ok, err := confirm(e, fmt.Sprintf("Apply %d change(s)%s of plan %s (%s)?", n, what, rec.ID, oneLine(rec.Plan.Summary)))
+	if err != nil {
+		fmt.Fprintln(e.Stderr, "fixplan apply: refusing to apply without confirmation — run on a terminal or pass --yes")
+		return 2, false
+	}
+	if !ok {
+		fmt.Fprintln(e.Stderr, "fixplan apply: not applied")
+		return 2, false
+	}
+	return 0, true
 }
 
 // choices turns --hunks and --edit values into file choices for the plan rec.

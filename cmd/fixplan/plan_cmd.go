@@ -32,158 +32,216 @@ auto (the default) asks for whole files up to 200 lines and pairs beyond, unless
 model's pairs kept failing in this project's earlier plans.
 `
 
-// runPlan implements `fixplan plan`.
-func runPlan(ctx context.Context, e *env, args []string) int {
+// planFlags are the flags of `fixplan plan`.
+type planFlags struct {
+	problem, problemFile, replan, writeChanges, baseURL, model, editFormat string
+	timeout                                                                int
+	asJSON, quiet, planOnly, verify, noRules, yes                          bool
+	logs, answers, checks, rejects                                         multiFlag
+}
+
+func parsePlanFlags(e *env, args []string) (planFlags, int, bool) {
+	var f planFlags
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
 	fs.Usage = func() { fmt.Fprint(e.Stderr, planUsage); fs.PrintDefaults() }
-	problem := fs.String("problem", "", "the problem `TEXT` (error, trace, description)")
-	problemFile := fs.String("problem-file", "", "read the problem from `FILE` (- = stdin)")
-	asJSON := fs.Bool("json", false, "print exactly one JSON object")
-	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
-	replan := fs.String("replan", "", "re-plan plan `ID` with answers to its questions")
-	baseURL := fs.String("base-url", "", "provider base `URL` (overrides FIXPLAN_BASE_URL and the settings file)")
-	model := fs.String("model", "", "model `NAME` (overrides FIXPLAN_MODEL and the settings file)")
-	timeout := fs.Int("timeout", 0, "per-request timeout in `SECONDS`")
-	editFormat := fs.String("edit-format", "", "how the model writes changes to existing files: `FORMAT` auto, whole, search_replace or diff (overrides the settings file)")
-	planOnly := fs.Bool("plan-only", false, "ask for the approach only, without file changes (write them later with --write-changes ID)")
-	writeChanges := fs.String("write-changes", "", "ask the model for the file changes of the approved plan `ID` (one that has no changes)")
-	verifyIt := fs.Bool("verify", false, "verify the plan in a scratch copy with approved checks before showing it")
-	noRules := fs.Bool("no-rules", false, "leave the project's instructions for AI tools (AGENTS.md, CLAUDE.md, .cursorrules, …) out of the context (settings: no_project_rules)")
-	yes := fs.Bool("yes", false, "with --verify: approve the derived failing-test command and your own remembered test command without asking (never a command from the project or the model)")
-	var logs, answers, checks multiFlag
-	fs.Var(&checks, "check", "with --verify: also run `CMD` as a check (approved and remembered for this project; repeatable)")
-	fs.Var(&logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
-	fs.Var(&answers, "answer", "answer to the plan's next question (repeatable, with --replan)")
-	var rejects multiFlag
-	fs.Var(&rejects, "reject", "with --replan of a draft: tell the model you reject hunks N,N of `PATH:N,N` (numbered as apply --show-hunks shows them), or PATH's whole change (repeatable)")
+	fs.StringVar(&f.problem, "problem", "", "the problem `TEXT` (error, trace, description)")
+	fs.StringVar(&f.problemFile, "problem-file", "", "read the problem from `FILE` (- = stdin)")
+	fs.BoolVar(&f.asJSON, "json", false, "print exactly one JSON object")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
+	fs.StringVar(&f.replan, "replan", "", "re-plan plan `ID` with answers to its questions")
+	fs.StringVar(&f.baseURL, "base-url", "", "provider base `URL` (overrides FIXPLAN_BASE_URL and the settings file)")
+	fs.StringVar(&f.model, "model", "", "model `NAME` (overrides FIXPLAN_MODEL and the settings file)")
+	fs.IntVar(&f.timeout, "timeout", 0, "per-request timeout in `SECONDS`")
+	fs.StringVar(&f.editFormat, "edit-format", "", "how the model writes changes to existing files: `FORMAT` auto, whole, search_replace or diff (overrides the settings file)")
+	fs.BoolVar(&f.planOnly, "plan-only", false, "ask for the approach only, without file changes (write them later with --write-changes ID)")
+	fs.StringVar(&f.writeChanges, "write-changes", "", "ask the model for the file changes of the approved plan `ID` (one that has no changes)")
+	fs.BoolVar(&f.verify, "verify", false, "verify the plan in a scratch copy with approved checks before showing it")
+	fs.BoolVar(&f.noRules, "no-rules", false, "leave the project's instructions for AI tools (AGENTS.md, CLAUDE.md, .cursorrules, …) out of the context (settings: no_project_rules)")
+	fs.BoolVar(&f.yes, "yes", false, "with --verify: approve the derived failing-test command and your own remembered test command without asking (never a command from the project or the model)")
+	fs.Var(&f.checks, "check", "with --verify: also run `CMD` as a check (approved and remembered for this project; repeatable)")
+	fs.Var(&f.logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
+	fs.Var(&f.answers, "answer", "answer to the plan's next question (repeatable, with --replan)")
+	fs.Var(&f.rejects, "reject", "with --replan of a draft: tell the model you reject hunks N,N of `PATH:N,N` (numbered as apply --show-hunks shows them), or PATH's whole change (repeatable)")
 	if code, ok := parseFlags(fs, args); !ok {
-		return code
+		return f, code, false
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(e.Stderr, "fixplan plan: unexpected argument %q; pass the problem with --problem or --problem-file\n", fs.Arg(0))
-		return 2
+		return f, 2, false
 	}
-	ls, err := logSources(logs)
+	return f, 0, true
+}
+
+// runPlan implements `fixplan plan`: flags → the problem → settings, model and
+// project → the plan it starts from (--replan) → ask the model → print.
+func runPlan(ctx context.Context, e *env, args []string) int {
+	f, code, ok := parsePlanFlags(e, args)
+	if !ok {
+		return code
+	}
+	in, err := f.input(e)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "fixplan plan: %v\n", err)
-		return 2
+		return f.fail(e, err)
 	}
-	// The output of `fixplan verify`, when there is any, goes along as the "verification" log.
-	ls = append(ls, plan.LogSource{Source: "verification"})
-	in := plan.ProblemInput{Logs: ls, Answers: answers, Previous: *replan, PlanOnly: *planOnly}
-	if *writeChanges != "" && (*problem != "" || *problemFile != "" || *replan != "" || *planOnly || len(logs) > 0) {
-		fmt.Fprintln(e.Stderr, "fixplan plan: --write-changes ID uses the problem, logs and context of plan ID; leave out --problem, --problem-file, --log, --replan and --plan-only")
-		return 2
-	}
-	switch {
-	case *writeChanges != "":
-	case *problem != "" && *problemFile != "":
-		fmt.Fprintln(e.Stderr, "fixplan plan: give either --problem or --problem-file, not both")
-		return 2
-	case *problem != "":
-		in.Problem = *problem
-	case *problemFile == "-":
-		b, err := io.ReadAll(e.Stdin)
-		if err != nil {
-			return fail(e, "plan", fmt.Errorf("read stdin: %w", err), *asJSON)
-		}
-		in.Problem = string(b)
-	case *problemFile != "":
-		b, err := os.ReadFile(*problemFile)
-		if err != nil {
-			return fail(e, "plan", plan.Errorf(plan.ErrInvalidInput, "cannot read the problem file %s", *problemFile).WithHint("check the path"), *asJSON)
-		}
-		in.Problem = string(b)
-	case *replan == "":
-		fmt.Fprintln(e.Stderr, "fixplan plan: say what is wrong: --problem TEXT or --problem-file FILE (- reads stdin)")
-		return 2
-	}
-	if len(answers) > 0 && *replan == "" {
-		fmt.Fprintln(e.Stderr, "fixplan plan: --answer needs --replan ID (the plan whose questions you answer)")
-		return 2
-	}
-	st, err := loadSettings(e)
+	st, err := f.settings(e)
 	if err != nil {
-		return fail(e, "plan", err, *asJSON)
-	}
-	if *baseURL != "" {
-		st.BaseURL, st.Provider = *baseURL, "custom"
-	}
-	if *model != "" {
-		st.Model = *model
-	}
-	if *timeout > 0 {
-		st.TimeoutSeconds = *timeout
-	}
-	if *noRules {
-		st.NoProjectRules = true
-	}
-	if *editFormat != "" {
-		if st.EditFormat, err = session.ParseEditFormat(*editFormat); err != nil {
-			return fail(e, "plan", err, *asJSON)
-		}
+		return f.fail(e, err)
 	}
 	m, err := newModel(e, st)
 	if err != nil {
-		return fail(e, "plan", err, *asJSON)
+		return f.fail(e, err)
 	}
 	var em session.Emitter
-	if !*quiet && !*asJSON {
+	if !f.quiet && !f.asJSON {
 		em = &stderrProgress{w: e.Stderr}
 	}
 	s, err := openSession(e, st, m, em)
 	if err != nil {
-		return fail(e, "plan", err, *asJSON)
+		return f.fail(e, err)
 	}
 	defer s.Close()
-	if *replan != "" {
-		prev, err := s.Load(*replan)
-		if err == nil && prev.Foreign {
-			err = foreignErr(prev.ID)
-		}
-		if err != nil {
-			return fail(e, "plan", err, *asJSON)
-		}
-		if len(rejects) > 0 {
-			if in.Review, err = rejectReview(prev, rejects); err != nil {
-				return fail(e, "plan", err, *asJSON)
-			}
-		}
-		if in.Problem == "" {
-			in.Problem = prev.Input.Problem
-			if len(logs) == 0 {
-				in.Logs = []plan.LogSource{{Source: "verification"}}
-				for _, l := range prev.Input.Logs {
-					if l.Source != "verification" {
-						in.Logs = append(in.Logs, l)
-					}
-				}
-			}
+	if f.replan != "" {
+		if err := f.fromPrevious(s, &in); err != nil {
+			return f.fail(e, err)
 		}
 	}
 	var rec *plan.Record
-	if *writeChanges != "" {
-		rec, err = writeApproved(ctx, e, s, *writeChanges, *verifyIt, checks, *yes)
-	} else if *verifyIt {
-		approveChecks(e, s, in, checks, *yes)
-		rec, err = s.PlanVerified(ctx, in, st.VerifyAttempts, checks)
-	} else {
+	switch {
+	case f.writeChanges != "":
+		rec, err = writeApproved(ctx, e, s, f.writeChanges, f.verify, f.checks, f.yes)
+	case f.verify:
+		approveChecks(e, s, in, f.checks, f.yes)
+		rec, err = s.PlanVerified(ctx, in, st.VerifyAttempts, f.checks)
+	default:
 		rec, err = s.Plan(ctx, in)
 	}
 	if err != nil {
 		var re *session.ReplyError
-		if errors.As(err, &re) && !*asJSON {
+		if errors.As(err, &re) && !f.asJSON {
 			fmt.Fprintf(e.Stderr, "---- raw reply ----\n%s\n---- issues ----\n%s\n", clipText(re.Raw, 4000), strings.Join(re.Issues, "\n"))
 		}
-		return fail(e, "plan", err, *asJSON)
+		return f.fail(e, err)
 	}
-	if *asJSON {
+	if f.asJSON {
 		writeJSON(e.Stdout, planJSON(rec))
 		return 0
 	}
 	printPlan(e.Stdout, rec)
 	return 0
+}
+
+// usageError is a mistake in the command line: told on stderr as it is, exit 2.
+type usageError string
+
+func (u usageError) Error() string { return string(u) }
+
+// fail ends `fixplan plan` with err: a usageError exits 2, anything else 1 (fail).
+func (f planFlags) fail(e *env, err error) int {
+	var u usageError
+	if errors.As(err, &u) {
+		fmt.Fprintf(e.Stderr, "fixplan plan: %s\n", u)
+		return 2
+	}
+	return fail(e, "plan", err, f.asJSON)
+}
+
+// input is the problem the flags describe: its text (--problem, --problem-file,
+// stdin), the attached logs plus the output of `fixplan verify` (the
+// "verification" log), the answers and the plan it re-plans. With --replan and no
+// problem, the problem comes from that plan (fromPrevious).
+func (f planFlags) input(e *env) (plan.ProblemInput, error) {
+	ls, err := logSources(f.logs)
+	if err != nil {
+		return plan.ProblemInput{}, usageError(err.Error())
+	}
+	// The output of `fixplan verify`, when there is any, goes along as the "verification" log.
+	ls = append(ls, plan.LogSource{Source: "verification"})
+	in := plan.ProblemInput{Logs: ls, Answers: f.answers, Previous: f.replan, PlanOnly: f.planOnly}
+	if f.writeChanges != "" && (f.problem != "" || f.problemFile != "" || f.replan != "" || f.planOnly || len(f.logs) > 0) {
+		return in, usageError("--write-changes ID uses the problem, logs and context of plan ID; leave out --problem, --problem-file, --log, --replan and --plan-only")
+	}
+	switch {
+	case f.writeChanges != "":
+	case f.problem != "" && f.problemFile != "":
+		return in, usageError("give either --problem or --problem-file, not both")
+	case f.problem != "":
+		in.Problem = f.problem
+	case f.problemFile == "-":
+		b, err := io.ReadAll(e.Stdin)
+		if err != nil {
+			return in, fmt.Errorf("read stdin: %w", err)
+		}
+		in.Problem = string(b)
+	case f.problemFile != "":
+		b, err := os.ReadFile(f.problemFile)
+		if err != nil {
+			return in, plan.Errorf(plan.ErrInvalidInput, "cannot read the problem file %s", f.problemFile).WithHint("check the path")
+		}
+		in.Problem = string(b)
+	case f.replan == "":
+		return in, usageError("say what is wrong: --problem TEXT or --problem-file FILE (- reads stdin)")
+	}
+	if len(f.answers) > 0 && f.replan == "" {
+		return in, usageError("--answer needs --replan ID (the plan whose questions you answer)")
+	}
+	return in, nil
+}
+
+// settings are the settings file and environment with the flags over them.
+func (f planFlags) settings(e *env) (session.Settings, error) {
+	st, err := loadSettings(e)
+	if err != nil {
+		return st, err
+	}
+	if f.baseURL != "" {
+		st.BaseURL, st.Provider = f.baseURL, "custom"
+	}
+	if f.model != "" {
+		st.Model = f.model
+	}
+	if f.timeout > 0 {
+		st.TimeoutSeconds = f.timeout
+	}
+	if f.noRules {
+		st.NoProjectRules = true
+	}
+	if f.editFormat != "" {
+		if st.EditFormat, err = session.ParseEditFormat(f.editFormat); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// fromPrevious fills in from the plan --replan names: what the user rejected of
+// it (--reject), and without a new problem its problem and logs. A plan this
+// user's fixplan did not make is refused.
+func (f planFlags) fromPrevious(s *session.Session, in *plan.ProblemInput) error {
+	prev, err := s.Load(f.replan)
+	if err == nil && prev.Foreign {
+		err = foreignErr(prev.ID)
+	}
+	if err != nil {
+		return err
+	}
+	if len(f.rejects) > 0 {
+		if in.Review, err = rejectReview(prev, f.rejects); err != nil {
+			return err
+		}
+	}
+	if in.Problem == "" {
+		in.Problem = prev.Input.Problem
+		if len(f.logs) == 0 {
+			in.Logs = []plan.LogSource{{Source: "verification"}}
+			for _, l := range prev.Input.Logs {
+				if l.Source != "verification" {
+					in.Logs = append(in.Logs, l)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // stderrProgress prints progress events as lines on stderr (streaming is coalesced).

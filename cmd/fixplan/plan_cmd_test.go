@@ -180,3 +180,26 @@ func TestPlanFailures(t *testing.T) {
 		}
 	})
 }
+
+func TestPlanUsageErrors(t *testing.T) {
+	root := cliProject(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"extra"}, `fixplan plan: unexpected argument "extra"; pass the problem with --problem or --problem-file`},
+		{[]string{"--problem", "x", "--problem-file", "p.txt"}, "fixplan plan: give either --problem or --problem-file, not both"},
+		{[]string{"--problem", "x", "--answer", "yes"}, "fixplan plan: --answer needs --replan ID"},
+		{[]string{"--write-changes", "id", "--problem", "x"}, "fixplan plan: --write-changes ID uses the problem, logs and context of plan ID"},
+		{[]string{"--problem", "x", "--log", "nofile"}, `fixplan plan: --log "nofile": want SOURCE=FILE`},
+	} {
+		code, out, errOut := runEnv(t, nil, "", append([]string{"--root", root, "plan", "--json"}, tc.args...)...)
+		if code != 2 || !strings.HasPrefix(errOut, tc.want) || strings.Count(errOut, "\n") != 1 || out != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+	code, out, errOut := runEnv(t, nil, "", "--root", root, "plan", "--json", "--problem-file", filepath.Join(root, "missing.txt"))
+	if code != 1 || !strings.Contains(errOut, "ERR_INVALID_INPUT: cannot read the problem file") || !strings.Contains(out, `"ERR_INVALID_INPUT"`) {
+		t.Errorf("missing problem file: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
