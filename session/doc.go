@@ -1,5 +1,26 @@
 // Package session is fixplan's fix loop: gather base context, ask the model for one
 // strict-JSON plan, validate and repair once, fulfil up to two rounds of context
 // requests, preview the changes, and later apply, undo and verify them. The CLI and
-// the desktop app are thin edges over it.
+// the desktop app are thin edges over it: they parse input, call session, and
+// present the result in their own words.
+//
+// The use-case rules both edges rely on live here, each in one place:
+//
+//   - Opening a project: OpenAndRecover opens it and finishes what a crash
+//     interrupted; a recovery that cannot run never blocks the project
+//     (session.go).
+//   - The model: NewModel builds the client from the settings (model.go); the
+//     edges only find the key.
+//   - A plan this user's fixplan did not make is never re-planned (loop.go), has
+//     no changes written from it (writechanges.go), is never verified and its
+//     commands are never offered (verify.go) nor run (session.go); apply never
+//     applies it. Every refusal is plan.ForeignPlan.
+//   - Commands: RunPlanCommand runs only a command of the plan, never one of a
+//     foreign plan (session.go); checks run only once approved (verify.go,
+//     approvals.go).
+//   - Write-then-verify: WriteChangesVerified (writechanges.go).
+//
+// The config folder the edges pass in Options.ConfigDir is resolved by
+// internal/config. The ports the loop consumes are in ports.go, the progress
+// events in events.go.
 package session
