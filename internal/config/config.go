@@ -2,8 +2,8 @@
 // files: the config folder, the environment variables that move it, and the
 // names of the files in it. Each edge resolves the folder here once (the desktop
 // at start-up, the CLI for each command) and hands it down; the core packages
-// whose defaults live in the folder (memory's user file, codectx's environment
-// cache) take them from here too, so a rule such as FIXPLAN_CONFIG_DIR is
+// whose defaults live in the folder (memory's user file, context/envprobe's
+// environment cache) take them from here too, so a rule such as FIXPLAN_CONFIG_DIR is
 // written once. It imports no fixplan package: every package may use it.
 package config
 
