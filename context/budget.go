@@ -2,7 +2,6 @@ package codectx
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 
 	"fixplan/context/section"
@@ -83,6 +82,7 @@ func (g *Gatherer) budget(cands []section.Candidate, warnings []string) plan.Gat
 	return out
 }
 
+// mergeRanges sorts rs and merges the ranges that overlap or touch.
 func mergeRanges(rs []section.LineRange) []section.LineRange {
 	sort.Slice(rs, func(i, j int) bool { return rs[i].From < rs[j].From })
 	var out []section.LineRange
@@ -106,14 +106,5 @@ func windows(centers []int, n, total int) []section.LineRange {
 		}
 		rs = append(rs, section.LineRange{From: max(1, c-n), To: min(total, c+n)})
 	}
-	slices.SortFunc(rs, func(a, b section.LineRange) int { return a.From - b.From })
-	var out []section.LineRange
-	for _, r := range rs {
-		if k := len(out) - 1; k >= 0 && r.From <= out[k].To+1 {
-			out[k].To = max(out[k].To, r.To)
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
+	return mergeRanges(rs)
 }

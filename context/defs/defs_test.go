@@ -9,6 +9,7 @@ import (
 
 	"fixplan/context/frames"
 	"fixplan/projfs"
+	"fixplan/projfs/projfstest"
 )
 
 // TestSections looks definitions up from given failure points, without a
@@ -40,11 +41,7 @@ func TestSections(t *testing.T) {
 			if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "defs", tt.fixture))); err != nil {
 				t.Fatal(err)
 			}
-			files, err := projfs.OpenRoot(root, projfs.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer files.Close()
+			files := projfstest.Open(t, root, projfs.Options{})
 			tt.req.MaxResultBytes, tt.req.MaxTotalBytes = 24*1024, 96*1024
 			cands, warnings := Sections(context.Background(), files, tt.req)
 			got := result{cands, warnings}

@@ -8,6 +8,7 @@ import (
 	"fixplan/context/frames"
 	"fixplan/context/section"
 	"fixplan/projfs"
+	"fixplan/projfs/projfstest"
 )
 
 // result is what Sections returned for a problem.
@@ -22,11 +23,7 @@ type result struct {
 // gatherer's default budget unless o says.
 func sectionsFor(t *testing.T, root, problem string, o Request) result {
 	t.Helper()
-	files, err := projfs.OpenRoot(root, projfs.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { files.Close() })
+	files := projfstest.Open(t, root, projfs.Options{})
 	ctx := context.Background()
 	res := frames.NewResolver(files)
 	o.Frames, o.Tests = res.Points(ctx, res.Trace(ctx, problem), problem, 3)

@@ -12,6 +12,7 @@ import (
 
 	"fixplan/internal/testtree"
 	"fixplan/projfs"
+	"fixplan/projfs/projfstest"
 )
 
 // noTools is a LookPath that finds nothing: no real tool probes where a test
@@ -22,13 +23,9 @@ func noTools(string) (string, error) { return "", os.ErrNotExist }
 // on error; the probes still running and the root are done with at cleanup.
 func openProbe(t testing.TB, root string, o Options) *Probe {
 	t.Helper()
-	files, err := projfs.OpenRoot(root, projfs.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.Files = files
+	o.Files = projfstest.Open(t, root, projfs.Options{})
 	p := New(o)
-	t.Cleanup(func() { p.Wait(); files.Close() })
+	t.Cleanup(p.Wait) // before the root is closed: cleanups run last first
 	return p
 }
 

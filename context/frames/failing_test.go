@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"fixplan/internal/testtree"
+	"fixplan/projfs"
+	"fixplan/projfs/projfstest"
 )
 
 func TestFailingTests(t *testing.T) {
@@ -85,7 +87,7 @@ func TestFindDefinition(t *testing.T) {
 		"src/lib.rs":            "#[test]\nfn overflow() {\n}\n",
 		"unrelated/TestAdd.txt": "TestAdd\n",
 	})
-	g := NewResolver(openRoot(t, root))
+	g := NewResolver(projfstest.Open(t, root, projfs.Options{}))
 	tests := []struct {
 		t        FailingTest
 		file     string

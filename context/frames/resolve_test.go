@@ -9,18 +9,8 @@ import (
 
 	"fixplan/internal/testtree"
 	"fixplan/projfs"
+	"fixplan/projfs/projfstest"
 )
-
-// openRoot opens the project root, failing the test on error.
-func openRoot(t *testing.T, root string) *projfs.Root {
-	t.Helper()
-	files, err := projfs.OpenRoot(root, projfs.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { files.Close() })
-	return files
-}
 
 func resolveFixture(t *testing.T) string {
 	t.Helper()
@@ -51,7 +41,7 @@ func resolveFixture(t *testing.T) string {
 
 func TestResolveFrames(t *testing.T) {
 	root := resolveFixture(t)
-	g := NewResolver(openRoot(t, root))
+	g := NewResolver(projfstest.Open(t, root, projfs.Options{}))
 	tests := []struct {
 		name    string
 		frame   Frame
@@ -98,7 +88,7 @@ func TestResolveFrames(t *testing.T) {
 func TestResolveTraceGoPackages(t *testing.T) {
 	root := t.TempDir()
 	testtree.Write(t, root, map[string]string{"calc/calc_test.go": "x", "other/calc_test.go": "x", "util_test.go": "x"})
-	g := NewResolver(openRoot(t, root))
+	g := NewResolver(projfstest.Open(t, root, projfs.Options{}))
 	tests := []struct {
 		name, text, want string
 	}{
@@ -134,7 +124,7 @@ func TestResolveTraceGoPackageFolder(t *testing.T) {
 		"tools/gen/lru_test.go":    "package gen\n",
 		"vendor2/example.com/x.go": "package x\n",
 	})
-	g := NewResolver(openRoot(t, root))
+	g := NewResolver(projfstest.Open(t, root, projfs.Options{}))
 	tests := []struct {
 		name, text string
 		want       []string
@@ -175,7 +165,7 @@ func TestResolveTraceGoPackageFolder(t *testing.T) {
 // out like the machine that produced them.
 func TestResolveTraceGoldens(t *testing.T) {
 	root := resolveFixture(t)
-	g := NewResolver(openRoot(t, root))
+	g := NewResolver(projfstest.Open(t, root, projfs.Options{}))
 	tests := []struct {
 		trace string
 		want  []string // resolved files in frame order ("" = unresolved)

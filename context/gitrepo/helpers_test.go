@@ -8,6 +8,7 @@ import (
 
 	"fixplan/context/envprobe"
 	"fixplan/projfs"
+	"fixplan/projfs/projfstest"
 )
 
 // testChanges are the options of Changes under the gatherer's default budget.
@@ -22,11 +23,7 @@ func newGit(t *testing.T, root string) *Git {
 		t.Fatal("git is needed for this test: install git (apt-get install git)")
 	}
 	var g *Git
-	files, err := projfs.OpenRoot(root, projfs.Options{Tracked: func(rel string) (bool, string) { return g.Tracks(rel) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { files.Close() })
+	files := projfstest.Open(t, root, projfs.Options{Tracked: func(rel string) (bool, string) { return g.Tracks(rel) }})
 	env := envprobe.New(envprobe.Options{Files: files, LookPath: func(string) (string, error) { return "", os.ErrNotExist }})
 	g = New(Options{Files: files, PATH: env.PATH, Timeout: 3 * time.Second, LookPath: func(name string) (string, error) {
 		if name == "git" {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"fixplan/internal/testtree"
+	"fixplan/projfs"
+	"fixplan/projfs/projfstest"
 )
 
 // TestScopedRulesReadOnlyTheirFrontMatter: a folder of big Cursor rules whose
@@ -31,7 +33,7 @@ func TestScopedRulesReadOnlyTheirFrontMatter(t *testing.T) {
 	}
 	t.Cleanup(func() { ruleReadHook = nil })
 
-	proj := openRoot(t, root)
+	proj := projfstest.Open(t, root, projfs.Options{})
 	got := Files(proj, []string{"app/x.py"})
 	if strings.Join(got, " ") != ".cursor/rules/p.mdc" {
 		t.Errorf("RuleFiles = %q, want only the applying rule", got)

@@ -10,6 +10,7 @@ import (
 
 	"fixplan/internal/testtree"
 	"fixplan/projfs"
+	"fixplan/projfs/projfstest"
 )
 
 // update rewrites the golden files under testdata/ (go test -update).
@@ -17,17 +18,6 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 // testMaxTotal is the gatherer's default budget of the whole base context.
 const testMaxTotal = 96 * 1024
-
-// openRoot opens the project root, failing the test on error.
-func openRoot(t *testing.T, root string) *projfs.Root {
-	t.Helper()
-	files, err := projfs.OpenRoot(root, projfs.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { files.Close() })
-	return files
-}
 
 // TestRulesGolden builds the "Project rules" section for one project per
 // convention (and for their precedence) and compares it with the reviewed
@@ -156,7 +146,7 @@ func TestRulesGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
 			testtree.Write(t, root, tt.files)
-			proj := openRoot(t, root)
+			proj := projfstest.Open(t, root, projfs.Options{})
 			c, ok := Section(proj, tt.inPlay, testMaxTotal)
 			got := ""
 			if ok {
@@ -204,7 +194,7 @@ func TestRulesNeverLeaveTheProject(t *testing.T) {
 		".windsurfrules":                  "kept: the only readable rules\n",
 		".github/copilot-instructions.md": "->/etc/passwd",
 	})
-	proj := openRoot(t, root)
+	proj := projfstest.Open(t, root, projfs.Options{})
 	c, ok := Section(proj, []string{"secrets/x.py", ".git/x"}, testMaxTotal)
 	if !ok {
 		t.Fatal("no rules section; .windsurfrules should be in it")
@@ -230,7 +220,7 @@ func TestRuleFiles(t *testing.T) {
 		".clinerules/x": "x\n",
 		"a/b/c.go":      "package b\n",
 	})
-	proj := openRoot(t, root)
+	proj := projfstest.Open(t, root, projfs.Options{})
 	got := strings.Join(Files(proj, []string{"a/b/c.go"}), " ")
 	if want := "a/b/AGENTS.md a/CLAUDE.md AGENTS.md .clinerules/x"; got != want {
 		t.Errorf("RuleFiles = %q, want %q", got, want)
@@ -258,7 +248,7 @@ func TestRuleImportsNeverLeaveTheProject(t *testing.T) {
 		".env":                   "DOTENV-TEXT=1\n",
 		"ok.md":                  "kept: the readable import\n",
 	})
-	proj := openRoot(t, root)
+	proj := projfstest.Open(t, root, projfs.Options{})
 	c, ok := Section(proj, nil, testMaxTotal)
 	if !ok {
 		t.Fatal("no rules section; CLAUDE.md should be in it")
@@ -294,7 +284,7 @@ func TestRuleImportsCountAgainstTheCaps(t *testing.T) {
 	files["CLAUDE.md"] = imports.String()
 	files["r/00.md"] = "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n" + strings.Repeat("a long imported rule line\n", 400)
 	testtree.Write(t, root, files)
-	proj := openRoot(t, root)
+	proj := projfstest.Open(t, root, projfs.Options{})
 	rf := (project{proj}).ruleFiles(nil)
 	if len(rf) != maxRuleFiles {
 		t.Errorf("%d rules files used, want the cap %d", len(rf), maxRuleFiles)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"fixplan/internal/testtree"
+	"fixplan/projfs"
+	"fixplan/projfs/projfstest"
 )
 
 // TestRulesOddNames: a rules file whose name holds a newline (which could fake
@@ -18,7 +20,7 @@ func TestRulesOddNames(t *testing.T) {
 		".clinerules/c\u202egnp.md":                "BIDI RULE\n",
 		".clinerules/ok.md":                        "plain rule\n",
 	})
-	c, ok := Section(openRoot(t, root), nil, testMaxTotal)
+	c, ok := Section(projfstest.Open(t, root, projfs.Options{}), nil, testMaxTotal)
 	if !ok {
 		t.Fatal("no section")
 	}
