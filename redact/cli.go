@@ -116,10 +116,7 @@ func passFlagPre(text string, ks, ke int) bool {
 	if ke >= len(text) || (text[ke] != '=' && text[ke] != ' ' && text[ke] != '\t') {
 		return false
 	}
-	i := ks
-	for i > 0 && (isAlnum(text[i-1]) || text[i-1] == '-' || text[i-1] == '_') {
-		i--
-	}
+	i := nameStart(text, ks, func(c byte) bool { return isAlnum(c) || c == '-' || c == '_' })
 	return strings.HasPrefix(text[i:ks], "--")
 }
 
@@ -157,10 +154,7 @@ var envPassNames = map[string]bool{"PGPASSWORD": true, "SSHPASS": true, "REDISCL
 
 // envPassPre: the keyword is in an upper-case name glued to `=`.
 func envPassPre(text string, ks, ke int) bool {
-	i := ke
-	for i < len(text) && (('A' <= text[i] && text[i] <= 'Z') || ('0' <= text[i] && text[i] <= '9') || text[i] == '_') {
-		i++
-	}
+	i := nameEnd(text, ke, func(c byte) bool { return 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' })
 	return i < len(text) && text[i] == '=' && i+1 < len(text) && text[i+1] != '='
 }
 
@@ -210,7 +204,7 @@ func envPasswordName(name string) bool {
 // insideString reports whether position i of a line of code is inside a string
 // literal: an odd number of one kind of quote stands before it on its line.
 func insideString(text string, i int) bool {
-	line := text[lineStartBack(text, i, 0):i]
+	line := text[lineStartNear(text, i, 0):i] // on a long line, what is near
 	for _, q := range []string{`"`, `'`, "`"} {
 		if strings.Count(line, q)%2 == 1 {
 			return true

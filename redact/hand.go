@@ -351,10 +351,7 @@ var numberRe = sync.OnceValue(func() *regexp.Regexp {
 // assignmentPre: after the keyword, the rest of the name, an optional closing
 // quote, spaces, `=` (not `==`), `:=` or `:`, spaces, and a value on the line.
 func assignmentPre(text string, ks, ke int) bool {
-	i := ke
-	for i < len(text) && isNameByte(text[i]) {
-		i++
-	}
+	i := nameEnd(text, ke, isNameByte)
 	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
 		i++
 	}
@@ -472,4 +469,32 @@ func genericValueAt(text string, i int) bool {
 
 func isAlnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// maxName bounds the scans of a name from a keyword: a name longer than this
+// is not one a secret goes by, and unbounded scans on a long run of name bytes
+// (minified code) would make the keyword hits quadratic.
+const maxName = 128
+
+// nameEnd returns where the name bytes from i end (at most maxName further).
+func nameEnd(text string, i int, ok func(byte) bool) int {
+	for n := 0; i < len(text) && n < maxName && ok(text[i]); n++ {
+		i++
+	}
+	return i
+}
+
+// nameStart returns where the name bytes before i start (at most maxName back).
+func nameStart(text string, i int, ok func(byte) bool) int {
+	for n := 0; i > 0 && n < maxName && ok(text[i-1]); n++ {
+		i--
+	}
+	return i
+}
+
+// lineStartNear is lineStartBack within nearBytes before pos: a detector's
+// look around a match stays bounded on a long line.
+func lineStartNear(text string, pos, n int) int {
+	lo := max(0, pos-nearBytes)
+	return lo + lineStartBack(text[lo:pos], pos-lo, n)
 }

@@ -206,6 +206,20 @@ func TestRedactLongLine(t *testing.T) {
 	}
 }
 
+// TestRedactLongName: a long run of keywords with no break (minified or
+// generated text) is checked a bounded number of bytes around each keyword
+// hit; an unbounded scan of the name from each hit was quadratic (seconds for
+// this line, minutes for a few hundred KiB).
+func TestRedactLongName(t *testing.T) {
+	for _, run := range []string{"pass", "PASSWORD_", "--db-pass"} {
+		in := strings.Repeat(run, 64<<10/len(run)) + " password=hunter22\n"
+		want := strings.Repeat(run, 64<<10/len(run)) + " password=[REDACTED]\n"
+		if got, n := Text(in); got != want || n != 1 {
+			t.Errorf("%q: %d redactions: %v", run, n, Find("", in))
+		}
+	}
+}
+
 // Redacting the same file again gives the same answer (it is remembered), and
 // another text of the same length, or the same text under another path, is
 // judged on its own.
