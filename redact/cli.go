@@ -29,9 +29,10 @@ var (
 		return regexp.MustCompile(`\bredis-cli[ \t](?:[^\n|;&]*?[ \t])?-a[ \t]+(` + cliValue + `)`)
 	})
 	// passFlagRe: a long flag naming a password, `--password=S3cret`,
-	// `--password S3cret`, `--db-password S3cret` (not --password-stdin).
+	// `--password S3cret`, `--db-password S3cret` (not --password-stdin), and
+	// redis-server's `--requirepass S3cret`, `--masterauth S3cret`.
 	passFlagRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?:^|[\s'"(=])--(?:[A-Za-z0-9]+[-_])*pass(?:word|wd)(=|[ \t]+)(` + cliValue + `)`)
+		return regexp.MustCompile(`(?:^|[\s'"(=])--(?:(?:[A-Za-z0-9]+[-_])*pass(?:word|wd)|requirepass|masterauth)(=|[ \t]+)(` + cliValue + `)`)
 	})
 	// envPassRe: a shell variable that holds a password, set in front of a
 	// command or exported: `PGPASSWORD=x psql`, `export SSHPASS=...`,
@@ -55,7 +56,7 @@ func cliDetectors() []handDetector {
 		{detector{id: "command-password", re: mysqlPassRe(), accept: acceptCLI(1)}, []string{"mysql", "mariadb"}},
 		{detector{id: "command-password", re: sshpassRe(), accept: acceptCLI(1)}, []string{"sshpass"}},
 		{detector{id: "command-password", re: redisAuthRe(), accept: acceptCLI(1)}, []string{"redis-cli"}},
-		{detector{id: "command-password", re: passFlagRe(), accept: acceptPassFlag, pre: passFlagPre}, []string{"password", "passwd"}},
+		{detector{id: "command-password", re: passFlagRe(), accept: acceptPassFlag, pre: passFlagPre}, []string{"password", "passwd", "requirepass", "masterauth"}},
 		{detector{id: "command-password", re: envPassRe(), accept: acceptEnvPassword, pre: envPassPre}, []string{"password", "passwd", "pwd", "pass", "rediscli_auth"}},
 		{detector{id: "netrc", re: netrcRe(), reach: 8, accept: acceptNetrc, pre: netrcPre}, []string{"machine", "default"}},
 	}

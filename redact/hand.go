@@ -37,11 +37,11 @@ var (
 	jwtRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*`)
 	})
-	// assignRe finds `key = `, `key: `, `"key": ` where key names a secret; the value
-	// that follows is judged by secretValue.
+	// assignRe finds `key = `, `key: `, `"key": `, `'key' => ` where key names a
+	// secret; the value that follows is judged by secretValue.
 	// The operator is on the key's line and so is the value.
 	assignRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:password|passwd|pwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)[A-Za-z0-9_.\-]*)(["']?)([ \t]*(?::=|=|:)[ \t]*)`)
+		return regexp.MustCompile(`(?i)([A-Za-z0-9_.\-]*(?:password|passwd|pwd|passphrase|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|auth[_\-]?key|credentials?)[A-Za-z0-9_.\-]*)(["']?)([ \t]*(?::=|=>|=|:)[ \t]*)`)
 	})
 )
 
@@ -180,7 +180,11 @@ func acceptAWSSecret(sc *scan, off int, loc []int) {
 func hasDigit(s string) bool { return strings.IndexAny(s, "0123456789") >= 0 }
 
 // acceptAssignment judges the value assigned to a secret-like name (see
-// secretName and assignedSecret).
+// secretName and assignedSecret). In a list of `key=value;` pairs (a connection
+// string of ODBC, ADO.NET or JDBC) Pwd is a password too and a value may be
+// braced (`Pwd={a;b}`); in a URL's query a value ends at `&`. In a file of code
+// an unquoted value is an expression, unless the name stands inside a string
+// literal (`"Server=db;Password=x;"`, `"host=db password=x"`): there it is text.
 func acceptAssignment(sc *scan, off int, loc []int) {
 	text := sc.text
 	start := off + loc[1] // the value starts after the operator and spaces
@@ -192,23 +196,65 @@ func acceptAssignment(sc *scan, off int, loc []int) {
 	if opt == ":" && start < len(text) && text[start] == ':' { // C++ scope, Python slice
 		return
 	}
-	key := text[off+loc[2] : off+loc[3]]
+	ks := off + loc[2]
+	key := text[ks : off+loc[3]]
 	kind := secretName(key)
-	if kind == "" {
+	inList := opt == "=" && pairListBefore(text, ks)
+	if kind == "" && inList && strings.EqualFold(key, "pwd") {
+		kind = "password"
+	}
+	if kind == "" && !keyOrSaltName(key) {
+		return
+	}
+	if inList && start < len(text) && text[start] == '{' { // ODBC: Pwd={a;b}
+		if e := strings.IndexByte(text[start:lineEndNear(text, start, 0)], '}'); e > 1 && kind != "" && !placeholderValue(text[start:start+e+1]) {
+			sc.add(start+1, start+e, "assignment")
+		}
 		return
 	}
 	vs, ve := secretValue(text, start)
 	if ve <= vs {
+		if s, e := quotedLiteral(text, start); e > s && randomLiteral(text[s:e]) { // a salt that starts like a placeholder ('<k$L…')
+			sc.add(s, e, "assignment")
+		}
 		return
 	}
 	quoted := vs > start
-	if !quoted && sc.code {
-		return
+	if !quoted {
+		if ks > 0 && (text[ks-1] == '?' || text[ks-1] == '&') { // a URL's query
+			if i := strings.IndexByte(text[vs:ve], '&'); i >= 0 {
+				ve = vs + i
+			}
+		}
+		if sc.code { // only key=value text inside a string literal, up to an escape (\n)
+			if opt != "=" || !insideString(text, ks) {
+				return
+			}
+			if i := strings.IndexByte(text[vs:ve], '\\'); i >= 0 {
+				ve = vs + i
+			}
+		}
+		if ve-vs < 4 || text[vs] == '\\' || placeholderValue(text[vs:ve]) { // `\nhave`: an escape, then text
+			return
+		}
 	}
-	if !assignedSecret(text, key, kind, op, vs, ve, quoted) {
+	if kind == "" || !assignedSecret(text, key, kind, op, vs, ve, quoted) {
+		if kind == "" && quoted && randomLiteral(text[vs:ve]) { // SECURITY_PASSWORD_SALT = '…'
+			sc.add(vs, ve, "assignment")
+		}
 		return
 	}
 	sc.add(vs, ve, "assignment")
+}
+
+// pairListBefore reports whether the name at ks follows a `;` (blanks between
+// allowed): it is a pair of a `key=value;` list.
+func pairListBefore(text string, ks int) bool {
+	i := ks
+	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+		i--
+	}
+	return i > 0 && text[i-1] == ';'
 }
 
 // secretWords are the last words of names that hold a secret; "key" counts after
@@ -223,7 +269,8 @@ var (
 )
 
 // secretName returns "password" for names of passwords and other secrets that
-// may contain spaces (passphrases), "token" for keys and tokens, "" for names
+// may contain spaces (passphrases; also a password word glued to another,
+// rpcpassword), "token" for keys and tokens, "" for names
 // that only mention a secret (masterSecretLabel, TOKEN_READ, tokenFile, tokens,
 // secretKeyRef) or PWD, the working directory.
 func secretName(key string) string {
@@ -238,6 +285,11 @@ func secretName(key string) string {
 	}
 	if k := secretWords[last]; k != "" {
 		return k
+	}
+	for _, suf := range []string{"password", "passwd", "passphrase", "pwd"} { // rpcpassword, dbpasswd
+		if strings.HasSuffix(last, suf) && len(last) >= len(suf)+2 && last != "oldpwd" {
+			return "password"
+		}
 	}
 	if last == "key" && len(ws) > 1 && keyQualifiers[ws[len(ws)-2]] {
 		return "token"
@@ -279,8 +331,7 @@ func nameWords(name string) []string {
 var codeWords = map[string]bool{"iota": true, "this": true, "self": true, "super": true, "return": true, "new": true, "await": true, "yield": true, "value": true, "default": true, "required": true, "optional": true}
 
 // assignedSecret judges the value text[vs:ve] assigned to key with operator op
-// (spaces included). A quoted value is a secret unless it is short (under 4
-// characters), repeats the name, or has spaces where the name is a token's. An
+// (spaces included). A quoted value is a secret when quotedSecret says so. An
 // unquoted value is an expression of code, not a secret, when it is a number,
 // a code word (iota, self), part of the key's name or assigned with Go's :=; and
 // when it is a plain word (letters only) that is an UPPER_SNAKE constant or a
@@ -293,7 +344,7 @@ func assignedSecret(text, key, kind, op string, vs, ve int, quoted bool) bool {
 		return false
 	}
 	if quoted {
-		return len(v) >= 4 && (kind == "password" || !strings.ContainsAny(v, " \t"))
+		return quotedSecret(key, kind, v)
 	}
 	if strings.TrimSpace(op) == ":=" || numberRe().MatchString(v) || codeWords[lv] {
 		return false
@@ -319,8 +370,8 @@ func assignedSecret(text, key, kind, op string, vs, ve int, quoted bool) bool {
 	if ve < len(text) && (text[ve] == ',' || text[ve] == ')' || text[ve] == '}') {
 		return false
 	}
-	if strings.HasPrefix(op, " ") && strings.HasSuffix(op, " ") && strings.TrimSpace(op) == "=" {
-		return false
+	if strings.HasPrefix(op, " ") && strings.HasSuffix(op, " ") && strings.TrimSpace(op) == "=" || strings.TrimSpace(op) == "=>" {
+		return false // code style: `password = value`, `'password' => value`
 	}
 	// what follows a plain word on its line: nothing, a comment, `;`, or another
 	// key=value pair; more words are prose, an operator an expression
@@ -331,6 +382,8 @@ func assignedSecret(text, key, kind, op string, vs, ve int, quoted bool) bool {
 	rest = strings.TrimLeft(rest, " \t\r")
 	switch {
 	case rest == "" || rest[0] == '#' || rest[0] == ';' || rest[0] == '&' && !strings.HasPrefix(rest, "&&"):
+		return true
+	case (rest[0] == '"' || rest[0] == '\'') && strings.TrimSpace(op) == "=": // the end of a string that holds a key=value pair
 		return true
 	case strings.HasPrefix(rest, "//"):
 		return true
@@ -492,9 +545,13 @@ func nameStart(text string, i int, ok func(byte) bool) int {
 	return i
 }
 
-// lineStartNear is lineStartBack within nearBytes before pos: a detector's
-// look around a match stays bounded on a long line.
+// lineStartNear and lineEndNear are lineStartBack and lineEndForward within
+// nearBytes of pos: a detector's look around a match stays bounded on a long line.
 func lineStartNear(text string, pos, n int) int {
 	lo := max(0, pos-nearBytes)
 	return lo + lineStartBack(text[lo:pos], pos-lo, n)
+}
+
+func lineEndNear(text string, pos, n int) int {
+	return lineEndForward(text[:min(len(text), pos+nearBytes)], pos, n)
 }

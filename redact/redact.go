@@ -7,7 +7,8 @@
 // numbers stay right.
 //
 // Detection is gitleaks' default rule set (rules.go) plus hand-written
-// detectors (hand.go, cli.go, pem.go).
+// detectors (hand.go, cli.go, pem.go); value.go judges the values they find
+// beside a secret's name.
 package redact
 
 import (
@@ -42,9 +43,11 @@ type secretSpan struct {
 // high entropy) plus: private key blocks, also when the text starts or ends inside
 // one; literal values assigned to names that end in password/token/secret/api_key
 // and the like, in any syntax (`password=hunter2`, `"token": "abc"`, `API_KEY:
-// xyz`), unless they look like code (calls, indexing, dotted or camelCase names,
-// CONSTANTS, numbers, null/true/false, ${VAR}, a name that only mentions a
-// secret such as masterSecretLabel or TOKEN_READ); the password
+// xyz`, `'password' => 'x'`, `Pwd=x;` in a connection string, also inside a
+// string of code), unless they look like code (calls, indexing, dotted or
+// camelCase names, CONSTANTS, numbers, null/true/false, ${VAR}, $VAR, a name
+// that only mentions a secret such as masterSecretLabel or TOKEN_READ), a
+// message or validation rules; the password
 // of a URL (`postgres://user:[REDACTED]@host/db`); bearer tokens and basic
 // credentials; JWTs; `sk-` keys with a run of at least 10 letters and digits
 // after the dash, a digit and a letter among them (OpenAI-style; skKey says why
@@ -256,17 +259,16 @@ func secretValue(text string, i int) (int, int) {
 	if i >= len(text) {
 		return i, i
 	}
-	if q := text[i]; q == '"' || q == '\'' || q == '`' {
-		end := strings.IndexByte(text[i+1:], q)
-		nl := strings.IndexByte(text[i+1:], '\n')
-		if end < 0 || (nl >= 0 && nl < end) || end == 0 {
+	q := i
+	if i+1 < len(text) && strings.IndexByte("NnEe", text[i]) >= 0 && text[i+1] == '\'' { // SQL's N'…', E'…'
+		q = i + 1
+	}
+	if c := text[q]; c == '"' || c == '\'' || c == '`' {
+		s, e := quotedLiteral(text, i)
+		if e <= s || looksLikePlaceholder(text[s:e]) || concatenation(text[s:e]) {
 			return i, i
 		}
-		v := text[i+1 : i+1+end]
-		if looksLikePlaceholder(v) || concatenation(v) {
-			return i, i
-		}
-		return i + 1, i + 1 + end
+		return s, e
 	}
 	end := i
 	for end < len(text) && !strings.ContainsRune(" \t\r\n,;\"'`)}]", rune(text[end])) {
@@ -317,7 +319,8 @@ func isDigits(v string) bool {
 
 // Finding is one value Text replaces: the detector that found it (a gitleaks
 // rule id such as "stripe-access-token", or one of "private-key", "assignment",
-// "url-password", "authorization", "jwt", "token") and its byte range in the text.
+// "url-password", "authorization", "jwt", "token", "aws-secret-key",
+// "command-password", "netrc") and its byte range in the text.
 type Finding struct {
 	Rule       string
 	Start, End int
