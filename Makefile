@@ -18,6 +18,11 @@ LDFLAGS_VERSION := -X main.version=$(VERSION)
 # makensis for the Windows installer; desktop-file-validate checks the .deb's menu entry;
 # shellcheck checks the workflows' run: scripts (make test-tools).
 APT_DIST := nsis desktop-file-utils shellcheck
+# The commit's time dates the .deb's changelog and its files (the same commit gives the same
+# changelog); `make dist SOURCE_DATE_EPOCH=…` overrides it, outside git it is the build's time.
+ifndef SOURCE_DATE_EPOCH
+SOURCE_DATE_EPOCH := $(shell git log -1 --format=%ct 2>/dev/null)
+endif
 DISTTOOL := build/bin/fixplan-dist
 
 .PHONY: run build cli frontend apt-build apt-test dist-placeholder test test-go test-fuzz \
@@ -130,8 +135,8 @@ dist-linux: apt-build apt-dist frontend dist-tool
 	mkdir -p build/bin/dist/linux
 	$(GO) build -tags $(TAGS_DESKTOP) -ldflags "-w -s $(LDFLAGS_VERSION)" -o build/bin/dist/linux/fixplan .
 	$(GO) build -ldflags "-w -s $(LDFLAGS_VERSION)" -o build/bin/dist/linux/fixplan-cli ./cmd/fixplan
-	$(DISTTOOL) deb -version $(VERSION) -app build/bin/dist/linux/fixplan -cli build/bin/dist/linux/fixplan-cli -out dist
-	$(DISTTOOL) tar -version $(VERSION) -app build/bin/dist/linux/fixplan -cli build/bin/dist/linux/fixplan-cli -out dist
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) $(DISTTOOL) deb -version $(VERSION) -app build/bin/dist/linux/fixplan -cli build/bin/dist/linux/fixplan-cli -out dist
+	SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH) $(DISTTOOL) tar -version $(VERSION) -app build/bin/dist/linux/fixplan -cli build/bin/dist/linux/fixplan-cli -out dist
 	$(DISTTOOL) sums -dir dist
 
 dist-windows: apt-dist frontend dist-tool

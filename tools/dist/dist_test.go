@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 const repo = "../.." // the fixplan repository root, seen from tools/dist
@@ -60,13 +61,35 @@ func fakeBinaries(t *testing.T) (app, cli string) {
 	return app, cli
 }
 
+// fakeSource is the repository's packaging files (build/, README.md) with a
+// frontend of one npm package.
+func fakeSource(t *testing.T) string {
+	f := fakeTree{t, t.TempDir()}
+	for _, name := range []string{"build", "README.md"} {
+		abs, _ := filepath.Abs(filepath.Join(repo, name))
+		if err := os.Symlink(abs, filepath.Join(f.root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.write("frontend/package-lock.json", `{"lockfileVersion": 3, "packages": {"": {"dependencies": {"left-pad": "1"}},
+  "node_modules/left-pad": {"version": "1.3.0", "license": "WTFPL"}}}`)
+	f.write("frontend/node_modules/left-pad/COPYING", "DO WHAT THE FUCK YOU WANT TO PUBLIC LICENSE")
+	return f.root
+}
+
 func TestDebPackage(t *testing.T) {
 	if _, err := exec.LookPath("dpkg-deb"); err != nil {
 		t.Fatal("dpkg-deb is needed (Debian's dpkg package)")
 	}
-	app, cli := fakeBinaries(t)
+	t.Setenv("SOURCE_DATE_EPOCH", "1795762259") // 2026-11-27 06:50:59 UTC
+	// Go binaries (their build info names what the copyright file covers); the app
+	// has a tail so the two differ.
+	cli := fakeCLI(t)
+	b, _ := os.ReadFile(cli)
+	app := filepath.Join(t.TempDir(), "app")
+	os.WriteFile(app, append(b, "fake app"...), 0o755)
 	out := t.TempDir()
-	deb, err := buildDeb("v1.2.3-4-gabc1234", app, cli, repo, out)
+	deb, err := buildDeb("v1.2.3-4-gabc1234", app, cli, fakeSource(t), out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,6 +124,10 @@ func TestDebPackage(t *testing.T) {
 		"-rw-r--r-- root/root .* ./usr/share/applications/fixplan.desktop$",
 		"-rw-r--r-- root/root .* ./usr/share/icons/hicolor/256x256/apps/fixplan.png$",
 		"-rw-r--r-- root/root .* ./usr/share/icons/hicolor/512x512/apps/fixplan.png$",
+		"-rw-r--r-- root/root .* 2026-11-27 06:50 ./usr/share/doc/fixplan/copyright$",
+		"-rw-r--r-- root/root .* ./usr/share/doc/fixplan/changelog.gz$",
+		"-rw-r--r-- root/root .* ./usr/share/man/man1/fixplan.1.gz$",
+		"-rw-r--r-- root/root .* ./usr/share/man/man1/fixplan-cli.1.gz$",
 	} {
 		if !matchLine(string(list), want) {
 			t.Errorf("the package has no line matching %q:\n%s", want, list)
@@ -110,8 +137,30 @@ func TestDebPackage(t *testing.T) {
 	if b, err := exec.Command("dpkg-deb", "-x", deb, x).CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, b)
 	}
-	if b, _ := os.ReadFile(filepath.Join(x, "usr/bin/fixplan-cli")); string(b) != "#!/bin/sh\necho cli\n" {
-		t.Errorf("fixplan-cli holds %q", b)
+	if got, _ := os.ReadFile(filepath.Join(x, "usr/bin/fixplan-cli")); !bytes.Equal(got, b) {
+		t.Error("/usr/bin/fixplan-cli is not the CLI")
+	}
+	copyright, _ := os.ReadFile(filepath.Join(x, "usr/share/doc/fixplan/copyright"))
+	for _, want := range []string{
+		"Files: *\nCopyright: 2026 the fixplan authors\nLicense: all-rights-reserved\n",
+		"Files: vendor/std/*\n",
+		"compiled into /usr/bin/fixplan and /usr/bin/fixplan-cli.",
+		"Files: frontend/node_modules/left-pad/*\n",
+		"License: WTFPL\n DO WHAT THE FUCK YOU WANT TO PUBLIC LICENSE\n",
+	} {
+		if !bytes.Contains(copyright, []byte(want)) {
+			t.Errorf("the copyright file lacks %q:\n%s", want, copyright)
+		}
+	}
+	changelog, _ := os.ReadFile(filepath.Join(x, "usr/share/doc/fixplan/changelog.gz"))
+	if want := debChangelog("v1.2.3-4-gabc1234", defaultMaintainer, time.Unix(1795762259, 0)); !bytes.Equal(changelog, want) {
+		t.Error("the changelog is not the one of the version and SOURCE_DATE_EPOCH")
+	}
+	for _, page := range []string{"fixplan.1.gz", "fixplan-cli.1.gz"} {
+		b, _ := os.ReadFile(filepath.Join(x, "usr/share/man/man1", page))
+		if _, text := gunzip(t, b); !bytes.Contains(text, []byte(`"fixplan v1.2.3\-4\-gabc1234" "User Commands"`)) {
+			t.Errorf("%s:\n%s", page, text)
+		}
 	}
 	if v, err := exec.LookPath("desktop-file-validate"); err == nil {
 		if b, err := exec.Command(v, filepath.Join(x, "usr/share/applications/fixplan.desktop")).CombinedOutput(); err != nil || len(b) > 0 {

@@ -1,5 +1,7 @@
 // Command dist packages fixplan for `make dist`: the Debian package (nfpm as a
-// library, configured by build/linux/nfpm.yaml), the Linux .tar.gz, the Windows
+// library, configured by build/linux/nfpm.yaml; with a copyright file covering
+// every component compiled into it, copyright.go, a changelog and manual pages,
+// debdocs.go), the Linux .tar.gz, the Windows
 // resources (icon, manifest, version) linked into fixplan.exe, and SHA256SUMS.
 // It lives in its own module (tools/) so that none of this reaches the app's
 // dependencies.
@@ -7,6 +9,7 @@
 //	dist deb     -version V -app BIN -cli BIN -src REPO -out DIR   → DIR/fixplan_<debver>_amd64.deb
 //	dist tar     -version V -app BIN -cli BIN -src REPO -out DIR   → DIR/fixplan_V_linux_amd64.tar.gz
 //	dist syso    -version V -icon ICO -out FILE                    → a .syso for go build (windows/amd64)
+//	dist copyright -app BIN -cli BIN -src REPO                     → prints the .deb's copyright file
 //	dist sums    -dir DIR                                          → DIR/SHA256SUMS, and lists the artifacts
 //	dist version -version V -for deb|windows|file                  → prints the version in that spelling
 package main
@@ -21,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -45,7 +49,7 @@ func main() {
 
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: dist deb|tar|syso|sums|version [flags]")
+		return errors.New("usage: dist deb|tar|syso|copyright|sums|version [flags]")
 	}
 	fs := flag.NewFlagSet("dist "+args[0], flag.ContinueOnError)
 	ver := fs.String("version", "dev", "the stamped version (git describe)")
@@ -74,6 +78,16 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	case "syso":
 		return buildSyso(*ver, *icon, *out)
+	case "copyright":
+		in, err := debCopyrightInput(*app, *cli, *src)
+		if err != nil {
+			return err
+		}
+		b, err := writeCopyright(in)
+		if err == nil {
+			_, err = stdout.Write(b)
+		}
+		return err
 	case "sums":
 		return writeSums(*dir, stdout)
 	case "version":
@@ -92,8 +106,9 @@ func run(args []string, stdout io.Writer) error {
 	return fmt.Errorf("unknown command %q", args[0])
 }
 
-// buildDeb packages the two binaries, the .desktop entry, the icon and the README
-// as described by build/linux/nfpm.yaml.
+// buildDeb packages the two binaries, the .desktop entry, the icon, the README,
+// the copyright file, the changelog and the manual pages as described by
+// build/linux/nfpm.yaml.
 func buildDeb(ver, app, cli, src, outDir string) (string, error) {
 	if app == "" || cli == "" {
 		return "", errors.New("deb: -app and -cli are required")
@@ -107,21 +122,49 @@ func buildDeb(ver, app, cli, src, outDir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	icons, err := os.MkdirTemp("", "fixplan-icons-")
+	gen, err := os.MkdirTemp("", "fixplan-deb-")
 	if err != nil {
 		return "", err
 	}
-	defer os.RemoveAll(icons)
-	if err := writeIcons(filepath.Join(absSrc, "build", "appicon.png"), icons, 256, 512); err != nil {
+	defer os.RemoveAll(gen)
+	if err := writeIcons(filepath.Join(absSrc, "build", "appicon.png"), gen, 256, 512); err != nil {
 		return "", err
+	}
+	maintainer := envOr("FIXPLAN_MAINTAINER", defaultMaintainer)
+	date := buildTime()
+	in, err := debCopyrightInput(app, cli, absSrc)
+	if err != nil {
+		return "", err
+	}
+	copyright, err := writeCopyright(in)
+	if err != nil {
+		return "", fmt.Errorf("deb: %w", err)
+	}
+	appMan, err := os.ReadFile(filepath.Join(absSrc, "build", "linux", "fixplan.1"))
+	if err != nil {
+		return "", fmt.Errorf("deb: %w", err)
+	}
+	cliMan, err := cliManPage(mustAbs(cli), ver, date)
+	if err != nil {
+		return "", fmt.Errorf("deb: %w", err)
+	}
+	for name, b := range map[string][]byte{
+		"copyright":        copyright,
+		"changelog.gz":     debChangelog(ver, maintainer, date),
+		"fixplan.1.gz":     appManPage(appMan, ver, date),
+		"fixplan-cli.1.gz": cliMan,
+	} {
+		if err := os.WriteFile(filepath.Join(gen, name), b, 0o644); err != nil {
+			return "", err
+		}
 	}
 	vars := map[string]string{
 		"FIXPLAN_DEB_VERSION": debVersion(ver),
 		"FIXPLAN_APP":         mustAbs(app),
 		"FIXPLAN_CLI":         mustAbs(cli),
 		"FIXPLAN_SRC":         absSrc,
-		"FIXPLAN_ICONS":       icons,
-		"FIXPLAN_MAINTAINER":  envOr("FIXPLAN_MAINTAINER", defaultMaintainer),
+		"FIXPLAN_GEN":         gen,
+		"FIXPLAN_MAINTAINER":  maintainer,
 		"FIXPLAN_HOMEPAGE":    os.Getenv("FIXPLAN_HOMEPAGE"),
 	}
 	cfg, err := nfpm.ParseFileWithEnvMapping(filepath.Join(absSrc, "build", "linux", "nfpm.yaml"), func(k string) string { return vars[k] })
@@ -132,6 +175,7 @@ func buildDeb(ver, app, cli, src, outDir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("deb: %w", err)
 	}
+	info.MTime = date
 	info = nfpm.WithDefaults(info)
 	if err := nfpm.PrepareForPackager(info, "deb"); err != nil {
 		return "", fmt.Errorf("deb: %w", err)
@@ -313,6 +357,37 @@ func buildTime() time.Time {
 		}
 	}
 	return time.Now().UTC().Truncate(time.Second)
+}
+
+// debCopyrightInput finds what the copyright file is made from: the binaries'
+// build info, the Go toolchain and module cache (go env) and the frontend.
+func debCopyrightInput(app, cli, src string) (copyrightInput, error) {
+	if app == "" || cli == "" {
+		return copyrightInput{}, errors.New("-app and -cli are required")
+	}
+	out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE").Output()
+	if err != nil {
+		return copyrightInput{}, fmt.Errorf("go env: %w", err)
+	}
+	env := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(env) != 2 {
+		return copyrightInput{}, fmt.Errorf("go env GOROOT GOMODCACHE said %q", out)
+	}
+	g, err := readGoBuild([]installedBinary{{app, "/usr/bin/fixplan"}, {cli, "/usr/bin/fixplan-cli"}})
+	if err != nil {
+		return copyrightInput{}, err
+	}
+	return copyrightInput{
+		Go:             g,
+		GoRoot:         env[0],
+		ModCache:       env[1],
+		ModuleRoot:     src,
+		Frontend:       filepath.Join(src, "frontend"),
+		CommonLicenses: envOr("FIXPLAN_COMMON_LICENSES", "/usr/share/common-licenses"),
+		Year:           buildTime().Year(),
+		Contact:        envOr("FIXPLAN_MAINTAINER", defaultMaintainer),
+		Homepage:       os.Getenv("FIXPLAN_HOMEPAGE"),
+	}, nil
 }
 
 func envOr(k, def string) string {
