@@ -16,8 +16,9 @@ VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 endif
 LDFLAGS_VERSION := -X main.version=$(VERSION)
 # makensis for the Windows installer; desktop-file-validate checks the .deb's menu entry;
-# shellcheck checks the workflows' run: scripts (make test-tools).
-APT_DIST := nsis desktop-file-utils shellcheck
+# shellcheck checks the workflows' run: scripts (make test-tools); lintian checks the .deb
+# (make test-install).
+APT_DIST := nsis desktop-file-utils shellcheck lintian
 # The commit's time dates the .deb's changelog and its files (the same commit gives the same
 # changelog); `make dist SOURCE_DATE_EPOCH=…` overrides it, outside git it is the build's time.
 ifndef SOURCE_DATE_EPOCH

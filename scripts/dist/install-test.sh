@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install test of the Debian package (make test-install), on a machine that may be
-# changed (CI runs it as root): builds the .deb (make dist-linux), installs it with apt (which
+# changed (CI runs it as root): builds the .deb (make dist-linux), checks it with lintian (no
+# error tag; the warnings are listed), installs it with apt (which
 # pulls the declared GTK/WebKitGTK libraries), checks the installed CLI's and app's
 # --version, the menu entry, the icon and that every library resolves, runs the real
 # window smoke test against /usr/bin/fixplan (a plan made through the installed app
@@ -22,6 +23,15 @@ make --no-print-directory dist-linux VERSION="$VERSION"
 DV=$(build/bin/fixplan-dist version -version "$VERSION" -for deb)
 DEB=dist/fixplan_${DV}_amd64.deb
 [ -f "$DEB" ] || { echo "install-test: $DEB was not built"; exit 1; }
+command -v lintian >/dev/null || { echo "install-test: lintian is missing (make apt-dist installs it)"; exit 1; }
+lint_rc=0
+lint=$(lintian --fail-on error "$DEB" 2>&1) || lint_rc=$?
+lint=$(grep -v '^running with root privileges' <<<"$lint" || true)
+if [ "$lint_rc" != 0 ] || grep -q '^E: ' <<<"$lint"; then
+  echo "$lint"; echo "install-test: lintian finds errors in $DEB (exit status $lint_rc)"; exit 1
+fi
+echo "install-test: lintian: no errors${lint:+; it says:}"
+if [ -n "$lint" ]; then mapfile -t tags <<<"$lint"; printf '  %s\n' "${tags[@]}"; fi
 
 installed=0
 LOG=$(mktemp)
@@ -50,7 +60,8 @@ grep -qx 'Exec=fixplan' /usr/share/applications/fixplan.desktop
 for s in 256 512; do
   [ -s /usr/share/icons/hicolor/${s}x${s}/apps/fixplan.png ] || { echo "install-test: no ${s}x${s} icon"; exit 1; }
 done
-echo "install-test: menu entry valid, icons present, all libraries resolve"
+grep -qx 'Files: \*' /usr/share/doc/fixplan/copyright || { echo "install-test: no copyright file with fixplan's own paragraph"; exit 1; }
+echo "install-test: menu entry valid, icons and copyright present, all libraries resolve"
 
 FIXPLAN_BIN=/usr/bin/fixplan FIXPLAN_EXPECT_VERSION="$VERSION" scripts/desktop/window-smoke.sh
 
