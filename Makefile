@@ -146,6 +146,8 @@ dist-windows: apt-dist frontend dist-tool
 	VERSION=$(VERSION) DISTTOOL=$(DISTTOOL) scripts/dist/windows.sh
 	$(DISTTOOL) sums -dir dist
 
+# Every bench/*/run.sh (bench/release/run.sh makes dist/ again with make dist and starts the
+# packaged window under Xvfb), then the Go benchmarks; `run.sh --write` stores a RESULTS.md.
 bench: dist-placeholder
 	@for s in bench/*/run.sh; do [ -x "$$s" ] && "$$s"; done
 	$(GO) test -run '^$$' -bench . -benchmem ./plan ./edit ./apply ./redact ./context
