@@ -67,7 +67,7 @@ func TestPatchPlacement(t *testing.T) {
 		{name: "append to a file without final newline", file: "n.txt", before: "a\nb",
 			patch: "--- a/n.txt\n+++ b/n.txt\n@@ -2 +2,2 @@\n b\n+c\n", want: "a\nb\nc", placement: "exact"},
 		{name: "empty context line lost its space", file: "calc.go", before: calc,
-			patch:     "--- a/calc.go\n+++ b/calc.go\n@@ -6,3 +6,3 @@\n }\n\n-// Div divides.\n+// Div divides a by b.\n",
+			patch:     "--- a/calc.go\n+++ b/calc.go\n@@ -6,4 +6,4 @@\n }\n\n-// Div divides.\n+// Div divides a by b.\n func Div(a, b int) int {\n",
 			want:      strings.Replace(calc, "// Div divides.", "// Div divides a by b.", 1),
 			placement: "exact"},
 	}

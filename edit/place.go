@@ -31,7 +31,10 @@ func norm(s string, level int) string {
 // names it in refusals and tells whether its indentation is syntax) to before,
 // its bytes, placing each hunk exactly, else at the nearest exact match, else
 // ignoring trailing whitespace, else (for files where indentation is not syntax)
-// ignoring indentation. It returns the new bytes, in before's line-break
+// ignoring indentation. A hunk with no context after its change must end the
+// file, as git requires (mustEnd), and a hunk without context before its change
+// is never placed where it would repeat the lines before it (repeatsBefore).
+// It returns the new bytes, in before's line-break
 // convention, and how each hunk was placed ("exact", "offset +5", "fuzzy:
 // indentation"). An ambiguous or unplaceable hunk fails the whole file with
 // ERR_PATCH_APPLY_FAILED, showing the lines expected and the closest lines of
@@ -82,7 +85,10 @@ func Place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 		if len(old) == 0 {
 			expected = int(f.OldPosition) // insertion after line OldPosition
 		}
-		pos, level, err := find(lines, old, cursor, expected, maxLevel)
+		pos, level, err := find(lines, old, cursor, expected, maxLevel, mustEnd(f))
+		if err == nil && repeatsBefore(lines, pos, level, f) {
+			err = fmt.Errorf("its lines are at line %d, but the lines it adds before them are the lines just before them, so it would write them twice; the change looks applied already", pos+1)
+		}
 		if err != nil {
 			return nil, nil, hunkError(rel, hi+1, f, old, lines, err.Error())
 		}
@@ -139,6 +145,78 @@ func Place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 	return buf, placements, nil
 }
 
+// mustEnd says why a hunk must end the file, as git apply anchors it (""
+// when it need not). A diff shows context lines on both sides of a change
+// unless the change is at an end of the file, so a hunk with context before its
+// change but none after must end the file: placed anywhere else, its added
+// lines would go before lines the diff says are not there (git's match_end).
+// This is also what a reply cut off inside a hunk looks like. A hunk with no
+// context at all is read as git apply --unidiff-zero reads it — its removed
+// lines place it — except one that only adds lines: nothing in it checks its
+// place, so it must end the file at its stated line (plain git apply would
+// append it at the end whatever its stated line), and at line 0 it is a diff
+// made from an empty file, which applies only to an empty file.
+//
+// The start of the file is not anchored (git anchors a hunk at line 1 there):
+// a hunk without context before its change is placed by its lines, so a diff
+// still applies to a file that has gained lines at its top (a licence header,
+// a build tag) — but never where the lines it adds there would repeat the lines
+// just before it (repeatsBefore).
+func mustEnd(f *gitdiff.TextFragment) string {
+	lead, trail, changed, old := 0, 0, 0, 0
+	for _, l := range f.Lines {
+		switch l.Op {
+		case gitdiff.OpContext:
+			if changed == 0 {
+				lead++
+			} else {
+				trail++
+			}
+		default:
+			changed++
+			trail = 0
+		}
+		if l.Old() {
+			old++
+		}
+	}
+	switch {
+	case changed == 0:
+	case lead == 0 && trail == 0:
+		if old == 0 && f.OldPosition == 0 {
+			return "it adds lines at line 0 with no context lines, so it is a diff made from an empty file and applies only to an empty file"
+		} else if old == 0 {
+			return fmt.Sprintf("it only adds lines, after line %d, with no context lines to check the place, so it must end the file there", f.OldPosition)
+		}
+	case trail == 0:
+		return "it has no context lines after its change, so it must end the file"
+	}
+	return ""
+}
+
+// repeatsBefore reports a hunk placed at pos, away from the start of the file,
+// whose first lines are added lines (it has no context before its change) equal
+// to the lines just before pos: placing it there would write them twice — the
+// change is most likely there already.
+func repeatsBefore(lines []string, pos, level int, f *gitdiff.TextFragment) bool {
+	var add []string
+	for _, l := range f.Lines {
+		if l.Old() {
+			break
+		}
+		add = append(add, l.Line)
+	}
+	if pos == 0 || len(add) == 0 || len(add) > pos || strings.TrimSpace(strings.Join(add, "")) == "" {
+		return false
+	}
+	for i, a := range add {
+		if norm(lines[pos-len(add)+i], level) != norm(a, level) {
+			return false
+		}
+	}
+	return true
+}
+
 func describe(level, offset int) string {
 	off := ""
 	if offset != 0 {
@@ -157,8 +235,12 @@ func describe(level, offset int) string {
 }
 
 // find returns where old matches lines (at or after cursor), nearest to expected,
-// at the strictest level that matches.
-func find(lines, old []string, cursor, expected, maxLevel int) (int, int, error) {
+// at the strictest level that matches; a hunk that must end the file (end says
+// why) only there.
+func find(lines, old []string, cursor, expected, maxLevel int, end string) (int, int, error) {
+	if end != "" {
+		return findAtEnd(lines, old, cursor, expected, maxLevel, end)
+	}
 	if len(old) == 0 {
 		if expected < cursor {
 			expected = cursor
@@ -169,21 +251,7 @@ func find(lines, old []string, cursor, expected, maxLevel int) (int, int, error)
 		return expected, levelExact, nil
 	}
 	for level := levelExact; level <= maxLevel; level++ {
-		want := make([]string, len(old))
-		for i, o := range old {
-			want[i] = norm(o, level)
-		}
-		matches := func(i int) bool {
-			if i < cursor || i+len(old) > len(lines) {
-				return false
-			}
-			for j := range want {
-				if norm(lines[i+j], level) != want[j] {
-					return false
-				}
-			}
-			return true
-		}
+		matches := matcher(lines, old, cursor, level)
 		// Search outward from the expected line: the first distance with a match
 		// wins; a match on both sides at that distance is ambiguous, and so is a
 		// match off the stated line when the lines occur elsewhere too (the
@@ -214,6 +282,65 @@ func find(lines, old []string, cursor, expected, maxLevel int) (int, int, error)
 		}
 	}
 	return 0, 0, fmt.Errorf("its lines are not in the file")
+}
+
+// matcher returns whether old matches lines at an index (at or after cursor) at level.
+func matcher(lines, old []string, cursor, level int) func(int) bool {
+	want := make([]string, len(old))
+	for i, o := range old {
+		want[i] = norm(o, level)
+	}
+	return func(i int) bool {
+		if i < cursor || i < 0 || i+len(old) > len(lines) {
+			return false
+		}
+		for j := range want {
+			if norm(lines[i+j], level) != want[j] {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// findAtEnd places a hunk that must end the file there, or says why it
+// cannot (why: what in the hunk says it ends the file): where its lines are
+// instead, if anywhere. A hunk that only adds lines goes there only if its
+// stated line is the file's last.
+func findAtEnd(lines, old []string, cursor, expected, maxLevel int, why string) (int, int, error) {
+	pos := len(lines) - len(old)
+	if len(old) == 0 {
+		if pos != expected {
+			return 0, 0, fmt.Errorf("%s (as git requires), and the file has %s", why, nLines(len(lines)))
+		}
+		return pos, levelExact, nil
+	}
+	for level := levelExact; pos >= cursor && level <= maxLevel; level++ {
+		if matcher(lines, old, cursor, level)(pos) {
+			return pos, level, nil
+		}
+	}
+	var where []string
+	for level := levelExact; level <= maxLevel && len(where) == 0; level++ {
+		matches := matcher(lines, old, cursor, level)
+		for i := cursor; i+len(old) <= len(lines) && len(where) < 3; i++ {
+			if matches(i) {
+				where = append(where, fmt.Sprint(i+1))
+			}
+		}
+	}
+	if len(where) > 0 {
+		return 0, 0, fmt.Errorf("%s (as git requires), but its lines are at line %s of its %s", why, strings.Join(where, ", "), nLines(len(lines)))
+	}
+	return 0, 0, fmt.Errorf("%s (as git requires), and its lines are not in the file", why)
+}
+
+// nLines is "1 line" or "n lines".
+func nLines(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
 }
 
 // hunkError reports a hunk that cannot be placed, with the lines expected and the
