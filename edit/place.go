@@ -30,15 +30,16 @@ func norm(s string, level int) string {
 // Place applies the hunks of one file's diff (rel: the file's path, which
 // names it in refusals and tells whether its indentation is syntax) to before,
 // its bytes, placing each hunk exactly, else at the nearest exact match, else
-// ignoring trailing whitespace, else (for files where indentation is not syntax)
-// ignoring indentation. A hunk with no context after its change must end the
-// file, as git requires (mustEnd), and a hunk without context before its change
-// is never placed where it would repeat the lines before it (repeatsBefore).
-// It returns the new bytes, in before's line-break
-// convention, and how each hunk was placed ("exact", "offset +5", "fuzzy:
-// indentation"). An ambiguous or unplaceable hunk fails the whole file with
-// ERR_PATCH_APPLY_FAILED, showing the lines expected and the closest lines of
-// the file.
+// ignoring trailing whitespace, else (for files where indentation is not
+// syntax) ignoring indentation. A hunk with no context after its change, or
+// whose old side ends without a line break, must end the file, as git requires
+// (mustEnd); a hunk without context before its change is never placed where it
+// would repeat the lines before it (repeatsBefore). It returns the new bytes,
+// in before's line-break convention and with its final line break unless a
+// hunk's "\ No newline at end of file" says otherwise, and how each hunk was
+// placed ("exact", "offset +5", "fuzzy: indentation"). An ambiguous or
+// unplaceable hunk fails the whole file with ERR_PATCH_APPLY_FAILED, showing
+// the lines expected and the closest lines of the file.
 func Place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []string, error) {
 	lines, finalEOL := splitLines(before)
 	maxLevel := levelIndent
@@ -60,25 +61,22 @@ func Place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 		}
 	}
 	buf := make([]byte, 0, size)
-	n, lastEOL := 0, false
-	emit := func(text string, breaks bool) {
+	n := 0
+	emit := func(text string) {
 		if n > 0 {
 			buf = append(buf, eol...)
 		}
 		buf = append(buf, text...)
-		n, lastEOL = n+1, breaks
+		n++
 	}
 	var placements []string
 	cursor := 0
-	explicitNoEOL := false
+	var last hunkEnd
 	for hi, f := range frags {
 		var old []string
 		for _, l := range f.Lines {
 			if l.Old() {
 				old = append(old, l.Line)
-			}
-			if l.New() && !strings.HasSuffix(l.Line, "\n") {
-				explicitNoEOL = true
 			}
 		}
 		expected := int(f.OldPosition) - 1
@@ -93,7 +91,7 @@ func Place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 			return nil, nil, hunkError(rel, hi+1, f, old, lines, err.Error())
 		}
 		for _, l := range lines[cursor:pos] {
-			emit(l, true)
+			emit(l)
 		}
 		// Placed ignoring indentation: added lines move with the context, as the
 		// search/replace fitter moves them (searchreplace.go), else the file
@@ -117,32 +115,52 @@ func Place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 		for _, l := range f.Lines {
 			switch l.Op {
 			case gitdiff.OpContext:
-				emit(lines[k], true)
+				emit(lines[k])
 				k++
 			case gitdiff.OpDelete:
 				k++
 			case gitdiff.OpAdd:
 				text, _ := ind.fit(strings.TrimRight(l.Line, "\r\n"))
-				emit(text, strings.HasSuffix(l.Line, "\n"))
+				emit(text)
 			}
 		}
 		cursor = k
+		last = endOf(f)
 		placements = append(placements, describe(level, pos-expected))
 	}
 	for _, l := range lines[cursor:] {
-		emit(l, true)
+		emit(l)
 	}
+	// The final line break is the file's, unless the hunk that ends the file
+	// changes it: "\ No newline at end of file" on its new side only removes
+	// it, on its old side only adds it (on both, it stays as the file has it).
 	if n > 0 {
-		switch {
-		case explicitNoEOL:
-			if lastEOL {
-				buf = append(buf, eol...)
-			}
-		case len(before) == 0 || finalEOL:
+		nl := finalEOL || len(before) == 0
+		if len(frags) > 0 && cursor == len(lines) && last.oldNoEOL != last.newNoEOL {
+			nl = last.oldNoEOL
+		}
+		if nl {
 			buf = append(buf, eol...)
 		}
 	}
 	return buf, placements, nil
+}
+
+// hunkEnd says which sides of a hunk end without a line break ("\ No newline
+// at end of file" after their last line).
+type hunkEnd struct{ oldNoEOL, newNoEOL bool }
+
+func endOf(f *gitdiff.TextFragment) hunkEnd {
+	var e hunkEnd
+	for _, l := range f.Lines {
+		if l.Old() {
+			e.oldNoEOL = !strings.HasSuffix(l.Line, "\n")
+		}
+		if l.New() {
+			e.newNoEOL = !strings.HasSuffix(l.Line, "\n")
+		}
+	}
+	return e
 }
 
 // mustEnd says why a hunk must end the file, as git apply anchors it (""
@@ -150,7 +168,9 @@ func Place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 // unless the change is at an end of the file, so a hunk with context before its
 // change but none after must end the file: placed anywhere else, its added
 // lines would go before lines the diff says are not there (git's match_end).
-// This is also what a reply cut off inside a hunk looks like. A hunk with no
+// This is also what a reply cut off inside a hunk looks like. A hunk whose
+// old side's last line is marked "\ No newline at end of file" ends the file
+// too: that line is the file's last. A hunk with no
 // context at all is read as git apply --unidiff-zero reads it — its removed
 // lines place it — except one that only adds lines: nothing in it checks its
 // place, so it must end the file at its stated line (plain git apply would
@@ -181,6 +201,8 @@ func mustEnd(f *gitdiff.TextFragment) string {
 		}
 	}
 	switch {
+	case endOf(f).oldNoEOL:
+		return `its last line is marked as the file's last ("\ No newline at end of file"), so it must end the file`
 	case changed == 0:
 	case lead == 0 && trail == 0:
 		if old == 0 && f.OldPosition == 0 {
