@@ -75,13 +75,18 @@ type codexChunk struct {
 	anchor   string
 	old, new []string
 	eof      bool
+	line     int // the chunk's first line in the envelope (0-based), for refusals
 }
 
 // Content is the text of an added file: its lines, each ended with "\n".
 func (f Section) Content() string { return joinLines(f.add) }
 
 // ParseBeginPatch reads the envelope into its sections, in order. It fails with
-// ERR_INVALID_INPUT, naming the line, for anything outside the grammar.
+// ERR_INVALID_INPUT, naming the line, for anything outside the grammar, and is
+// as strict as Codex where Codex refuses: an envelope without its *** End Patch
+// line (a reply cut off — an added file would be written cut off), a chunk
+// with no lines, an update with neither a chunk nor a *** Move to:, a line
+// after *** End of File that does not start a new chunk.
 func ParseBeginPatch(patch string) ([]Section, error) {
 	lines := strings.Split(strings.ReplaceAll(patch, "\r\n", "\n"), "\n")
 	bad := func(n int, why string) error {
@@ -95,8 +100,24 @@ func ParseBeginPatch(patch string) ([]Section, error) {
 	var files []Section
 	var cur *Section
 	var chunk *codexChunk
-	newChunk := func(anchor string) {
-		cur.chunks = append(cur.chunks, codexChunk{anchor: anchor})
+	header := 0 // the line of cur's header
+	// chunkDone refuses the last chunk when it has no lines, once the next
+	// chunk, section or the end comes; done also refuses cur when it is an
+	// update with no chunk and no move.
+	chunkDone := func() error {
+		if chunk != nil && len(chunk.old) == 0 && len(chunk.new) == 0 {
+			return bad(chunk.line, "the chunk has no lines; each chunk needs ' ', '-' or '+' lines")
+		}
+		return nil
+	}
+	done := func() error {
+		if cur != nil && cur.Op == UpdateFile && len(cur.chunks) == 0 && cur.MoveTo == "" {
+			return bad(header, "the section has no chunk, so it changes nothing")
+		}
+		return chunkDone()
+	}
+	newChunk := func(anchor string, at int) {
+		cur.chunks = append(cur.chunks, codexChunk{anchor: anchor, line: at})
 		chunk = &cur.chunks[len(cur.chunks)-1]
 	}
 	ended := false
@@ -105,9 +126,15 @@ func ParseBeginPatch(patch string) ([]Section, error) {
 		t := strings.TrimRight(l, " \t")
 		switch {
 		case t == codexEnd:
+			if err := done(); err != nil {
+				return nil, err
+			}
 			ended = true
 			continue
 		case strings.HasPrefix(t, codexUpdate), strings.HasPrefix(t, codexAdd), strings.HasPrefix(t, codexDelete):
+			if err := done(); err != nil {
+				return nil, err
+			}
 			f := Section{}
 			switch {
 			case strings.HasPrefix(t, codexUpdate):
@@ -121,7 +148,7 @@ func ParseBeginPatch(patch string) ([]Section, error) {
 				return nil, bad(i, "the file header names no path")
 			}
 			files = append(files, f)
-			cur, chunk = &files[len(files)-1], nil
+			cur, chunk, header = &files[len(files)-1], nil, i
 			continue
 		case strings.HasPrefix(t, "```"):
 			continue
@@ -153,24 +180,29 @@ func ParseBeginPatch(patch string) ([]Section, error) {
 				}
 				cur.MoveTo = strings.TrimSpace(t[len(codexMove):])
 			case t == codexEOF:
-				if chunk == nil {
+				if chunk == nil || (len(chunk.old) == 0 && len(chunk.new) == 0) {
 					return nil, bad(i, "*** End of File without a chunk")
 				}
 				chunk.eof = true
 			case strings.HasPrefix(t, "@@"):
-				newChunk(strings.TrimSpace(strings.TrimPrefix(t, "@@")))
+				if err := chunkDone(); err != nil {
+					return nil, err
+				}
+				newChunk(strings.TrimSpace(strings.TrimPrefix(t, "@@")), i)
+			case chunk != nil && chunk.eof && l != "":
+				return nil, bad(i, "a line after *** End of File starts a new chunk with @@")
 			case l == "":
 				// A blank context line whose space was lost (unless it ends the text).
 				if i == len(lines)-1 {
 					continue
 				}
 				if chunk == nil {
-					newChunk("")
+					newChunk("", i)
 				}
 				chunk.old, chunk.new = append(chunk.old, ""), append(chunk.new, "")
 			case l[0] == ' ' || l[0] == '-' || l[0] == '+':
 				if chunk == nil {
-					newChunk("")
+					newChunk("", i)
 				}
 				switch l[0] {
 				case ' ':
@@ -184,6 +216,10 @@ func ParseBeginPatch(patch string) ([]Section, error) {
 				return nil, bad(i, "a changed line must start with ' ', '-' or '+'")
 			}
 		}
+	}
+	if !ended {
+		return nil, plan.Errorf(plan.ErrInvalidInput, "the *** Begin Patch envelope has no *** End Patch line: the reply looks cut off, so none of it is applied").
+			WithHint("re-plan; a complete envelope ends with *** End Patch")
 	}
 	if len(files) == 0 {
 		return nil, plan.Errorf(plan.ErrInvalidInput, "the *** Begin Patch envelope holds no file changes").
