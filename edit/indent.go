@@ -9,7 +9,8 @@ import (
 // Added lines follow the file's indentation. When a hunk or a search matched
 // only with its indentation ignored, the lines the model added are moved from
 // the model's indentation to the file's, learnt from the lines that matched —
-// never for files where indentation is syntax.
+// never for files where indentation is syntax, and not when the model wrote
+// its new lines at the file's indentation already (only its search was off).
 
 // indentSensitive files: leading whitespace is syntax, so indentation-only fuzz is off.
 func indentSensitive(rel string) bool {
@@ -33,8 +34,22 @@ type indentMap struct {
 	note         string
 }
 
-func newIndentMap(lines, search []string, at []int) indentMap {
+// repl are the lines the model wrote for the matched ones (the replacement, or
+// a hunk's new side): when they are written at the file's indentation and not
+// at the search's — their least indentation is the matched lines' least and
+// not the search's — they are not in the search's frame, and the map moves
+// nothing.
+func newIndentMap(lines, search []string, at []int, repl []string) indentMap {
 	im := indentMap{same: map[string]string{}, uneven: map[string]bool{}}
+	var matched []string
+	for _, i := range at {
+		if i >= 0 {
+			matched = append(matched, lines[i])
+		}
+	}
+	if r := leastIndent(repl); r != leastIndent(search) && r == leastIndent(matched) {
+		return im
+	}
 	first, unit, unitOK, differs := true, 0, true, false
 	for i, s := range search {
 		if strings.TrimSpace(s) == "" || at[i] < 0 {
@@ -112,3 +127,18 @@ func reindent(l, from, to string) string {
 }
 
 func leadingWS(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
+
+// leastIndent is the shortest indentation of the non-blank lines ls (the first
+// of that length), or "" when every line is blank.
+func leastIndent(ls []string) string {
+	least, found := "", false
+	for _, l := range ls {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if ws := leadingWS(l); !found || len(ws) < len(least) {
+			least, found = ws, true
+		}
+	}
+	return least
+}

@@ -102,7 +102,13 @@ func Place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 			for i, o := range old {
 				trimmed[i], at[i] = strings.TrimRight(o, "\r\n"), pos+i
 			}
-			ind = newIndentMap(lines, trimmed, at)
+			var newSide []string
+			for _, l := range f.Lines {
+				if l.New() {
+					newSide = append(newSide, strings.TrimRight(l.Line, "\r\n"))
+				}
+			}
+			ind = newIndentMap(lines, trimmed, at, newSide)
 		}
 		k := pos
 		for _, l := range f.Lines {

@@ -314,7 +314,7 @@ func srFit(lines, search, repl []string, m srMatch, sensitive, typo bool) (out [
 	ops := lineDiff(search, repl)
 	ind := indentMap{}
 	if m.layer >= srIndent && !sensitive {
-		ind = newIndentMap(lines, search, m.at)
+		ind = newIndentMap(lines, search, m.at, repl)
 		note = ind.note
 	}
 	// The model's text went through something that made quotes curly (or
