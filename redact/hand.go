@@ -12,9 +12,10 @@ import (
 // bearer and basic authorization values, JWTs followed by any punctuation, short
 // `sk-` keys, provider tokens whatever follows them, and AWS secret access keys
 // that stand without a name next to their key id. They run in the same keyword
-// engine as gitleaks' rules (rules.go). Private key blocks, also encoded
-// in base64, are in pem.go; passwords on command lines and in .netrc in
-// cli.go.
+// engine as gitleaks' rules (rules.go). Secrets bound to their names in forms
+// other than `name = value` (setters, pairs of arguments, directives, SQL,
+// fields) are in forms.go; private key blocks, also encoded in base64, in
+// pem.go; passwords on command lines and in .netrc in cli.go.
 
 var (
 	// tokenRe: AWS access key ids (also the documentation's EXAMPLE keys, which
@@ -59,12 +60,12 @@ func handWritten() []handDetector {
 		{detector{id: "authorization", re: bearerRe(), accept: acceptGroups("authorization", hasDigit), pre: bearerPre}, []string{"bearer"}},
 		{detector{id: "authorization", re: basicRe(), accept: acceptGroups("authorization", hasDigit)}, []string{"authorization"}},
 		{detector{id: "jwt", re: jwtRe(), accept: acceptGroups("jwt", nil), pre: minRun(40)}, []string{"eyj"}},
-		{detector{id: "assignment", re: assignRe(), accept: acceptAssignment, pre: assignmentPre},
-			[]string{"pass", "pwd", "secret", "token", "api", "access", "private", "auth", "credential"}},
+		{detector{id: "assignment", re: assignRe(), accept: acceptAssignment, pre: assignmentPre}, secretKeywords},
 		{detector{id: "aws-secret-key", re: awsSecretRe(), reach: 2, accept: acceptAWSSecret, pre: awsContextPre},
 			[]string{"akia", "asia", "secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret"}},
 		{detector{id: "private-key", re: b64BeginRe(), accept: acceptB64Key}, b64BeginKeywords},
 	}
+	out = append(out, formDetectors()...)
 	return append(out, cliDetectors()...)
 }
 
@@ -555,3 +556,5 @@ func lineStartNear(text string, pos, n int) int {
 func lineEndNear(text string, pos, n int) int {
 	return lineEndForward(text[:min(len(text), pos+nearBytes)], pos, n)
 }
+
+func isIdentByte(c byte) bool { return isAlnum(c) || c == '_' }

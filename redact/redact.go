@@ -7,8 +7,8 @@
 // numbers stay right.
 //
 // Detection is gitleaks' default rule set (rules.go) plus hand-written
-// detectors (hand.go, cli.go, pem.go); value.go judges the values they find
-// beside a secret's name.
+// detectors (hand.go, forms.go, cli.go, pem.go); value.go judges the values
+// they find.
 package redact
 
 import (
@@ -47,7 +47,15 @@ type secretSpan struct {
 // string of code), unless they look like code (calls, indexing, dotted or
 // camelCase names, CONSTANTS, numbers, null/true/false, ${VAR}, $VAR, a name
 // that only mentions a secret such as masterSecretLabel or TOKEN_READ), a
-// message or validation rules; the password
+// message or validation rules; the same names bound to literals in other
+// forms (forms.go): setters and builders (`setPassword("x")`, `.password("x")`),
+// pairs of arguments (`define('DB_PASSWORD', 'x')`, `setProperty("…password",
+// "x")`), credentials calls (`new NetworkCredential("u", "x")`), config
+// directives (`requirepass x`, `rootpw x`, BIND's `secret "x";`), SQL
+// (`PASSWORD 'x'`, `IDENTIFIED BY 'x'`), name and value fields (Kubernetes
+// `name: DB_PASSWORD` / `value: x`, `<add key="…Password" value="x"/>`) and
+// XML elements (`<password>x</password>`); keys and salts whose literal looks
+// random (WordPress' AUTH_KEY … NONCE_SALT); the password
 // of a URL (`postgres://user:[REDACTED]@host/db`); bearer tokens and basic
 // credentials; JWTs; `sk-` keys with a run of at least 10 letters and digits
 // after the dash, a digit and a letter among them (OpenAI-style; skKey says why
@@ -320,7 +328,8 @@ func isDigits(v string) bool {
 // Finding is one value Text replaces: the detector that found it (a gitleaks
 // rule id such as "stripe-access-token", or one of "private-key", "assignment",
 // "url-password", "authorization", "jwt", "token", "aws-secret-key",
-// "command-password", "netrc") and its byte range in the text.
+// "command-password", "netrc", "setter", "key-value", "directive",
+// "sql-password", "field") and its byte range in the text.
 type Finding struct {
 	Rule       string
 	Start, End int
