@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
 
@@ -106,6 +107,14 @@ func cleanPatch(patch string) (string, error) {
 			}
 			cur.oldName = stripAB(l[4:], "a/")
 			cur.newName = stripAB(lines[i+1][4:], "b/")
+			// GNU diff -N writes a file that is not there as an empty one
+			// dated the epoch: the patch creates or deletes it.
+			switch {
+			case epochStamp(l[4:]):
+				cur.oldName = ""
+			case epochStamp(lines[i+1][4:]):
+				cur.newName = ""
+			}
 			cur.sawHeaders = true
 			hunk = nil
 			i++
@@ -246,6 +255,23 @@ func cleanPatch(patch string) (string, error) {
 			WithHint("a unified diff needs --- a/FILE, +++ b/FILE and @@ hunks")
 	}
 	return b.String(), nil
+}
+
+// epochStamp reports a ---/+++ name followed by a tab and the time stamp of
+// the Unix epoch in any zone ("1969-12-31 16:00:00.000000000 -0800"), which
+// GNU diff -N gives a file that is not there.
+func epochStamp(name string) bool {
+	_, stamp, ok := strings.Cut(name, "\t")
+	if !ok {
+		return false
+	}
+	stamp = strings.TrimSpace(stamp)
+	for _, layout := range []string{"2006-01-02 15:04:05.999999999 -0700", "2006-01-02 15:04:05.999999999 -07:00"} {
+		if t, err := time.Parse(layout, stamp); err == nil {
+			return t.Unix() == 0 && t.Nanosecond() == 0
+		}
+	}
+	return false
 }
 
 // onlySpace reports whether every line is blank (without joining them: a patch
