@@ -59,28 +59,45 @@ func applyPairs(files map[string][]byte, pairs []editcase.FilePairs) ([]string, 
 // hunks or chunks placed by this package. It returns the placements ("path:
 // note") or the first refusal. It keeps the engine's rules for the tree (a
 // file created over another, changed or deleted when it is not there, moved
-// onto another); path rules and two sections for one file are the engine's
-// alone (package apply runs every case through it).
+// onto another, changed by two sections), and like the engine it places every
+// section on the files as they were before the patch; path rules are the
+// engine's alone (package apply runs every case through it).
 func applyPatch(files map[string][]byte, patch string) ([]string, error) {
 	var placed []string
+	orig := maps.Clone(files)
+	seen := map[string]bool{}
+	once := func(paths ...string) error {
+		for _, p := range paths {
+			if p != "" && seen[p] {
+				return plan.Errorf(plan.ErrActionConflict, "the patch changes %s in two separate sections", p)
+			}
+		}
+		for _, p := range paths {
+			seen[p] = true
+		}
+		return nil
+	}
 	if IsBeginPatch(patch) {
 		sections, err := ParseBeginPatch(patch)
 		if err != nil {
 			return nil, err
 		}
 		for _, s := range sections {
+			if err := once(s.Path); err != nil {
+				return nil, err
+			}
 			switch s.Op {
 			case AddFile:
 				if err := create(files, s.Path, []byte(s.Content())); err != nil {
 					return nil, err
 				}
 			case DeleteFile:
-				if _, ok := files[s.Path]; !ok {
+				if _, ok := orig[s.Path]; !ok {
 					return nil, notFound(s.Path)
 				}
 				delete(files, s.Path)
 			case UpdateFile:
-				before, ok := files[s.Path]
+				before, ok := orig[s.Path]
 				if !ok {
 					return nil, notFound(s.Path)
 				}
@@ -105,14 +122,18 @@ func applyPatch(files map[string][]byte, patch string) ([]string, error) {
 		from, to := f.OldName, f.NewName
 		if f.IsNew {
 			from = to
-		} else {
+		}
+		if !f.IsNew {
 			var ok bool
-			if before, ok = files[from]; !ok {
+			if before, ok = orig[from]; !ok {
 				return nil, notFound(from)
 			}
 		}
 		after, notes, err := Place(from, before, f.TextFragments)
 		if err != nil {
+			return nil, err
+		}
+		if err := once(from, to); err != nil {
 			return nil, err
 		}
 		switch {
