@@ -112,6 +112,11 @@ var hostile = []struct{ name, unit string }{
 	{"strings with brackets", `["{[\"`},
 	{"closed and unclosed", `[[]{`},
 	{"backslashes", `{"\\\"[`},
+	// What the Python-literal and # comment repairs read: quotes of both
+	// kinds, triple quotes and comments that never end.
+	{"single quotes", `{'`},
+	{"triple quotes", `['''{`},
+	{"comments", `{# "[`},
 }
 
 // The scans of a hostile reply read each byte a few times, whatever its size

@@ -13,11 +13,31 @@ const (
 	ExtractedWhole    = "" // the reply was exactly one JSON value
 	ExtractedFromText = "extracted from surrounding text or code fences"
 	ExtractedRepaired = "comments or trailing commas removed" // may be combined with ExtractedFromText
+	ExtractedPython   = "Python literals converted (True, False, None, quoted strings)"
 )
 
 // thinkRe matches the reasoning blocks local reasoning models (DeepSeek-R1, Qwen3,
 // ...) print before their answer; JSON-like text inside them is not the answer.
-var thinkRe = regexp.MustCompile(`(?s)<(think|thinking|reasoning)>.*?</(think|thinking|reasoning)>`)
+// Tag names are read in any case, with or without attributes.
+var thinkRe = regexp.MustCompile(`(?is)<(?:think|thinking|thought|reasoning)\b[^>]*>.*?</(?:think|thinking|thought|reasoning)\s*>`)
+
+// thinkOpenRe and thinkCloseRe find a reasoning block's tags on their own: a
+// server whose chat template opens the block in the prompt sends only its end.
+var (
+	thinkOpenRe  = regexp.MustCompile(`(?i)<(?:think|thinking|thought|reasoning)\b[^>]*>`)
+	thinkCloseRe = regexp.MustCompile(`(?i)</(?:think|thinking|thought|reasoning)\s*>`)
+)
+
+// reasoningEnd returns where the reasoning ends in a reply whose chat template
+// opened the block in the prompt: after a closing tag that no opening tag
+// precedes. ok is false when there is no such tag.
+func reasoningEnd(s []byte) (int, bool) {
+	loc := thinkCloseRe.FindIndex(s)
+	if loc == nil || thinkOpenRe.Match(s[:loc[0]]) {
+		return 0, false
+	}
+	return loc[1], true
+}
 
 // planKeys are object keys that make a JSON object look like a (possibly legacy) plan.
 var planKeys = []string{"mode", "summary", "plan", "proposed_changes", "actions", "patch",
@@ -26,10 +46,35 @@ var planKeys = []string{"mode", "summary", "plan", "proposed_changes", "actions"
 // extract returns the single plan-like JSON value of a reply, and how it was found.
 // Errors are *ParseError with ErrJSONExtract: empty reply, no JSON, a truncated
 // value, several different values, or a prose "phantom plan".
+//
+// Reasoning blocks are dropped only from a reply that is not JSON as it stands
+// (a plan may write a file that holds such tags). When only the end of a block
+// is in the reply, what precedes it is read as the answer first (the tag may be
+// text inside the plan), and dropped when that finds no single plan.
 func extract(raw []byte) ([]byte, string, error) {
-	s := bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
-	thought := thinkRe.Match(s)
-	s = bytes.TrimSpace(thinkRe.ReplaceAll(s, nil))
+	s := bytes.TrimSpace(bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")))
+	if len(s) == 0 {
+		return nil, "", extractErr("the reply is empty")
+	}
+	if json.Valid(s) {
+		return s, ExtractedWhole, nil
+	}
+	thought := false
+	if thinkRe.Match(s) {
+		s, thought = bytes.TrimSpace(thinkRe.ReplaceAll(s, nil)), true
+	}
+	v, how, err := extractFrom(s, thought)
+	if err != nil {
+		if end, ok := reasoningEnd(s); ok {
+			return extractFrom(bytes.TrimSpace(s[end:]), true)
+		}
+	}
+	return v, how, err
+}
+
+// extractFrom is extract on a reply without reasoning blocks; thought says
+// some were dropped (the value is then not the whole reply).
+func extractFrom(s []byte, thought bool) ([]byte, string, error) {
 	if len(s) == 0 {
 		return nil, "", extractErr("the reply is empty")
 	}
@@ -45,9 +90,12 @@ func extract(raw []byte) ([]byte, string, error) {
 		if err != nil {
 			return nil, "", budgetErr(len(s))
 		}
-		if ok && end == len(s) {
-			if fixed := repairJSON(s); json.Valid(fixed) {
-				return fixed, ExtractedRepaired, nil
+		// A value that fills the reply is repaired whole, and so is one whose
+		// brackets seem not to end: a quote in a comment or in a single-quoted
+		// string may hide where they do.
+		if !ok || end == len(s) {
+			if fixed, how, ok := repair(s); ok {
+				return fixed, how, nil
 			}
 		}
 	}
@@ -72,13 +120,13 @@ func extract(raw []byte) ([]byte, string, error) {
 		}
 		v := s[i:end]
 		if !json.Valid(v) {
-			fixed := repairJSON(v)
-			if !json.Valid(fixed) {
+			fixed, fixedHow, ok := repair(v)
+			if !ok {
 				i = end - 1
 				continue
 			}
 			v = fixed
-			how = ExtractedFromText + "; " + ExtractedRepaired
+			how = ExtractedFromText + "; " + fixedHow
 		}
 		if planLike(v) {
 			cands = append(cands, v)
@@ -153,11 +201,28 @@ func (st *strScan) inString(c byte) bool {
 	return false
 }
 
-// repairJSON fixes the two slips models make most in hand-written JSON: line and
-// block comments, and trailing commas (both outside strings).
+// repair makes a value that is not JSON valid, when it has only the slips
+// models make: comments and trailing commas (repairJSON), or, failing that, a
+// Python literal (pythonToJSON). Each is one pass over v.
+func repair(v []byte) ([]byte, string, bool) {
+	if fixed := repairJSON(v); json.Valid(fixed) {
+		return fixed, ExtractedRepaired, true
+	}
+	if py, ok := pythonToJSON(v); ok {
+		if fixed := removeTrailingCommas(py); json.Valid(fixed) {
+			return fixed, ExtractedPython, true
+		}
+	}
+	return nil, "", false
+}
+
+// repairJSON fixes the two slips models make most in hand-written JSON: line
+// comments (// and #) and block comments, and trailing commas (all outside
+// strings).
 func repairJSON(s []byte) []byte { return removeTrailingCommas(stripComments(s)) }
 
-// stripComments removes // line comments and /* */ block comments outside strings.
+// stripComments removes // and # line comments and /* */ block comments outside
+// strings.
 func stripComments(s []byte) []byte {
 	out := make([]byte, 0, len(s))
 	var st strScan
@@ -165,7 +230,7 @@ func stripComments(s []byte) []byte {
 		c := s[j]
 		switch {
 		case st.inString(c):
-		case c == '/' && j+1 < len(s) && s[j+1] == '/':
+		case c == '/' && j+1 < len(s) && s[j+1] == '/', c == '#':
 			for j < len(s) && s[j] != '\n' {
 				j++
 			}

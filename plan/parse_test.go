@@ -87,6 +87,37 @@ func TestParseForms(t *testing.T) {
 				t.Errorf("plan = %+v", p)
 			}
 		}},
+		{name: "# comments after values", file: "hash_comments.txt", form: FormStrict, check: func(t *testing.T, p *Plan) {
+			if p.Summary != "Mean of an empty slice is 0 (issue #18, see # notes)" || len(p.Plan) != 1 || len(p.Actions()) != 1 ||
+				!strings.Contains(*p.Actions()[0].Content, "// Mean # of xs\n") || len(p.CommandsToRun) != 1 {
+				t.Errorf("plan = %+v", p)
+			}
+		}},
+		{name: "Python-literal dict", file: "python_dict.txt", form: FormStrict, check: func(t *testing.T, p *Plan) {
+			if p.Summary != `Mean divides by len-1; it's "off by one" (True when None is passed)` {
+				t.Errorf("summary = %q", p.Summary)
+			}
+			if len(p.Plan) != 1 || p.Plan[0].Step != "don't divide by len-1" || p.Plan[0].Details != "divide by len(xs)\tand return 0 for an empty slice" {
+				t.Errorf("plan = %+v", p.Plan)
+			}
+			if p.ProposedChanges == nil || p.ProposedChanges.Patch != nil || len(p.Actions()) != 1 ||
+				!strings.HasPrefix(*p.Actions()[0].Content, "package stats\n\n// Mean is 0 for \"no values\" \\o/\nfunc Mean(") {
+				t.Errorf("changes = %+v", p.ProposedChanges)
+			}
+			if len(p.Verification) != 1 || p.Verification[0] != "TestMean passes: True" || len(p.MemoryPatch) != 1 {
+				t.Errorf("verification %q memory %+v", p.Verification, p.MemoryPatch)
+			}
+		}},
+		{name: "reasoning tags in another case, with braces and a stray quote", file: "think_braces.txt", form: FormStrict, check: func(t *testing.T, p *Plan) {
+			if p.Summary != "divide by len(xs), not len(xs)-1" {
+				t.Errorf("summary = %q", p.Summary)
+			}
+		}},
+		{name: "reasoning opened by the chat template, only its end in the reply", file: "think_orphan.txt", form: FormStrict, check: func(t *testing.T, p *Plan) {
+			if p.Summary != "divide by len(xs), not len(xs)-1" {
+				t.Errorf("summary = %q", p.Summary)
+			}
+		}},
 		{name: "unknown fields dropped, questions capped", file: "unknown_fields.txt", form: FormPartial, contains: `unknown field "confidence"`, check: func(t *testing.T, p *Plan) {
 			if len(p.Questions) != 2 {
 				t.Errorf("questions = %v", p.Questions)
@@ -257,4 +288,44 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("error without issues: %v", err)
 		}
 	})
+}
+
+// Near misses: text that looks like a slip but sits inside a string is never
+// changed, and a reply that is JSON is never read as Python.
+func TestParseNearMisses(t *testing.T) {
+	const base = `"questions":[],"context_requests":[],"plan":[{"step":"s","details":"d"}],"proposed_changes":null,"patch":null,"commands_to_run":[],"verification":[],"risks":[],"rollback":[],"memory_patch":[]`
+	tests := []struct {
+		name, raw, summary, extracted string
+	}{
+		{"strict JSON with #, ' and True in strings", `{"mode":"fix-plan","summary":"issue #4: it's True that None # fails",` + base + `}`,
+			"issue #4: it's True that None # fails", ExtractedWhole},
+		{"# comment beside a # and a ' in strings", "{\"mode\":\"fix-plan\", # it's a comment\n\"summary\":\"issue #4 isn't True\",\n" + base + "}",
+			"issue #4 isn't True", ExtractedRepaired},
+		{"trailing comma with True and None in a string", `{"mode":"fix-plan","summary":"True, None, 'x'",` + base + `,}`,
+			"True, None, 'x'", ExtractedRepaired},
+		{"Python dict with ' in a double-quoted string", `{'mode': 'fix-plan', 'summary': "don't # stop", 'plan': [{'step': 's', 'details': 'True'}]}`,
+			"don't # stop", ExtractedPython},
+		{"Python dict in a fence after prose", "Here's the plan, it's short:\n```python\n{'summary': 'fenced', 'plan': [{'step': 's', 'details': 'd'}], 'patch': None}\n```\nDon't forget.",
+			"fenced", ExtractedFromText + "; " + ExtractedPython},
+		{"# comments in a fence after prose", "Plan:\n```json\n{\"summary\": \"a # b\", # note\n\"plan\": []}\n```",
+			"a # b", ExtractedFromText + "; " + ExtractedRepaired},
+		{"reasoning tags inside a JSON reply's strings", `{"mode":"fix-plan","summary":"drop <think>{x}</think> blocks; a lone </think> too",` + base + `}`,
+			"drop <think>{x}</think> blocks; a lone </think> too", ExtractedWhole},
+		{"a closing tag inside a plan in prose", "Here it is:\n" + `{"mode":"fix-plan","summary":"a lone </think> {stays}",` + base + `}`,
+			"a lone </think> {stays}", ExtractedFromText},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Parse([]byte(tc.raw))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if got.Plan.Summary != tc.summary || got.Extracted != tc.extracted {
+				t.Errorf("summary %q extracted %q, want %q %q", got.Plan.Summary, got.Extracted, tc.summary, tc.extracted)
+			}
+			if strings.Contains(tc.name, "Python dict with") && got.Plan.Plan[0].Details != "True" {
+				t.Errorf("details = %q", got.Plan.Plan[0].Details)
+			}
+		})
+	}
 }
