@@ -382,6 +382,33 @@ type Verification struct {
 	// Attempts are the earlier plans of this fix that failed verification and
 	// whose output went back to the model, oldest first.
 	Attempts []VerifyAttempt `json:"attempts,omitempty"`
+	// Covers is what the verdict is about: the plan as proposed, or the user's
+	// choices in it. nil on verdicts saved before fixplan recorded it.
+	Covers *VerifiedSelection `json:"covers,omitempty"`
+}
+
+// What a verdict covers (VerifiedSelection.Scope).
+const (
+	CoversProposed  = "proposed"  // every change as the model proposed it
+	CoversSelection = "selection" // the ticked files, accepted hunks and the user's own text
+)
+
+// VerifiedSelection is what a verification checked, so that a window can tell
+// whether the verdict still holds for the choices it shows now.
+type VerifiedSelection struct {
+	Scope string `json:"scope"`
+	// Paths are the ticked files, in the plan's order (Scope "selection").
+	Paths []string `json:"paths"`
+	// Files are the ticked files that were narrowed (Scope "selection").
+	Files []VerifiedFile `json:"files"`
+}
+
+// VerifiedFile is one narrowed file of a verified selection: the accepted hunks
+// (nil: every hunk), or the user's own text, known by its SHA-256 (hex).
+type VerifiedFile struct {
+	Path          string `json:"path"`
+	Hunks         []int  `json:"hunks"`
+	ContentSHA256 string `json:"content_sha256,omitempty"`
 }
 
 // CheckResult is one check command run on the changed copy.

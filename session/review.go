@@ -2,7 +2,10 @@ package session
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fixplan/apply"
@@ -133,6 +136,46 @@ func (s *Session) ReviewOf(id string, paths []string, files []apply.FileChoice) 
 // says it is about those choices.
 func (s *Session) VerifySelection(ctx context.Context, id string, approve []string, paths []string, files []apply.FileChoice) (*plan.Record, error) {
 	return s.verifyPlan(ctx, id, approve, &apply.Selection{Paths: paths, Files: files})
+}
+
+// covers describes what a verification of rec with sel (nil: as proposed)
+// checks: every change as proposed, or the ticked files in the plan's order with
+// the accepted hunks or the user's text (by its SHA-256) of those narrowed.
+func covers(rec *plan.Record, sel *apply.Selection) *plan.VerifiedSelection {
+	if sel == nil {
+		return &plan.VerifiedSelection{Scope: plan.CoversProposed, Paths: []string{}, Files: []plan.VerifiedFile{}}
+	}
+	ticked := map[string]bool{}
+	for _, p := range sel.Paths {
+		ticked[p] = true
+	}
+	choice := map[string]apply.FileChoice{}
+	for _, f := range sel.Files {
+		if f.Hunks != nil || f.Content != nil {
+			choice[f.Path] = f
+		}
+	}
+	out := &plan.VerifiedSelection{Scope: plan.CoversSelection, Paths: []string{}, Files: []plan.VerifiedFile{}}
+	for _, c := range rec.Changes {
+		if sel.Paths != nil && !ticked[c.Path] {
+			continue
+		}
+		out.Paths = append(out.Paths, c.Path)
+		f, ok := choice[c.Path]
+		if !ok {
+			continue
+		}
+		vf := plan.VerifiedFile{Path: c.Path, Hunks: slices.Clone(f.Hunks)}
+		if f.Content != nil {
+			sum := sha256.Sum256([]byte(*f.Content))
+			vf.ContentSHA256 = hex.EncodeToString(sum[:])
+		}
+		out.Files = append(out.Files, vf)
+	}
+	if len(out.Paths) == len(rec.Changes) && len(out.Files) == 0 {
+		return &plan.VerifiedSelection{Scope: plan.CoversProposed, Paths: []string{}, Files: []plan.VerifiedFile{}}
+	}
+	return out
 }
 
 // Proposal returns the text path has now and the text draft plan id proposes

@@ -2,8 +2,11 @@ package session
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -178,12 +181,48 @@ func TestVerifySelection(t *testing.T) {
 	if v.State != plan.VerifyVerified || !strings.Contains(v.Reason, "about your choices") {
 		t.Fatalf("verification of the edit = %+v", v)
 	}
+	if c := proposed.Verification.Covers; c == nil || c.Scope != plan.CoversProposed {
+		t.Errorf("the verdict of the proposal covers %+v, want the plan as proposed", c)
+	}
+	sum := sha256.Sum256([]byte(mine))
+	want := &plan.VerifiedSelection{Scope: plan.CoversSelection, Paths: []string{"mm/mm.go"}, Files: []plan.VerifiedFile{{Path: "mm/mm.go", ContentSHA256: hex.EncodeToString(sum[:])}}}
+	if !reflect.DeepEqual(v.Covers, want) {
+		t.Errorf("the verdict of the edit covers %+v, want %+v", v.Covers, want)
+	}
 	sameSums(t, before, treeSum(t, root))
 	if _, err := s.VerifySelection(context.Background(), rec.ID, nil, nil, []apply.FileChoice{{Path: "mm/mm.go", Hunks: []int{9}}}); err == nil {
 		// an unknown hunk is reported in the verdict (the changes cannot be computed)
 		again, _ := s.Load(rec.ID)
 		if again.Verification.State != plan.VerifyNotVerified || !strings.Contains(again.Verification.Reason, "hunk 9 does not exist") {
 			t.Errorf("unknown hunk: %+v", again.Verification)
+		}
+	}
+}
+
+// A verdict records what it covers: choices that take everything as proposed are
+// the plan as proposed; a file left out or narrowed makes it the user's selection,
+// in the plan's order whatever order the choices came in.
+func TestVerdictCovers(t *testing.T) {
+	rec := &plan.Record{Changes: []plan.FileChange{{Path: "a.go"}, {Path: "b.go"}, {Path: "c.go"}}}
+	text := "mine\n"
+	sum := sha256.Sum256([]byte(text))
+	proposed := &plan.VerifiedSelection{Scope: plan.CoversProposed, Paths: []string{}, Files: []plan.VerifiedFile{}}
+	for _, tc := range []struct {
+		name string
+		sel  *apply.Selection
+		want *plan.VerifiedSelection
+	}{
+		{"as proposed", nil, proposed},
+		{"every file ticked, nothing narrowed", &apply.Selection{Paths: []string{"c.go", "a.go", "b.go"}}, proposed},
+		{"all by nil, a choice that narrows nothing", &apply.Selection{Files: []apply.FileChoice{{Path: "a.go"}}}, proposed},
+		{"a file left out", &apply.Selection{Paths: []string{"c.go", "a.go"}},
+			&plan.VerifiedSelection{Scope: plan.CoversSelection, Paths: []string{"a.go", "c.go"}, Files: []plan.VerifiedFile{}}},
+		{"a hunk rejected and an own text", &apply.Selection{Files: []apply.FileChoice{{Path: "c.go", Content: &text}, {Path: "b.go", Hunks: []int{2}}}},
+			&plan.VerifiedSelection{Scope: plan.CoversSelection, Paths: []string{"a.go", "b.go", "c.go"},
+				Files: []plan.VerifiedFile{{Path: "b.go", Hunks: []int{2}}, {Path: "c.go", ContentSHA256: hex.EncodeToString(sum[:])}}}},
+	} {
+		if got := covers(rec, tc.sel); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: covers = %+v, want %+v", tc.name, got, tc.want)
 		}
 	}
 }

@@ -128,6 +128,7 @@ func (s *Session) verifyPlan(ctx context.Context, id string, approve []string, s
 		}
 	}
 	v := s.verify(ctx, rec, approve, sel)
+	v.Covers = covers(rec, sel)
 	if rec.Verification != nil {
 		v.Attempts = rec.Verification.Attempts
 	}

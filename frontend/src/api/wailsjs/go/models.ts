@@ -858,6 +858,56 @@ export namespace plan {
 		}
 	}
 	
+	export class VerifiedFile {
+	    path: string;
+	    hunks: number[];
+	    content_sha256?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new VerifiedFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.hunks = source["hunks"];
+	        this.content_sha256 = source["content_sha256"];
+	    }
+	}
+	export class VerifiedSelection {
+	    scope: string;
+	    paths: string[];
+	    files: VerifiedFile[];
+	
+	    static createFrom(source: any = {}) {
+	        return new VerifiedSelection(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.paths = source["paths"];
+	        this.files = this.convertValues(source["files"], VerifiedFile);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class VerifyAttempt {
 	    plan_id: string;
 	    summary: string;
@@ -887,6 +937,7 @@ export namespace plan {
 	    new_failures?: string[];
 	    overhead_ms: number;
 	    attempts?: VerifyAttempt[];
+	    covers?: VerifiedSelection;
 	
 	    static createFrom(source: any = {}) {
 	        return new Verification(source);
@@ -900,6 +951,7 @@ export namespace plan {
 	        this.new_failures = source["new_failures"];
 	        this.overhead_ms = source["overhead_ms"];
 	        this.attempts = this.convertValues(source["attempts"], VerifyAttempt);
+	        this.covers = this.convertValues(source["covers"], VerifiedSelection);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1056,6 +1108,8 @@ export namespace plan {
 		    return a;
 		}
 	}
+	
+	
 	
 	
 	
