@@ -61,7 +61,7 @@ func (r *run) fitContext(w llm.Window, base plan.Gathered, prev *plan.Record) (p
 		}
 	}
 	for _, s := range base.Sections {
-		r.sent.addSection(s)
+		r.sent.AddSection(s)
 	}
 	r.usage = plan.Usage{Tokenizer: r.fit.count.Tokenizer(), Window: r.fit.window.Tokens, WindowSource: r.fit.window.Source,
 		BaseBudget: budget, Compact: r.fit.compact}
@@ -84,7 +84,7 @@ func (r *run) system(memoryBlock string) string {
 // results answer (it goes into the conversation before them).
 func (r *run) prepareResults(raw string, results []plan.ContextResult) []plan.ContextResult {
 	for i, res := range results {
-		deduped := r.sent.dedupe(res)
+		deduped := r.sent.Dedupe(res)
 		if deduped.Text != res.Text {
 			// A reference names where the lines were sent (a section title can be
 			// long): for a line or two it costs more than the lines themselves, and
@@ -100,7 +100,7 @@ func (r *run) prepareResults(raw string, results []plan.ContextResult) []plan.Co
 	msgs := append(append([]llm.Message{}, r.msgs...), llm.Message{Role: llm.RoleAssistant, Content: raw})
 	results = r.fit.fitResults(msgs, results)
 	for i, res := range results {
-		r.sent.addResult(r.rounds, i, res)
+		r.sent.AddResult(r.rounds, i, res)
 	}
 	return results
 }

@@ -12,6 +12,7 @@ import (
 
 	"fixplan/llm"
 	"fixplan/plan"
+	"fixplan/session/ledger"
 	"fixplan/tokens"
 )
 
@@ -124,7 +125,7 @@ type run struct {
 	// fit fits the conversation to the model's window; sent is the ledger of
 	// file lines already sent; usage accumulates the record's Usage (fit.go).
 	fit   fitting
-	sent  *sentLedger
+	sent  *ledger.Ledger
 	usage plan.Usage
 	// applyMode: the run writes the changes of an approved plan (writechanges.go).
 	applyMode bool
@@ -146,7 +147,7 @@ func (pl *Planner) Plan(ctx context.Context, in plan.ProblemInput) (*plan.Record
 		return nil, err
 	}
 	in = pl.redactInput(in)
-	r := &run{p: pl, seen: map[string]bool{}, sent: newSentLedger(), fit: newFitting(pl.cfg.Counter, llm.Window{}, pl.cfg.MaxTokens), rec: &plan.Record{
+	r := &run{p: pl, seen: map[string]bool{}, sent: ledger.New(), fit: newFitting(pl.cfg.Counter, llm.Window{}, pl.cfg.MaxTokens), rec: &plan.Record{
 		ID: pl.cfg.NewID(), CreatedAt: pl.cfg.Now().UTC(), State: plan.StateDraft, FixplanVersion: pl.cfg.Version, Input: in,
 		Changes: []plan.FileChange{}, Rounds: []plan.Round{}, Warnings: append([]string{}, pl.cfg.Warnings...), Memory: []plan.MemoryEntry{},
 	}}

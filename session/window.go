@@ -8,6 +8,7 @@ import (
 
 	"fixplan/llm"
 	"fixplan/plan"
+	"fixplan/session/ledger"
 	"fixplan/tokens"
 )
 
@@ -209,7 +210,7 @@ func (f fitting) fitBase(g plan.Gathered, budget int) plan.Gathered {
 	cut := map[string]bool{}   // path → a section of it was cut or left out
 	for _, s := range g.Sections {
 		path := ""
-		if m := fileTitle.FindStringSubmatch(s.Title); m != nil {
+		if m := ledger.FileTitle.FindStringSubmatch(s.Title); m != nil {
 			path = m[1]
 		}
 		n := f.sectionTokens(s)
@@ -326,14 +327,14 @@ func keepMiddle(lines []string, keep int) string {
 // retitle rewrites the line spans of a file section's title to the lines its
 // body really shows after a cut.
 func retitle(title, body string) string {
-	m := fileTitle.FindStringSubmatchIndex(title)
+	m := ledger.FileTitle.FindStringSubmatchIndex(title)
 	if m == nil {
 		return title
 	}
 	var spans []string
 	from, to := 0, 0
 	for _, l := range strings.Split(body, "\n") {
-		n, ok := lineNumber(l)
+		n, ok := ledger.LineNumber(l)
 		if !ok {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"fixplan/llm"
 	"fixplan/memory"
 	"fixplan/plan"
+	"fixplan/session/ledger"
 )
 
 // The two-phase flow of docs/CONTRACT.md §3: a plan made with PlanOnly (or any
@@ -84,7 +85,7 @@ func (pl *Planner) WriteChanges(ctx context.Context, approved *plan.Record) (*pl
 	}
 	in := approved.Input
 	in.PlanOnly = false
-	r := &run{p: pl, seen: map[string]bool{}, sent: newSentLedger(), applyMode: true, rec: &plan.Record{
+	r := &run{p: pl, seen: map[string]bool{}, sent: ledger.New(), applyMode: true, rec: &plan.Record{
 		ID: pl.cfg.NewID(), CreatedAt: pl.cfg.Now().UTC(), State: plan.StateDraft, FixplanVersion: pl.cfg.Version, Input: in,
 		ApprovedPlan: approved.ID, Base: approved.Base, Changes: []plan.FileChange{},
 		Rounds:   append([]plan.Round{}, approved.Rounds...),
@@ -122,8 +123,8 @@ func (pl *Planner) WriteChanges(ctx context.Context, approved *plan.Record) (*pl
 	r.fitApproved(r.startWindow(ctx)(), approved.Base)
 	for _, res := range current {
 		label, body, _ := strings.Cut(res.Text, "\n")
-		if m := readLabel.FindStringSubmatch(label); res.OK && m != nil {
-			r.sent.addNumbered(m[1], body, "the files changed since the approved plan")
+		if m := ledger.ReadLabel.FindStringSubmatch(label); res.OK && m != nil {
+			r.sent.AddNumbered(m[1], body, "the files changed since the approved plan")
 		}
 	}
 	r.msgs = []llm.Message{
@@ -158,7 +159,7 @@ func (r *run) fitApproved(w llm.Window, base plan.Gathered) {
 	}
 	r.fit = newFitting(pl.cfg.Counter, w, pl.cfg.MaxTokens)
 	for _, s := range base.Sections {
-		r.sent.addSection(s)
+		r.sent.AddSection(s)
 	}
 	r.usage = plan.Usage{Tokenizer: r.fit.count.Tokenizer(), Window: r.fit.window.Tokens, WindowSource: r.fit.window.Source, Compact: r.fit.compact}
 }
@@ -176,13 +177,13 @@ func (r *run) changedSince(ctx context.Context, a *plan.Record) ([]string, []pla
 			shown[path] = f
 		}
 		for _, line := range strings.Split(body, "\n") {
-			if n, text, ok := numbered(line); ok {
+			if n, text, ok := ledger.Numbered(line); ok {
 				f[n] = text // the latest showing counts
 			}
 		}
 	}
 	for _, sec := range a.Base.Sections {
-		if m := fileTitle.FindStringSubmatch(sec.Title); m != nil {
+		if m := ledger.FileTitle.FindStringSubmatch(sec.Title); m != nil {
 			record(m[1], sec.Body)
 		}
 	}
@@ -192,7 +193,7 @@ func (r *run) changedSince(ctx context.Context, a *plan.Record) ([]string, []pla
 				continue
 			}
 			label, body, _ := strings.Cut(res.Text, "\n")
-			if m := readLabel.FindStringSubmatch(label); m != nil {
+			if m := ledger.ReadLabel.FindStringSubmatch(label); m != nil {
 				record(m[1], body)
 			}
 		}
@@ -228,14 +229,14 @@ func differs(shown map[int]string, res plan.ContextResult) bool {
 		return true
 	}
 	label, body, _ := strings.Cut(res.Text, "\n")
-	m := readLabel.FindStringSubmatch(label)
+	m := ledger.ReadLabel.FindStringSubmatch(label)
 	if m == nil {
 		return false
 	}
 	total, _ := strconv.Atoi(m[4])
 	now := map[int]string{}
 	for _, line := range strings.Split(body, "\n") {
-		if n, text, ok := numbered(line); ok {
+		if n, text, ok := ledger.Numbered(line); ok {
 			now[n] = text
 		}
 	}

@@ -1,4 +1,9 @@
-package session
+// Package ledger is the record of what one conversation has sent the model: which
+// numbered lines of which files, where, and with what text, so that a context result
+// never repeats lines the model already has (CONTRACT §5). It also reads the text
+// format those lines are sent in: base-context file sections ("File PATH lines …"),
+// read_file labels and numbered lines ("  12 | text"). Pure: no I/O.
+package ledger
 
 import (
 	"fmt"
@@ -11,7 +16,7 @@ import (
 	"fixplan/plan"
 )
 
-// sentLedger remembers which numbered lines of which files the model was sent in
+// Ledger remembers which numbered lines of which files the model was sent in
 // this conversation, and where, so a context request for lines it already has is
 // answered with a short reference instead of the lines again (no repeats). It
 // reads the text exactly as sent: base-context file sections ("File PATH lines …")
@@ -22,7 +27,7 @@ import (
 // only while the file's line still reads the same (a hook during the plan, or a
 // user's edit after approval, changes it), so the model always gets the current
 // lines of a changed file.
-type sentLedger struct {
+type Ledger struct {
 	files map[string]map[int]sentLine // path → line → what and where it was sent
 }
 
@@ -38,47 +43,47 @@ func lineHash(text string) uint64 {
 	return h.Sum64()
 }
 
-func newSentLedger() *sentLedger { return &sentLedger{files: map[string]map[int]sentLine{}} }
+func New() *Ledger { return &Ledger{files: map[string]map[int]sentLine{}} }
 
 var (
-	// fileTitle is a base-context file section: "File PATH lines 1-80, 90-120 of 300 (why)".
-	fileTitle = regexp.MustCompile(`^File (.+) lines (\d+-\d+(?:, \d+-\d+)*) of (\d+) \(`)
-	// readLabel is the label line of a read_file result: "read_file PATH lines A-B of N".
-	readLabel = regexp.MustCompile(`^read_file (.+) lines (\d+)-(\d+) of (\d+)`)
+	// FileTitle is a base-context file section: "File PATH lines 1-80, 90-120 of 300 (why)".
+	FileTitle = regexp.MustCompile(`^File (.+) lines (\d+-\d+(?:, \d+-\d+)*) of (\d+) \(`)
+	// ReadLabel is the label line of a read_file result: "read_file PATH lines A-B of N".
+	ReadLabel = regexp.MustCompile(`^read_file (.+) lines (\d+)-(\d+) of (\d+)`)
 	// numberedLine is one line of a file as codectx numbers it: "  12 | text".
 	numberedLine = regexp.MustCompile(`^ *(\d+) \| `)
 )
 
-// addSection records the lines of one base-context section.
-func (l *sentLedger) addSection(s plan.Section) {
-	m := fileTitle.FindStringSubmatch(s.Title)
+// AddSection records the lines of one base-context section.
+func (l *Ledger) AddSection(s plan.Section) {
+	m := FileTitle.FindStringSubmatch(s.Title)
 	if m == nil {
 		return
 	}
-	l.addNumbered(m[1], s.Body, fmt.Sprintf("the base context, section %q", s.Title))
+	l.AddNumbered(m[1], s.Body, fmt.Sprintf("the base context, section %q", s.Title))
 }
 
-// addResult records the lines of one context result sent as request i of round n.
-func (l *sentLedger) addResult(round, i int, res plan.ContextResult) {
+// AddResult records the lines of one context result sent as request i of round n.
+func (l *Ledger) AddResult(round, i int, res plan.ContextResult) {
 	if !res.OK || res.Request.Type != plan.ReqReadFile {
 		return
 	}
 	label, body, _ := strings.Cut(res.Text, "\n")
-	m := readLabel.FindStringSubmatch(label)
+	m := ReadLabel.FindStringSubmatch(label)
 	if m == nil {
 		return
 	}
-	l.addNumbered(m[1], body, fmt.Sprintf("context round %d, request %d", round, i+1))
+	l.AddNumbered(m[1], body, fmt.Sprintf("context round %d, request %d", round, i+1))
 }
 
-func (l *sentLedger) addNumbered(path, body, where string) {
+func (l *Ledger) AddNumbered(path, body, where string) {
 	f := l.files[path]
 	if f == nil {
 		f = map[int]sentLine{}
 		l.files[path] = f
 	}
 	for _, line := range strings.Split(body, "\n") {
-		if n, text, ok := numbered(line); ok {
+		if n, text, ok := Numbered(line); ok {
 			if had, ok := f[n]; !ok || had.hash != lineHash(text) { // a changed line is sent again, and recorded as sent there
 				f[n] = sentLine{hash: lineHash(text), where: where}
 			}
@@ -87,7 +92,7 @@ func (l *sentLedger) addNumbered(path, body, where string) {
 }
 
 // sentAs reports where line n of path was sent when it read text then.
-func (l *sentLedger) sentAs(path string, n int, text string) (string, bool) {
+func (l *Ledger) sentAs(path string, n int, text string) (string, bool) {
 	s, ok := l.files[path][n]
 	if !ok || s.hash != lineHash(text) {
 		return "", false
@@ -95,13 +100,13 @@ func (l *sentLedger) sentAs(path string, n int, text string) (string, bool) {
 	return s.where, true
 }
 
-func lineNumber(line string) (int, bool) {
-	n, _, ok := numbered(line)
+func LineNumber(line string) (int, bool) {
+	n, _, ok := Numbered(line)
 	return n, ok
 }
 
 // numbered splits "  12 | text" into 12 and text.
-func numbered(line string) (int, string, bool) {
+func Numbered(line string) (int, string, bool) {
 	m := numberedLine.FindStringSubmatch(line)
 	if m == nil {
 		return 0, "", false
@@ -110,12 +115,12 @@ func numbered(line string) (int, string, bool) {
 	return n, line[len(m[0]):], err == nil
 }
 
-// dedupe rewrites a result so it does not repeat lines the model already has:
+// Dedupe rewrites a result so it does not repeat lines the model already has:
 // a read_file result keeps its label and the lines not sent yet, and each run of
 // lines sent before becomes one reference line saying where they were sent; a
 // search result drops the groups whose every line was sent before and lists their
 // matches in one closing note. Other results come back unchanged.
-func (l *sentLedger) dedupe(res plan.ContextResult) plan.ContextResult {
+func (l *Ledger) Dedupe(res plan.ContextResult) plan.ContextResult {
 	if !res.OK {
 		return res
 	}
@@ -128,9 +133,9 @@ func (l *sentLedger) dedupe(res plan.ContextResult) plan.ContextResult {
 	return res
 }
 
-func (l *sentLedger) dedupeRead(text string) string {
+func (l *Ledger) dedupeRead(text string) string {
 	label, body, _ := strings.Cut(text, "\n")
-	m := readLabel.FindStringSubmatch(label)
+	m := ReadLabel.FindStringSubmatch(label)
 	if m == nil {
 		return text
 	}
@@ -163,7 +168,7 @@ func (l *sentLedger) dedupeRead(text string) string {
 		lines = nil
 	}
 	for _, line := range lines {
-		n, lineText, ok := numbered(line)
+		n, lineText, ok := Numbered(line)
 		where, was := l.sentAs(path, n, lineText)
 		if !ok || !was {
 			flush()
@@ -204,9 +209,9 @@ func wherePhrase(wheres []string) string {
 	return strings.Join(parts, " and ")
 }
 
-// dedupeSearch drops the search groups (separated by "--") whose every line the
+// DedupeSearch drops the search groups (separated by "--") whose every line the
 // model already has. Lines are "path:12: text" (a match) or "path-11- text".
-func (l *sentLedger) dedupeSearch(text string) string {
+func (l *Ledger) dedupeSearch(text string) string {
 	label, body, _ := strings.Cut(text, "\n")
 	if !strings.HasPrefix(label, "search ") || len(l.files) == 0 {
 		return text
@@ -256,7 +261,7 @@ func (l *sentLedger) dedupeSearch(text string) string {
 
 // groupSent reports whether every line of a search group was sent before, and
 // the group's matches as "path:line (where)".
-func (l *sentLedger) groupSent(g []string) (refs []string, all bool) {
+func (l *Ledger) groupSent(g []string) (refs []string, all bool) {
 	for _, line := range g {
 		path, n, text, match, ok := l.searchLine(line)
 		if !ok {
@@ -275,7 +280,7 @@ func (l *sentLedger) groupSent(g []string) (refs []string, all bool) {
 
 // searchLine parses one grep-style line against the paths the ledger knows (a
 // path may itself contain ':' or '-').
-func (l *sentLedger) searchLine(line string) (path string, n int, text string, match, ok bool) {
+func (l *Ledger) searchLine(line string) (path string, n int, text string, match, ok bool) {
 	paths := make([]string, 0, len(l.files))
 	for p := range l.files {
 		if strings.HasPrefix(line, p) {
