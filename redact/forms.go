@@ -86,7 +86,7 @@ var secretKeywords = []string{"pass", "pwd", "secret", "token", "api", "access",
 
 func formDetectors() []handDetector {
 	return []handDetector{
-		{detector{id: "setter", re: callRe(), accept: acceptSetter, pre: setterPre}, secretKeywords},
+		{detector{id: "setter", re: callRe(), accept: acceptSetter, pre: setterPre}, append([]string{"connect", "login", "logon", "signin", "pdo"}, secretKeywords...)},
 		{detector{id: "key-value", re: pairRe(), accept: acceptPair, pre: pairPre}, append([]string{"salt", "_key"}, secretKeywords...)},
 		{detector{id: "directive", re: directiveRe(), accept: acceptDirective, pre: directivePre}, append([]string{"pw", "masterauth", "user"}, secretKeywords...)},
 		{detector{id: "directive", re: quotedAfterRe(), accept: acceptQuotedAfter, pre: quotedAfterPre}, []string{"pass", "pwd", "pw", "secret"}},
@@ -173,7 +173,8 @@ func setterName(name string) string {
 }
 
 // acceptSetter: the last argument of a setter is a string literal (perhaps
-// converted: `"x".toCharArray()`); so is the password of a credentials call.
+// converted: `"x".toCharArray()`); so is the password argument of a call that
+// takes credentials (passwordArg).
 func acceptSetter(sc *scan, off int, loc []int) {
 	text := sc.text
 	name := text[off+loc[2] : off+loc[3]]
@@ -187,17 +188,11 @@ func acceptSetter(sc *scan, off int, loc []int) {
 	}
 	a := args[len(args)-1]
 	if kind == "" {
-		if !credentialCall(name) {
+		k := passwordArg(name, text, args)
+		if k < 0 {
 			return
 		}
-		k := 0 // the user name: the first argument that is not an empty string
-		for k < len(args) && text[args[k][0]:args[k][1]] == `""` {
-			k++
-		}
-		if k+1 >= len(args) {
-			return
-		}
-		a, kind = args[k+1], "password"
+		a, kind = args[k], "password"
 	}
 	vs, ve := quotedLiteral(text, a[0])
 	if ve <= vs {
@@ -211,28 +206,57 @@ func acceptSetter(sc *scan, off int, loc []int) {
 	}
 }
 
-// credentialCall reports whether a call makes or sets credentials from a user
-// name and a password (NetworkCredential, HTTPBasicAuth, SetBasicAuth,
-// UsernamePasswordCredentials, PasswordAuthentication, smtp.PlainAuth): its
-// name ends in auth, authentication or credential(s) and says which kind. The
-// password is the argument after the user name.
-func credentialCall(name string) bool {
+// dbConnectCalls are the calls that connect to a database with (place, user,
+// password, …).
+var dbConnectCalls = map[string]bool{"getconnection": true, "mysqli_connect": true, "mysql_connect": true, "mysql_pconnect": true,
+	"odbc_connect": true, "odbc_pconnect": true, "pdo": true, "mysqli": true}
+
+// passwordArg returns the index of the password among the arguments of a call
+// that takes one after a user name, or -1:
+//   - a call that makes or sets credentials (NetworkCredential,
+//     HTTPBasicAuth, SetBasicAuth, UsernamePasswordCredentials, smtp.PlainAuth;
+//     its name ends in auth, authentication or credential(s) and says which
+//     kind): the argument after the user name, the first that is not "";
+//   - a call that logs in (login, ftp_login, ssh2_auth_password): the second
+//     of two arguments (user, password), the third of three (connection, user,
+//     password);
+//   - a call that connects to a database with a place, a user and a password
+//     (JDBC's DriverManager.getConnection(url, user, password), PHP's
+//     mysqli_connect(host, user, password, db), odbc_connect(dsn, user,
+//     password), new PDO(dsn, user, password), new mysqli(…)): the third
+//     argument. Other connect calls order their arguments otherwise
+//     (SftpConnect(user, password, host), oci_connect(user, password, db)).
+func passwordArg(name, text string, args [][2]int) int {
 	ws := nameWords(name)
-	if len(ws) < 2 {
-		return false
+	if len(ws) == 0 {
+		return -1
 	}
-	switch ws[len(ws)-1] {
-	case "auth", "authentication", "credential", "credentials":
-	default:
-		return false
-	}
-	for _, w := range ws[:len(ws)-1] {
-		switch w {
-		case "basic", "plain", "password", "network", "username", "user", "http", "digest", "login", "ntlm":
-			return true
+	last := ws[len(ws)-1]
+	switch {
+	case len(ws) >= 2 && (last == "auth" || last == "authentication" || last == "credential" || last == "credentials"):
+		for _, w := range ws[:len(ws)-1] {
+			switch w {
+			case "basic", "plain", "password", "network", "username", "user", "http", "digest", "login", "ntlm":
+				k := 0 // the user name
+				for k < len(args) && text[args[k][0]:args[k][1]] == `""` {
+					k++
+				}
+				if k+1 < len(args) {
+					return k + 1
+				}
+				return -1
+			}
+		}
+	case last == "login" || last == "logon" || last == "signin" || len(ws) >= 2 && ws[len(ws)-2] == "auth" && last == "password":
+		if len(args) == 2 || len(args) == 3 {
+			return len(args) - 1
+		}
+	case dbConnectCalls[strings.ToLower(name)]:
+		if len(args) >= 3 {
+			return 2
 		}
 	}
-	return false
+	return -1
 }
 
 // callArgs returns the spans of the arguments of the call whose `(` is at open,
@@ -306,7 +330,7 @@ func pairPre(text string, ks, ke int) bool {
 // literal is a whole argument (a comma or `)` follows). A value that is a
 // name rather than a secret is left: a CamelCase word, and for a token's
 // name a lower-case word or words joined by `-` or `_` (`"credentials",
-// "same-origin"`); in the arguments of a translation function the second
+// "same-origin"`). A translation function is not such a call: its second
 // string is a text domain (`__('Password', 'woocommerce')`).
 func acceptPair(sc *scan, off int, loc []int) {
 	text := sc.text
@@ -361,9 +385,6 @@ var (
 )
 
 func pairCallee(name string) bool {
-	if translationFunc(name) {
-		return false
-	}
 	ws := nameWords(name)
 	return len(ws) > 0 && (pairVerbs[ws[0]] || len(ws) == 1 && pairCalls[ws[0]])
 }
@@ -409,16 +430,6 @@ func enclosingCall(text string, i int) int {
 		}
 	}
 	return -1
-}
-
-// translationFunc reports whether a function is a gettext-style translation
-// function (__, _e, esc_html__, t, gettext, trans …).
-func translationFunc(fn string) bool {
-	switch fn {
-	case "_", "__", "_e", "_x", "_n", "_ex", "_nx", "t", "tr", "i18n", "gettext", "ngettext", "pgettext", "dgettext", "translate", "trans", "lang":
-		return true
-	}
-	return strings.HasPrefix(fn, "esc_") && (strings.HasSuffix(fn, "__") || strings.HasSuffix(fn, "_e") || strings.HasSuffix(fn, "_x"))
 }
 
 // ---- directives
@@ -533,7 +544,7 @@ func acceptDirective(sc *scan, off int, loc []int) {
 
 // directiveValue judges an unquoted directive value.
 func directiveValue(name, v string, glued bool) bool {
-	if v == "" || placeholderValue(v) || strings.IndexByte("*&[(", v[0]) >= 0 || typeWords[strings.ToLower(v)] ||
+	if v == "" || placeholderValue(v) || strings.IndexByte("*&[(=:", v[0]) >= 0 || typeWords[strings.ToLower(v)] ||
 		dottedNameRe().MatchString(v) || strings.Contains(strings.ToLower(name), strings.ToLower(v)) {
 		return false
 	}

@@ -79,6 +79,11 @@ func TestRedactPasswordForms(t *testing.T) {
 		{"go basic auth", "client.go", `req.SetBasicAuth(user, "Tiger42x")` + "\n", `req.SetBasicAuth(user, "[REDACTED]")` + "\n"},
 		{"go smtp plain auth", "mail.go", `auth := smtp.PlainAuth("", "bot@example.com", "Tiger42x", host)` + "\n", `auth := smtp.PlainAuth("", "bot@example.com", "[REDACTED]", host)` + "\n"},
 		{"java httpclient credentials", "Http.java", `new UsernamePasswordCredentials("bot", "Tiger42x")` + "\n", `new UsernamePasswordCredentials("bot", "[REDACTED]")` + "\n"},
+		{"jdbc driver manager", "Db.java", `Connection c = DriverManager.getConnection("jdbc:postgresql://db/app", "app", "Tiger42x");` + "\n", `Connection c = DriverManager.getConnection("jdbc:postgresql://db/app", "app", "[REDACTED]");` + "\n"},
+		{"php mysqli_connect", "db.php", "$link = mysqli_connect('localhost', 'app', 'Tiger42x', 'shop');\n", "$link = mysqli_connect('localhost', 'app', '[REDACTED]', 'shop');\n"},
+		{"php pdo", "db.php", "$pdo = new PDO('mysql:host=db;dbname=shop', 'app', 'Tiger42x');\n", "$pdo = new PDO('mysql:host=db;dbname=shop', 'app', '[REDACTED]');\n"},
+		{"python smtp login", "mail.py", "server.login('bot@example.com', 'Tiger42x')\n", "server.login('bot@example.com', '[REDACTED]')\n"},
+		{"php ftp_login", "ftp.php", "ftp_login($conn, 'deploy', 'Tiger42x');\n", "ftp_login($conn, 'deploy', '[REDACTED]');\n"},
 
 		// config directives separated by blanks
 		// a commented default is still a literal in the file, and examples are
@@ -143,6 +148,11 @@ func TestRedactLeavesPasswordFormLookalikes(t *testing.T) {
 		{"prompt", "Cli.java", `char[] pw = console.readPassword("Enter password: ");` + "\n"},
 		{"check", "auth.go", `if !checkPassword(u, "hunter22") {` + "\n"},
 		{"basic auth from variables", "client.go", "req.SetBasicAuth(user, pass)\n"},
+		{"connection from variables", "Db.java", "Connection c = DriverManager.getConnection(url, user, password);\n"},
+		{"connection with properties", "Db.java", "Connection c = DriverManager.getConnection(url, props);\n"},
+		{"connect to a host and a port", "mqtt.js", `client.connect("broker.example.com", 1883)` + "\n"},
+		{"connect with another order", "sftp_test.go", `ctx, err := SftpConnect("test", "test", "localhost:2022")` + "\n"},
+		{"a directive's name before an assignment", "complex.hcl", "access_key =\"foo\"\n"},
 		{"redacted copy of a url", "common.go", `redacted.User = url.UserPassword(u.User.Username(), "REDACTED")` + "\n"},
 		{"printer of tokens", "base.js", "this.token(`\"${value}\"`);\nthis.token(\"require(\");\n"},
 		{"string of a token", "token.go", `s = "token(" + strconv.Itoa(int(tok)) + ")"` + "\n"},
