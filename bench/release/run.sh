@@ -2,7 +2,8 @@
 # Release benchmark: what `make dist` makes and how fast the packaged app starts, with the
 # machine and its load at the time (the README's sizes and start-up figures come from here).
 #   - `make dist` is run (it empties dist/ first) and timed; every artifact's size is listed,
-#     with the sizes of the two Linux binaries inside the .deb and its installed size;
+#     with the sizes of the two Linux binaries inside the .deb, its installed size and the
+#     frontend bundle vite built;
 #   - the desktop binary that went into the .deb is started RUNS times under Xvfb by
 #     bench/overhead/app.sh (exec to the Fix button painted, CPU time, memory) at whatever load
 #     the machine has; with ALSO_RT=1 (root) also under the real-time scheduler (app.sh's RT=1:
@@ -40,6 +41,7 @@ done
 deb=$(ls dist/*.deb)
 installed_kib=$(dpkg-deb --field "$deb" Installed-Size)
 inside="Inside the \`.deb\`: \`/usr/bin/fixplan\` $(mib "$(stat -c %s build/bin/dist/linux/fixplan)"), \`/usr/bin/fixplan-cli\` $(mib "$(stat -c %s build/bin/dist/linux/fixplan-cli)") (stripped, position-independent); installed size $(mib $((installed_kib * 1024)))."
+bundle=$(grep -E 'dist/assets/.*\.(js|css) ' "$log" | sed 's/^ *//' | awk '!seen[$0]++' || true) # built once per platform
 bootstrapper="downloaded by the installer when needed (no \`WEBVIEW2_BOOTSTRAPPER\` given)"
 [ -z "${WEBVIEW2_BOOTSTRAPPER:-}" ] || bootstrapper="embedded in the installer (\`WEBVIEW2_BOOTSTRAPPER\`)"
 
@@ -50,8 +52,8 @@ start() {
     out="\`bench/overhead/app.sh\` failed in this run: $(tail -3 "$applog" | tr '\n' ' ')"
   fi
   rm -f "$applog"
-  # its heading is this file's; the rest as it is
-  sed '/^### App start and memory$/d' <<<"$out"
+  # its heading (and the blank line after it) is this file's; the rest as it is
+  sed '/^### App start and memory$/{N;d}' <<<"$out"
 }
 load_app=$(load)
 app=$(start env)
@@ -73,6 +75,15 @@ report=$(
   echo "$sizes"
   echo
   echo "$inside The WebView2 bootstrapper is $bootstrapper. \`make dist\` took $((dist_s / 60)) min $((dist_s % 60)) s (wall clock, frontend and Go build caches warm or not as they were)."
+  if [ -n "$bundle" ]; then
+    echo
+    echo "The window's JavaScript and CSS (vite's list, embedded in \`fixplan\`; \`index-*\` loads at start, the others when needed):"
+    echo
+    fence=$(printf '\140\140\140') # a Markdown code fence
+    echo "$fence"
+    echo "$bundle"
+    echo "$fence"
+  fi
   echo
   echo "## Start-up of the packaged app to the Fix button"
   echo
