@@ -41,6 +41,8 @@ var hunkRe = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)
 
 type cleanHunk struct {
 	oldStart, newStart int
+	// oldCount and newCount are the header's line counts (1 when it gives none).
+	oldCount, newCount int
 	comment            string
 	lines              []string // with their ' ', '-', '+', '\' prefix
 }
@@ -131,7 +133,14 @@ func cleanPatch(patch string) (string, error) {
 			}
 			ost, _ := strconv.Atoi(m[1])
 			ns, _ := strconv.Atoi(m[3])
-			cur.hunks = append(cur.hunks, cleanHunk{oldStart: ost, newStart: ns, comment: m[5]})
+			oc, nc := 1, 1
+			if m[2] != "" {
+				oc, _ = strconv.Atoi(m[2])
+			}
+			if m[4] != "" {
+				nc, _ = strconv.Atoi(m[4])
+			}
+			cur.hunks = append(cur.hunks, cleanHunk{oldStart: ost, newStart: ns, oldCount: oc, newCount: nc, comment: m[5]})
 			hunk = &cur.hunks[len(cur.hunks)-1]
 			continue
 		case strings.HasPrefix(l, "GIT binary patch") || (strings.HasPrefix(l, "Binary files ") && strings.HasSuffix(l, " differ")):
@@ -159,8 +168,11 @@ func cleanPatch(patch string) (string, error) {
 		switch {
 		case l == "":
 			// A blank line inside a hunk is an empty context line whose space was lost,
-			// unless it ends the patch.
+			// unless it ends the patch — then it is one only when the header counts
+			// it: blank context lines after a change are what anchors the hunk
+			// (a hunk with no context after its change must end the file).
 			if onlySpace(lines[i+1:]) {
+				hunk.lines = append(hunk.lines, lostBlankContext(hunk, lines[i:])...)
 				hunk = nil
 				continue
 			}
@@ -272,6 +284,33 @@ func epochStamp(name string) bool {
 		}
 	}
 	return false
+}
+
+// lostBlankContext returns the empty context lines h's header counts beyond its
+// lines when the patch ends with blank lines (rest: the patch's last lines,
+// blank; the one after its final line break is not a line): as many as both
+// counts lack, when they lack the same number and the patch has that many.
+func lostBlankContext(h *cleanHunk, rest []string) []string {
+	oc, nc := 0, 0
+	for _, l := range h.lines {
+		switch l[0] {
+		case ' ':
+			oc, nc = oc+1, nc+1
+		case '-':
+			oc++
+		case '+':
+			nc++
+		}
+	}
+	k := h.oldCount - oc
+	if k <= 0 || h.newCount-nc != k || k > len(rest)-1 {
+		return nil
+	}
+	out := make([]string, k)
+	for i := range out {
+		out[i] = " "
+	}
+	return out
 }
 
 // onlySpace reports whether every line is blank (without joining them: a patch
