@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
 
@@ -54,21 +55,59 @@ type cleanFile struct {
 	newMode          string
 	hunks            []cleanHunk
 	sawHeaders       bool
+	git              bool // it has a "diff --git" line
 }
 
-func stripAB(name string, prefix string) string {
-	name = strings.TrimSpace(name)
-	if i := strings.IndexByte(name, '\t'); i >= 0 {
-		name = name[:i]
-	}
-	name = strings.Trim(name, `"`)
+// stripAB reads a file name from a diff header (diffName) without the a/ or
+// b/ prefix it may have; /dev/null is "".
+func stripAB(s string, prefix string) string {
+	name, _ := diffName(s)
 	if name == "/dev/null" {
 		return ""
 	}
-	if strings.HasPrefix(name, prefix) {
-		return name[len(prefix):]
+	return strings.TrimPrefix(name, prefix)
+}
+
+// A time stamp after a file name in a traditional diff header: stampRe after
+// a tab, damagedStampRe after spaces instead (a whitespace-damaged GNU diff).
+const stampPat = `([0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?: [-+][0-9]{2}:?[0-9]{2})?)\s*$`
+
+var (
+	stampRe        = regexp.MustCompile(`^` + stampPat)
+	damagedStampRe = regexp.MustCompile(`^(.*?)\s+` + stampPat)
+)
+
+// diffName reads the file name at the start of s, as a diff header writes it
+// (after "--- ", "+++ ", "rename from ", or one of the two in "diff --git"):
+// git's C-quoted form ("b/\303\251t\303\251.txt", for names with quotes, tabs
+// or bytes beyond ASCII) is unquoted, and what follows the name — a tab and a
+// time stamp, a time stamp after spaces, the other name — is returned as rest.
+func diffName(s string) (name, rest string) {
+	s = strings.TrimLeft(s, " ")
+	if strings.HasPrefix(s, `"`) {
+		for i := 1; i < len(s); i++ {
+			switch s[i] {
+			case '\\':
+				i++
+			case '"':
+				if n, err := strconv.Unquote(s[:i+1]); err == nil {
+					return n, strings.TrimSpace(s[i+1:])
+				}
+				return strings.Trim(s[:i+1], `"`), strings.TrimSpace(s[i+1:])
+			}
+		}
 	}
-	return name
+	// A name may hold a tab: the time stamp follows the last one.
+	if i := strings.LastIndexByte(s, '\t'); i >= 0 && stampRe.MatchString(s[i+1:]) {
+		return s[:i], strings.TrimSpace(s[i+1:])
+	}
+	if name, rest, ok := strings.Cut(s, "\t"); ok {
+		return strings.TrimSpace(name), strings.TrimSpace(rest)
+	}
+	if m := damagedStampRe.FindStringSubmatch(s); m != nil {
+		return m[1], m[2]
+	}
+	return strings.TrimSpace(s), ""
 }
 
 // cleanPatch returns the normalised patch. It fails with ERR_INVALID_INPUT for a
@@ -81,8 +120,12 @@ func cleanPatch(patch string) (string, error) {
 	var hunk *cleanHunk
 	gitNames := func(l string) (string, string) {
 		rest := strings.TrimPrefix(l, "diff --git ")
+		if strings.HasPrefix(rest, `"`) {
+			a, b := diffName(rest)
+			return strings.TrimPrefix(a, "a/"), stripAB(b, "b/")
+		}
 		if i := strings.Index(rest, " b/"); i >= 0 && strings.HasPrefix(rest, "a/") {
-			return rest[2:i], rest[i+3:]
+			return rest[2:i], stripAB(rest[i+1:], "b/")
 		}
 		f := strings.Fields(rest)
 		if len(f) == 2 {
@@ -98,7 +141,7 @@ func cleanPatch(patch string) (string, error) {
 			continue
 		case strings.HasPrefix(l, "diff --git "):
 			o, n := gitNames(l)
-			cur = &cleanFile{oldName: o, newName: n}
+			cur = &cleanFile{oldName: o, newName: n, git: true}
 			files = append(files, cur)
 			hunk = nil
 			continue
@@ -109,12 +152,17 @@ func cleanPatch(patch string) (string, error) {
 			}
 			cur.oldName = stripAB(l[4:], "a/")
 			cur.newName = stripAB(lines[i+1][4:], "b/")
+			if !cur.git {
+				cur.oldName, cur.newName = traditionalNames(cur.oldName, cur.newName)
+			}
 			// GNU diff -N writes a file that is not there as an empty one
 			// dated the epoch: the patch creates or deletes it.
+			_, oldStamp := diffName(l[4:])
+			_, newStamp := diffName(lines[i+1][4:])
 			switch {
-			case epochStamp(l[4:]):
+			case epochStamp(oldStamp):
 				cur.oldName = ""
-			case epochStamp(lines[i+1][4:]):
+			case epochStamp(newStamp):
 				cur.newName = ""
 			}
 			cur.sawHeaders = true
@@ -149,9 +197,9 @@ func cleanPatch(patch string) (string, error) {
 		if cur != nil && hunk == nil {
 			switch {
 			case strings.HasPrefix(l, "rename from "):
-				cur.renameFrom = strings.TrimPrefix(l, "rename from ")
+				cur.renameFrom, _ = diffName(strings.TrimPrefix(l, "rename from "))
 			case strings.HasPrefix(l, "rename to "):
-				cur.renameTo = strings.TrimPrefix(l, "rename to ")
+				cur.renameTo, _ = diffName(strings.TrimPrefix(l, "rename to "))
 			case strings.HasPrefix(l, "new file mode "):
 				cur.newMode = strings.TrimPrefix(l, "new file mode ")
 				cur.oldName = ""
@@ -206,14 +254,14 @@ func cleanPatch(patch string) (string, error) {
 		}
 		n++
 		o, nn := f.oldName, f.newName
-		a, bb := "a/"+o, "b/"+nn
+		a, bb := quoteName("a/"+o), quoteName("b/"+nn)
 		if o == "" {
 			a, o = "/dev/null", nn
 		}
 		if nn == "" {
 			bb, nn = "/dev/null", o
 		}
-		fmt.Fprintf(&b, "diff --git a/%s b/%s\n", o, nn)
+		fmt.Fprintf(&b, "diff --git %s %s\n", quoteName("a/"+o), quoteName("b/"+nn))
 		switch {
 		case f.oldName == "":
 			mode := f.newMode
@@ -224,7 +272,7 @@ func cleanPatch(patch string) (string, error) {
 		case f.newName == "":
 			b.WriteString("deleted file mode 100644\n")
 		case f.oldName != f.newName:
-			fmt.Fprintf(&b, "rename from %s\nrename to %s\n", f.oldName, f.newName)
+			fmt.Fprintf(&b, "rename from %s\nrename to %s\n", quoteName(f.oldName), quoteName(f.newName))
 		}
 		if len(f.hunks) > 0 {
 			fmt.Fprintf(&b, "--- %s\n+++ %s\n", a, bb)
@@ -269,15 +317,39 @@ func cleanPatch(patch string) (string, error) {
 	return b.String(), nil
 }
 
-// epochStamp reports a ---/+++ name followed by a tab and the time stamp of
-// the Unix epoch in any zone ("1969-12-31 16:00:00.000000000 -0800"), which
-// GNU diff -N gives a file that is not there.
-func epochStamp(name string) bool {
-	_, stamp, ok := strings.Cut(name, "\t")
-	if !ok {
-		return false
+// quoteName writes a name for the cleaned patch: quoted, as git quotes it (in
+// the syntax go-gitdiff reads back), when it holds a quote, a backslash, a
+// control character or space at either end; as it is otherwise.
+func quoteName(n string) string {
+	if strings.TrimSpace(n) != n || strings.ContainsAny(n, "\"\\") || strings.ContainsFunc(n, unicode.IsControl) {
+		return strconv.Quote(n)
 	}
-	stamp = strings.TrimSpace(stamp)
+	return n
+}
+
+// traditionalNames reads the two names of a diff without a "diff --git" line
+// (diff -u, diff -ruN) as git apply reads them: one file, never a rename.
+// Names that differ only in their first folder ("--- linux-old/mm/a.c",
+// "+++ linux/mm/a.c": two trees diffed) lose it; otherwise the file is the new
+// name, unless the old one is the new one cut short ("a.c" for "a.c.orig").
+func traditionalNames(o, n string) (string, string) {
+	if o == "" || n == "" || o == n {
+		return o, n
+	}
+	oi, ni := strings.IndexByte(o, '/'), strings.IndexByte(n, '/')
+	if oi > 0 && ni > 0 && o[oi:] == n[ni:] {
+		return o[oi+1:], n[ni+1:]
+	}
+	if strings.HasPrefix(n, o) {
+		return o, o
+	}
+	return n, n
+}
+
+// epochStamp reports the time stamp of the Unix epoch in any zone
+// ("1969-12-31 16:00:00.000000000 -0800"), which GNU diff -N gives a file that
+// is not there.
+func epochStamp(stamp string) bool {
 	for _, layout := range []string{"2006-01-02 15:04:05.999999999 -0700", "2006-01-02 15:04:05.999999999 -07:00"} {
 		if t, err := time.Parse(layout, stamp); err == nil {
 			return t.Unix() == 0 && t.Nanosecond() == 0
