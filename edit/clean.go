@@ -150,8 +150,15 @@ func cleanPatch(patch string) (string, error) {
 				cur = &cleanFile{}
 				files = append(files, cur)
 			}
-			cur.oldName = stripAB(l[4:], "a/")
-			cur.newName = stripAB(lines[i+1][4:], "b/")
+			o, n := stripAB(l[4:], "a/"), stripAB(lines[i+1][4:], "b/")
+			// The ---/+++ names of a "diff --git" section are the ones its
+			// header names (or /dev/null): which file another one means
+			// cannot be known.
+			if cur.git && (o != "" && cur.oldName != "" && o != cur.oldName || n != "" && cur.newName != "" && n != cur.newName) {
+				return "", (&plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("the patch's lines %q and %q name other files than its header %q", l, lines[i+1], "diff --git a/"+cur.oldName+" b/"+cur.newName), Paths: []string{cur.newName}}).
+					WithHint("re-plan, or make the ---/+++ names those of the diff --git line")
+			}
+			cur.oldName, cur.newName = o, n
 			if !cur.git {
 				cur.oldName, cur.newName = traditionalNames(cur.oldName, cur.newName)
 			}
@@ -196,6 +203,14 @@ func cleanPatch(patch string) (string, error) {
 		}
 		if cur != nil && hunk == nil {
 			switch {
+			case strings.HasPrefix(l, "copy from "), strings.HasPrefix(l, "copy to "):
+				// Read as a rename, a copy would delete the file it copies.
+				name := cur.newName
+				if name == "" {
+					name = cur.oldName
+				}
+				return "", (&plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("the patch copies a file (%q); fixplan does not copy files", l), Paths: []string{name}}).
+					WithHint("re-plan: create the new file with its whole content (--- /dev/null)")
 			case strings.HasPrefix(l, "rename from "):
 				cur.renameFrom, _ = diffName(strings.TrimPrefix(l, "rename from "))
 			case strings.HasPrefix(l, "rename to "):
