@@ -56,6 +56,7 @@ type cleanFile struct {
 	hunks            []cleanHunk
 	sawHeaders       bool
 	git              bool // it has a "diff --git" line
+	created, deleted bool // "new file mode", "deleted file mode"
 }
 
 // stripAB reads a file name from a diff header (diffName) without the a/ or
@@ -217,11 +218,11 @@ func cleanPatch(patch string) (string, error) {
 				cur.renameTo, _ = diffName(strings.TrimPrefix(l, "rename to "))
 			case strings.HasPrefix(l, "new file mode "):
 				cur.newMode = strings.TrimPrefix(l, "new file mode ")
-				cur.oldName = ""
+				cur.oldName, cur.created = "", true
 			case strings.HasPrefix(l, "new mode "):
 				cur.newMode = strings.TrimPrefix(l, "new mode ")
 			case strings.HasPrefix(l, "deleted file mode "):
-				cur.newName = ""
+				cur.newName, cur.deleted = "", true
 			}
 			continue
 		}
@@ -251,6 +252,10 @@ func cleanPatch(patch string) (string, error) {
 	n := 0
 	for _, f := range files {
 		if f.renameFrom != "" && f.renameTo != "" {
+			if f.created || f.deleted {
+				return "", (&plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("the patch both renames %s to %s and creates or deletes it", f.renameFrom, f.renameTo), Paths: []string{f.renameTo}}).
+					WithHint("re-plan: a rename has no \"new file mode\" or \"deleted file mode\" line")
+			}
 			f.oldName, f.newName = f.renameFrom, f.renameTo
 		}
 		if f.oldName == "" && f.newName == "" {
