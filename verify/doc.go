@@ -4,6 +4,11 @@
 // approved there, and compares the results with a baseline run on an unchanged
 // copy, so that only failures the change introduced count against it.
 //
+// The failing tests the problem names (NamedTests) are looked up in each
+// command's output after the change: one that still fails there fails the plan
+// whatever the baseline, so a suite that "fails the same way" before and after
+// a wrong fix does not hide it.
+//
 // The outcome is a Report whose State is verified, partly, failed or
 // not_verified. The package never writes to the project: every write goes to a
 // copy through os.Root, symbolic links that lead outside the project are not

@@ -11,13 +11,16 @@ type State string
 
 const (
 	// StateVerified: every command passed after the change, or the focused
-	// command passed and the suite has no failure the unchanged project lacked.
+	// command passed (or, without one, every test the problem names was found
+	// passing) and the suite has no failure the unchanged project lacked.
 	StateVerified State = "verified"
-	// StatePartly: the focused command passed, but the suite has failures the
-	// unchanged project did not have (Report.NewFailures).
+	// StatePartly: the focused command passed (or the named tests), but the
+	// suite has failures the unchanged project did not have
+	// (Report.NewFailures).
 	StatePartly State = "partly"
-	// StateFailed: the focused command still fails, or a command fails in a way
-	// the unchanged project's run does not explain (see the command's Output).
+	// StateFailed: the focused command still fails, a test the problem names
+	// still fails in a command's output, or a command fails in a way the
+	// unchanged project's run does not explain (see the command's Output).
 	StateFailed State = "failed"
 	// StateNotVerified: nothing could be concluded (Report.Reason says why).
 	StateNotVerified State = "not_verified"
@@ -35,8 +38,10 @@ const (
 	ReasonApplyFailed  Reason = "apply_failed"  // the changes could not be written into the copy
 	ReasonRunFailed    Reason = "run_failed"    // the Runner could not start a command
 	ReasonNoSpace      Reason = "no_space"      // a command failed because the copy's file system is full
-	ReasonInconclusive Reason = "inconclusive"  // no focused command, and the suite fails before and after alike
+	ReasonInconclusive Reason = "inconclusive"  // no focused command, no named test found, and the suite fails before and after alike
 	ReasonFocusedFails Reason = "focused_fails" // the focused command fails after the change
+	ReasonNamedFails   Reason = "named_fails"   // a test the problem names still fails after the change
+	ReasonNamedPass    Reason = "named_pass"    // verified: the named tests pass; the suite's other failures predate the change
 	ReasonCommandFails Reason = "command_fails" // a command fails and the baseline does not explain it
 	ReasonNewFailures  Reason = "new_failures"  // the suite has new failing tests
 )
@@ -72,6 +77,10 @@ type CommandReport struct {
 	// Note says how the comparison was made when it is weaker than by test
 	// names ("compared by exit code only").
 	Note string `json:"note,omitempty"`
+	// NamedFailing and NamedPassing are the tests of Request.Named this
+	// output shows failing or passing.
+	NamedFailing []string `json:"named_failing,omitempty"`
+	NamedPassing []string `json:"named_passing,omitempty"`
 }
 
 // BaselineExitCode is the baseline's exit code, or -1 without a baseline.
@@ -128,6 +137,17 @@ func judge(c *CommandReport) {
 		c.Outcome = OutcomePassed
 	case c.Focused:
 		c.Outcome = OutcomeFailed
+	case len(c.NamedFailing) > 0:
+		// The failing test still fails: no baseline explains that. What else
+		// fails that did not before is said too.
+		c.Outcome = OutcomeFailed
+		if c.Baseline != nil {
+			for _, n := range newFailures(c.Failures.Names, c.Baseline.Failures.Names) {
+				if !anySame(n, c.NamedFailing) {
+					c.NewFailures = append(c.NewFailures, n)
+				}
+			}
+		}
 	case c.Baseline == nil:
 		c.Outcome = OutcomeFailed
 	case c.Baseline.Passed():
@@ -155,39 +175,56 @@ func judge(c *CommandReport) {
 	}
 }
 
-// decide turns the judged commands into the report's verdict.
-func decide(cmds []CommandReport) (State, Reason, string, []string) {
+// decide turns the judged commands into the report's verdict; named are the
+// tests the problem names (Request.Named).
+func decide(cmds []CommandReport, named []string) (State, Reason, string, []string) {
 	hasFocused, focusedPassed := false, false
-	var failed *CommandReport
+	var failed, namedFailed *CommandReport
 	var newFails []string
 	anyPre := false
+	passing := map[string]bool{}
 	for i := range cmds {
 		c := &cmds[i]
 		if c.Focused {
 			hasFocused, focusedPassed = true, c.Outcome == OutcomePassed
+		}
+		for _, n := range c.NamedPassing {
+			passing[n] = true
 		}
 		switch c.Outcome {
 		case OutcomeFailed:
 			if failed == nil {
 				failed = c
 			}
+			if namedFailed == nil && len(c.NamedFailing) > 0 {
+				namedFailed = c
+			}
+			newFails = append(newFails, c.NewFailures...)
 		case OutcomeNewFailures:
 			newFails = append(newFails, c.NewFailures...)
 		case OutcomePreexisting:
 			anyPre = true
 		}
 	}
+	namedPass := len(named) > 0
+	for _, n := range named {
+		namedPass = namedPass && passing[n]
+	}
 	switch {
 	case failed != nil && failed.Focused:
 		return StateFailed, ReasonFocusedFails, fmt.Sprintf("focused command %q still fails (%s)", failed.Command, exitText(*failed)), nil
+	case namedFailed != nil:
+		return StateFailed, ReasonNamedFails, fmt.Sprintf("the test(s) named in the problem still fail in %q: %s", namedFailed.Command, listNames(namedFailed.NamedFailing)), newFails
 	case failed != nil:
 		return StateFailed, ReasonCommandFails, fmt.Sprintf("command %q fails (%s) and failed differently or not at all before the change", failed.Command, exitText(*failed)), newFails
-	case len(newFails) > 0 && hasFocused && focusedPassed:
-		return StatePartly, ReasonNewFailures, fmt.Sprintf("the focused command passes; %d test(s) fail that passed before: %s", len(newFails), listNames(newFails)), newFails
+	case len(newFails) > 0 && (hasFocused && focusedPassed || !hasFocused && namedPass):
+		return StatePartly, ReasonNewFailures, fmt.Sprintf("the failing test passes; %d test(s) fail that passed before: %s", len(newFails), listNames(newFails)), newFails
 	case len(newFails) > 0:
 		return StateFailed, ReasonCommandFails, fmt.Sprintf("%d test(s) fail that passed before: %s", len(newFails), listNames(newFails)), newFails
+	case anyPre && !hasFocused && namedPass:
+		return StateVerified, ReasonNamedPass, fmt.Sprintf("the test(s) named in the problem pass (%s); the suite's other failures are those of the unchanged project", listNames(named)), nil
 	case anyPre && !hasFocused:
-		return StateNotVerified, ReasonInconclusive, "the suite fails before and after the change alike and no focused command shows the fix works", nil
+		return StateNotVerified, ReasonInconclusive, "the suite fails before and after the change alike, no focused command ran and the output does not show the tests the problem names", nil
 	}
 	return StateVerified, ReasonNone, "", nil
 }

@@ -14,9 +14,15 @@ func TestJudgeAndDecide(t *testing.T) {
 		return CommandReport{Command: cmd, Focused: focused, Outcome: OutcomeFailed, ExitCode: code, Failures: f, Baseline: base}
 	}
 	base := func(code int, f Failures) *BaselineResult { return &BaselineResult{ExitCode: code, Failures: f} }
+	// named sets what the output showed of the problem's tests.
+	named := func(c CommandReport, failing, passing []string) CommandReport {
+		c.NamedFailing, c.NamedPassing = failing, passing
+		return c
+	}
 	tests := []struct {
 		name     string
 		cmds     []CommandReport
+		named    []string // the tests the problem names
 		state    State
 		reason   Reason
 		newFails []string
@@ -52,6 +58,31 @@ func TestJudgeAndDecide(t *testing.T) {
 		{name: "two suites: one new failure, one unexplained", cmds: []CommandReport{pass("f", true),
 			fail("s1", false, 1, names("m.New"), base(0, Failures{})), fail("s2", false, 2, Failures{}, base(0, Failures{}))},
 			state: StateFailed, reason: ReasonCommandFails, newFails: []string{"m.New"}},
+		// The tests the problem names, looked up in the suite's output.
+		{name: "no focused command, the named test still fails as before", named: []string{"m.TestMean"},
+			cmds:  []CommandReport{named(fail("s", false, 1, names("m.TestMean"), base(1, names("m.TestMean"))), []string{"m.TestMean"}, nil)},
+			state: StateFailed, reason: ReasonNamedFails},
+		{name: "named test still fails, also a new failure", named: []string{"m.TestMean"},
+			cmds:  []CommandReport{named(fail("s", false, 1, names("m.TestMean", "m.TestNew"), base(1, names("m.TestMean"))), []string{"m.TestMean"}, nil)},
+			state: StateFailed, reason: ReasonNamedFails, newFails: []string{"m.TestNew"}},
+		{name: "named test fails, the baseline passed (flaky)", named: []string{"m.TestMean"},
+			cmds:  []CommandReport{named(fail("s", false, 1, names("m.TestMean"), base(0, Failures{})), []string{"m.TestMean"}, nil)},
+			state: StateFailed, reason: ReasonNamedFails},
+		{name: "named test passes, other failures as before", named: []string{"m.TestMean"},
+			cmds:  []CommandReport{named(fail("s", false, 1, names("m.TestOld"), base(1, names("m.TestOld", "m.TestMean"))), nil, []string{"m.TestMean"})},
+			state: StateVerified, reason: ReasonNamedPass},
+		{name: "one of two named tests found passing", named: []string{"m.TestMean", "m.TestSum"},
+			cmds:  []CommandReport{named(fail("s", false, 1, names("m.TestOld"), base(1, names("m.TestOld", "m.TestMean", "m.TestSum"))), nil, []string{"m.TestMean"})},
+			state: StateNotVerified, reason: ReasonInconclusive},
+		{name: "named test passes, a new failure", named: []string{"m.TestMean"},
+			cmds:  []CommandReport{named(fail("s", false, 1, names("m.TestNew"), base(1, names("m.TestMean"))), nil, []string{"m.TestMean"})},
+			state: StatePartly, reason: ReasonNewFailures, newFails: []string{"m.TestNew"}},
+		{name: "named test not in the output, suite fails as before", named: []string{"m.TestMean"},
+			cmds:  []CommandReport{fail("s", false, 1, names("m.TestOld"), base(1, names("m.TestOld")))},
+			state: StateNotVerified, reason: ReasonInconclusive},
+		{name: "named test passes in a suite that passes", named: []string{"m.TestMean"},
+			cmds:  []CommandReport{named(pass("s", false), nil, []string{"m.TestMean"})},
+			state: StateVerified},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,7 +90,7 @@ func TestJudgeAndDecide(t *testing.T) {
 			for i := range cmds {
 				judge(&cmds[i])
 			}
-			state, reason, detail, nf := decide(cmds)
+			state, reason, detail, nf := decide(cmds, tt.named)
 			if state != tt.state || reason != tt.reason || !slices.Equal(nf, tt.newFails) {
 				t.Errorf("decide = %s %q %q (%s), want %s %q %q", state, reason, nf, detail, tt.state, tt.reason, tt.newFails)
 			}

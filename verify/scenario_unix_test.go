@@ -33,6 +33,11 @@ type ecosystem struct {
 	broken   string            // the one new failure breaks causes
 	unrelate map[string]string // added to the project: a failure unrelated to the plan
 	sleeps   map[string]string // added to the project: a test that sleeps 30 s
+	named    []string          // the failing test as the problem names it (NamedTests)
+	// namedRight is the verdict on the right fix without a focused command
+	// while an unrelated test fails: verified where the suite's output shows
+	// the named test pass, not_verified where it does not.
+	namedRight State
 }
 
 func ecosystems() []ecosystem {
@@ -47,15 +52,17 @@ func ecosystems() []ecosystem {
 				"util/util.go":       "package util\n\nimport \"strings\"\n\nfunc Clean(s string) string { return strings.TrimSpace(s) }\n",
 				"util/util_test.go":  "package util\n\nimport \"testing\"\n\nfunc TestClean(t *testing.T) {\n\tif Clean(\" a \") != \"a\" {\n\t\tt.Fatal(\"not clean\")\n\t}\n}\n",
 			},
-			focused:  "go test -run '^TestAdd$' ./calc",
-			suite:    []string{"go test ./..."},
-			right:    map[string]string{"calc/calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Double(a int) int { return a * 2 }\n"},
-			wrong:    map[string]string{"calc/calc.go": "package calc\n\nfunc Add(a, b int) int { return a * b }\n\nfunc Double(a int) int { return a * 2 }\n"},
-			wrongOut: "Add(2, 3) = 6, want 5",
-			breaks:   map[string]string{"calc/calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Double(a int) int { return a * 3 }\n"},
-			broken:   "example.com/shop/calc.TestDouble",
-			unrelate: map[string]string{"legacy/legacy_test.go": "package legacy\n\nimport \"testing\"\n\nfunc TestLegacy(t *testing.T) { t.Fatal(\"legacy has been broken for a while\") }\n"},
-			sleeps:   map[string]string{"slow/slow_test.go": "package slow\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSlow(t *testing.T) { time.Sleep(30 * time.Second) }\n"},
+			focused:    "go test -run '^TestAdd$' ./calc",
+			suite:      []string{"go test ./..."},
+			right:      map[string]string{"calc/calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Double(a int) int { return a * 2 }\n"},
+			wrong:      map[string]string{"calc/calc.go": "package calc\n\nfunc Add(a, b int) int { return a * b }\n\nfunc Double(a int) int { return a * 2 }\n"},
+			wrongOut:   "Add(2, 3) = 6, want 5",
+			breaks:     map[string]string{"calc/calc.go": "package calc\n\nfunc Add(a, b int) int { return a + b }\n\nfunc Double(a int) int { return a * 3 }\n"},
+			broken:     "example.com/shop/calc.TestDouble",
+			unrelate:   map[string]string{"legacy/legacy_test.go": "package legacy\n\nimport \"testing\"\n\nfunc TestLegacy(t *testing.T) { t.Fatal(\"legacy has been broken for a while\") }\n"},
+			sleeps:     map[string]string{"slow/slow_test.go": "package slow\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSlow(t *testing.T) { time.Sleep(30 * time.Second) }\n"},
+			named:      []string{"example.com/shop/calc.TestAdd"},
+			namedRight: StateVerified, // "ok  example.com/shop/calc"
 		},
 		{
 			// pytest is not installed on this machine: python3 -m unittest.
@@ -68,15 +75,17 @@ func ecosystems() []ecosystem {
 				"test_util.py":     "import unittest\n\nfrom util import clean\n\n\nclass TestUtil(unittest.TestCase):\n    def test_clean(self):\n        self.assertEqual(clean(' a '), 'a')\n",
 				"requirements.txt": "",
 			},
-			focused:  "python3 -m unittest test_add.TestAdd.test_add",
-			suite:    []string{"python3 -m unittest"},
-			right:    map[string]string{"calc.py": "def add(a, b):\n    return a + b\n\n\ndef double(a):\n    return a * 2\n"},
-			wrong:    map[string]string{"calc.py": "def add(a, b):\n    return a * b\n\n\ndef double(a):\n    return a * 2\n"},
-			wrongOut: "AssertionError: 6 != 5",
-			breaks:   map[string]string{"calc.py": "def add(a, b):\n    return a + b\n\n\ndef double(a):\n    return a * 3\n"},
-			broken:   "test_double.TestDouble.test_double",
-			unrelate: map[string]string{"test_legacy.py": "import unittest\n\n\nclass TestLegacy(unittest.TestCase):\n    def test_legacy(self):\n        self.fail('legacy has been broken for a while')\n"},
-			sleeps:   map[string]string{"test_slow.py": "import time\nimport unittest\n\n\nclass TestSlow(unittest.TestCase):\n    def test_slow(self):\n        time.sleep(30)\n"},
+			focused:    "python3 -m unittest test_add.TestAdd.test_add",
+			suite:      []string{"python3 -m unittest"},
+			right:      map[string]string{"calc.py": "def add(a, b):\n    return a + b\n\n\ndef double(a):\n    return a * 2\n"},
+			wrong:      map[string]string{"calc.py": "def add(a, b):\n    return a * b\n\n\ndef double(a):\n    return a * 2\n"},
+			wrongOut:   "AssertionError: 6 != 5",
+			breaks:     map[string]string{"calc.py": "def add(a, b):\n    return a + b\n\n\ndef double(a):\n    return a * 3\n"},
+			broken:     "test_double.TestDouble.test_double",
+			unrelate:   map[string]string{"test_legacy.py": "import unittest\n\n\nclass TestLegacy(unittest.TestCase):\n    def test_legacy(self):\n        self.fail('legacy has been broken for a while')\n"},
+			sleeps:     map[string]string{"test_slow.py": "import time\nimport unittest\n\n\nclass TestSlow(unittest.TestCase):\n    def test_slow(self):\n        time.sleep(30)\n"},
+			named:      []string{"test_add.TestAdd.test_add"},
+			namedRight: StateNotVerified, // unittest names passing tests only with -v
 		},
 		{
 			name: "node", tool: []string{"node", "--version"},
@@ -90,15 +99,17 @@ func ecosystems() []ecosystem {
 				"node_modules/.keep":    "",
 				"node_modules/dep/i.js": "module.exports = 1;\n",
 			},
-			focused:  "node --test test/add.test.js",
-			suite:    []string{"node --test"},
-			right:    map[string]string{"calc.js": "exports.add = (a, b) => a + b;\nexports.double = (a) => a * 2;\n"},
-			wrong:    map[string]string{"calc.js": "exports.add = (a, b) => a * b;\nexports.double = (a) => a * 2;\n"},
-			wrongOut: "6 !== 5",
-			breaks:   map[string]string{"calc.js": "exports.add = (a, b) => a + b;\nexports.double = (a) => a * 3;\n"},
-			broken:   "double",
-			unrelate: map[string]string{"test/legacy.test.js": "const test = require('node:test');\n\ntest('legacy', () => {\n  throw new Error('legacy has been broken for a while');\n});\n"},
-			sleeps:   map[string]string{"test/slow.test.js": "const test = require('node:test');\n\ntest('slow', async () => {\n  await new Promise((r) => setTimeout(r, 30000));\n});\n"},
+			focused:    "node --test test/add.test.js",
+			suite:      []string{"node --test"},
+			right:      map[string]string{"calc.js": "exports.add = (a, b) => a + b;\nexports.double = (a) => a * 2;\n"},
+			wrong:      map[string]string{"calc.js": "exports.add = (a, b) => a * b;\nexports.double = (a) => a * 2;\n"},
+			wrongOut:   "6 !== 5",
+			breaks:     map[string]string{"calc.js": "exports.add = (a, b) => a + b;\nexports.double = (a) => a * 3;\n"},
+			broken:     "double",
+			unrelate:   map[string]string{"test/legacy.test.js": "const test = require('node:test');\n\ntest('legacy', () => {\n  throw new Error('legacy has been broken for a while');\n});\n"},
+			sleeps:     map[string]string{"test/slow.test.js": "const test = require('node:test');\n\ntest('slow', async () => {\n  await new Promise((r) => setTimeout(r, 30000));\n});\n"},
+			named:      []string{"add"},
+			namedRight: StateNotVerified, // node's passing tests are not read
 		},
 	}
 }
@@ -121,10 +132,15 @@ func TestVerifyScenarios(t *testing.T) {
 			}
 			t.Parallel()
 			runner := groupRunner{env: eco.env}
+			var runWith func(t *testing.T, extra map[string]string, change map[string]string, ctx context.Context, cache BaselineCache, progress func(Progress), focused string, named []string) Report
 			// run verifies one plan on a fresh project and checks what must
 			// hold after every scenario: the project is byte-identical and the
 			// copies are gone.
 			run := func(t *testing.T, extra map[string]string, change map[string]string, ctx context.Context, cache BaselineCache, progress func(Progress)) Report {
+				return runWith(t, extra, change, ctx, cache, progress, eco.focused, nil)
+			}
+			// runWith is run with another focused command and named tests.
+			runWith = func(t *testing.T, extra map[string]string, change map[string]string, ctx context.Context, cache BaselineCache, progress func(Progress), focused string, named []string) Report {
 				t.Helper()
 				proj, tmp := t.TempDir(), t.TempDir()
 				files := maps.Clone(eco.files)
@@ -132,7 +148,7 @@ func TestVerifyScenarios(t *testing.T) {
 				writeTree(t, proj, files)
 				before := snapshot(t, proj)
 				rep, err := Verify(ctx, Request{
-					Root: proj, Changes: changesOf(change), Focused: eco.focused, Suite: eco.suite,
+					Root: proj, Changes: changesOf(change), Focused: focused, Suite: eco.suite, Named: named,
 					Timeout: 2 * time.Minute, Runner: runner, TempDir: tmp, Cache: cache, Progress: progress,
 				})
 				if err != nil {
@@ -196,6 +212,29 @@ func TestVerifyScenarios(t *testing.T) {
 				}
 				if rep.BaselineClone == nil || s.BaselineCached {
 					t.Error("the baseline should have been run on a copy")
+				}
+			})
+
+			// Without a focused command, the suite fails before and after
+			// the change (an unrelated test): the test the problem names
+			// decides.
+			t.Run("without a focused command, the named test that still fails fails the plan", func(t *testing.T) {
+				rep := runWith(t, eco.unrelate, eco.wrong, context.Background(), nil, nil, "", eco.named)
+				if rep.State != StateFailed || rep.Reason != ReasonNamedFails {
+					t.Fatalf("state %s %s (%s); suite output:\n%s", rep.State, rep.Reason, rep.Detail, rep.Commands[0].Output)
+				}
+				if s := rep.Commands[0]; !slices.Equal(s.NamedFailing, eco.named) || !strings.Contains(s.Output, eco.wrongOut) {
+					t.Errorf("named failing %q; output:\n%s", s.NamedFailing, s.Output)
+				}
+			})
+
+			t.Run("without a focused command, the right fix", func(t *testing.T) {
+				rep := runWith(t, eco.unrelate, eco.right, context.Background(), nil, nil, "", eco.named)
+				if rep.State != eco.namedRight {
+					t.Fatalf("state %s %s (%s), want %s; suite output:\n%s", rep.State, rep.Reason, rep.Detail, eco.namedRight, rep.Commands[0].Output)
+				}
+				if want := map[State]Reason{StateVerified: ReasonNamedPass, StateNotVerified: ReasonInconclusive}[eco.namedRight]; rep.Reason != want {
+					t.Errorf("reason %s, want %s", rep.Reason, want)
 				}
 			})
 

@@ -35,6 +35,12 @@ type Request struct {
 	// Suite are the broader commands (the package's or project's tests) that
 	// must not fail beyond what already failed before the change.
 	Suite []string
+	// Named are the failing tests the problem names (NamedTests): known
+	// without running anything, they are looked up in each command's output
+	// after the change. One that still fails there fails the plan, whatever
+	// the baseline; all of them found passing show the fix works where there
+	// is no focused command.
+	Named []string
 	// Timeout for each command (0: DefaultTimeout).
 	Timeout time.Duration
 	// Runner starts the commands; required.
@@ -225,13 +231,14 @@ func (v *verifier) run(ctx context.Context) {
 	for i := range rep.Commands {
 		c := &rep.Commands[i]
 		v.progress(StageRun, c.Command, i)
-		res, err := v.runOne(ctx, changed, c.Command)
+		res, err := v.runOne(ctx, changed, c.Command, v.req.Named)
 		if err != nil {
 			v.stopOn(ctx, "run "+c.Command, err, ReasonRunFailed)
 			return
 		}
 		c.ExitCode, c.TimedOut, c.Duration = res.ExitCode, res.TimedOut, res.Duration
 		c.Output, c.Failures = res.Output, res.Failures
+		c.NamedFailing, c.NamedPassing = res.NamedFailing, res.NamedPassing
 		c.Outcome = OutcomePassed // judged against the baseline below
 		if !res.Passed() {
 			c.Outcome = OutcomeFailed
@@ -249,7 +256,7 @@ func (v *verifier) run(ctx context.Context) {
 	for i := range rep.Commands {
 		judge(&rep.Commands[i])
 	}
-	rep.State, rep.Reason, rep.Detail, rep.NewFailures = decide(rep.Commands)
+	rep.State, rep.Reason, rep.Detail, rep.NewFailures = decide(rep.Commands, v.req.Named)
 }
 
 // copyTo makes a copy of the scanned tree in the new folder dir.
@@ -276,11 +283,13 @@ func (v *verifier) apply(dir string) error {
 type ranCommand struct {
 	CommandResult
 	Failures Failures
+	// NamedFailing and NamedPassing are the named tests found in the output.
+	NamedFailing, NamedPassing []string
 }
 
-// runOne runs a command in dir and parses its output. The error is the
-// Runner's (could not start, cancelled).
-func (v *verifier) runOne(ctx context.Context, dir, command string) (ranCommand, error) {
+// runOne runs a command in dir and parses its output, looking the named tests
+// up in all of it. The error is the Runner's (could not start, cancelled).
+func (v *verifier) runOne(ctx context.Context, dir, command string, named []string) (ranCommand, error) {
 	res, err := v.req.Runner.Run(ctx, dir, command, v.timeout())
 	v.rep.Timings.Commands += res.Duration
 	if err == nil && ctx.Err() != nil {
@@ -291,6 +300,7 @@ func (v *verifier) runOne(ctx context.Context, dir, command string) (ranCommand,
 	}
 	out := relativeTo(res.Output, dir)
 	r := ranCommand{CommandResult: res, Failures: ParseFailures(out)}
+	r.NamedFailing, r.NamedPassing = lookupNamed(named, r.Failures.Names, out)
 	r.Output = tail(out, OutputTailBytes)
 	return r, nil
 }
@@ -350,7 +360,7 @@ func (v *verifier) baselines(ctx context.Context, changed string) bool {
 	for _, i := range missing {
 		c := &rep.Commands[i]
 		v.progress(StageBaseline, c.Command, i)
-		res, err := v.runOne(ctx, dir, c.Command)
+		res, err := v.runOne(ctx, dir, c.Command, nil)
 		if err != nil {
 			v.stopOn(ctx, "baseline run "+c.Command, err, ReasonRunFailed)
 			return false
