@@ -157,7 +157,7 @@ func (a *App) RunCommand(planID, command string) (session.CommandResult, error) 
 		a.cmdStop = nil
 		a.mu.Unlock()
 	}()
-	res, err := s.RunPlanCommand(ctx, planID, command, func(chunk string) {
+	res, err := s.RunPlanCommand(ctx, planID, command, session.Consent{Confirmed: true}, func(chunk string) {
 		rt.Emit(EventCommandOutput, CommandOutput{Command: command, Chunk: chunk})
 	})
 	if err != nil {

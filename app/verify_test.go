@@ -57,3 +57,37 @@ func TestVerifyPlanThroughTheApp(t *testing.T) {
 		t.Fatalf("unapproved: %+v %v", v.Verification, err)
 	}
 }
+
+// TestModelCommandRunsOnlyOnItsRunButton: the window lists the model's command
+// labelled as the model's; verifying without ticking it does not run it (it
+// would create a marker file); only its Run button, the user's approval of that
+// exact command, does.
+func TestModelCommandRunsOnlyOnItsRunButton(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "MARKER")
+	cmd := "touch " + marker
+	a, _, root, _ := newApp(t, llmtest.Reply{Content: strings.ReplaceAll(planReply, "echo ok", cmd)})
+	if _, err := a.OpenProject(root); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := a.Plan(PlanRequest{Problem: "File \"calc.py\", line 2, in divide\nZeroDivisionError: division by zero\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks, err := a.PlanChecks(rec.ID)
+	if err != nil || len(checks) != 1 || checks[0].Command != cmd || checks[0].Source != "proposed by the model" || !checks[0].FromProject || checks[0].Approved {
+		t.Fatalf("checks = %+v, %v", checks, err)
+	}
+	v, err := a.VerifyPlan(rec.ID, nil)
+	if err != nil || v.Verification.State != plan.VerifyNotVerified || !strings.Contains(v.Verification.Reason, cmd+" (proposed by the model)") {
+		t.Fatalf("verify: %+v %v", v.Verification, err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("verifying ran the model's command nobody approved")
+	}
+	if _, err := a.RunCommand(rec.ID, cmd); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("the Run button did not run the command")
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"fixplan/internal/config"
 	"fixplan/internal/fsutil"
+	"fixplan/plan"
 )
 
 // Approvals remembers, per project, the check commands the user approved for
@@ -195,4 +196,39 @@ func (a *Approvals) Revoke(root, command string) error {
 		f.Focused[root] = kf
 	}
 	return a.save(f)
+}
+
+// Consent is what the user said before a command runs.
+type Consent struct {
+	// Yes is a blanket yes (the CLI's --yes): it approves what fixplan derived or
+	// the user set, never a command the model proposed or the project chose.
+	Yes bool
+	// Confirmed: the user was shown this exact command, labelled with where it
+	// came from, and approved it (a terminal answer, the window's Run button).
+	Confirmed bool
+}
+
+// MayRun is fixplan's one rule for running a command, in the project or in a
+// scratch copy: it runs when it is approved for this project (approvals.json in
+// the config folder: `fixplan checks approve`, an earlier answer), when the user
+// confirmed this exact command, or under a blanket yes when neither the model
+// nor the project chose it. Every route that runs a command decides here.
+func MayRun(c Check, by Consent) bool {
+	return c.Approved || by.Confirmed || (by.Yes && !c.FromProject)
+}
+
+// NotApproved is the refusal of a command MayRun does not let run: why, and how
+// to approve it.
+func NotApproved(c Check) error {
+	return plan.Errorf(plan.ErrInvalidInput, "`%s` is not approved: it was %s, and --yes never approves such a command", c.Command, c.Source).
+		WithHint("answer yes to it on a terminal, or approve it with fixplan checks approve CMD")
+}
+
+// modelSource labels a command the model proposed wherever it is listed.
+const modelSource = "proposed by the model"
+
+// PlanCommand is command, one of a plan's commands_to_run, as a check: proposed
+// by the model, approved only when this project's approvals hold it.
+func (s *Session) PlanCommand(command string) Check {
+	return Check{Command: command, Source: modelSource, FromProject: true, Approved: s.approvals.Approved(s.root, command)}
 }

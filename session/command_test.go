@@ -166,7 +166,7 @@ func TestRunPlanCommand(t *testing.T) {
 	ctx := context.Background()
 	pwned := filepath.Join(f.root, "pwned")
 	t.Run("the plan's own command runs and is kept", func(t *testing.T) {
-		res, err := f.s.RunPlanCommand(ctx, rec.ID, "echo ran", nil)
+		res, err := f.s.RunPlanCommand(ctx, rec.ID, "echo ran", Consent{Confirmed: true}, nil)
 		if err != nil || res.ExitCode != 0 || !strings.Contains(res.Output, "ran") {
 			t.Fatalf("res = %+v, err = %v", res, err)
 		}
@@ -175,14 +175,14 @@ func TestRunPlanCommand(t *testing.T) {
 		}
 	})
 	t.Run("a command that is not the plan's is refused", func(t *testing.T) {
-		_, err := f.s.RunPlanCommand(ctx, rec.ID, "touch pwned", nil)
+		_, err := f.s.RunPlanCommand(ctx, rec.ID, "touch pwned", Consent{Confirmed: true}, nil)
 		if plan.CodeOf(err) != plan.ErrInvalidInput || !strings.Contains(err.Error(), `"touch pwned" is not one of plan `+rec.ID+"'s commands") {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("a plan that came with the project runs nothing", func(t *testing.T) {
 		id := shipPlan(t, f.root, `["touch pwned"]`)
-		_, err := f.s.RunPlanCommand(ctx, id, "touch pwned", nil)
+		_, err := f.s.RunPlanCommand(ctx, id, "touch pwned", Consent{Confirmed: true}, nil)
 		if plan.CodeOf(err) != plan.ErrForeignState || !strings.Contains(err.Error(), "plan "+id+" was not made by your fixplan; its commands are never run") {
 			t.Fatalf("err = %v", err)
 		}
@@ -203,5 +203,71 @@ func TestRunPlanCommand(t *testing.T) {
 	}
 	if !slices.Contains(offered, "echo ran") {
 		t.Errorf("PlanChecks offered %q, want the plan's command", offered)
+	}
+}
+
+// TestModelCommandsNeedTheirOwnApproval: a command the model proposed never runs
+// under a blanket yes — only confirmed one by one or approved for the project —
+// and is labelled as the model's wherever it is listed.
+func TestModelCommandsNeedTheirOwnApproval(t *testing.T) {
+	f := newFixture(t, nil, reply(t, func(m map[string]any) {
+		m["commands_to_run"] = []any{"touch marker"}
+	}))
+	rec, err := f.plan(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	marker := filepath.Join(f.root, "marker")
+	for _, by := range []Consent{{}, {Yes: true}} {
+		_, err := f.s.RunPlanCommand(ctx, rec.ID, "touch marker", by, nil)
+		if plan.CodeOf(err) != plan.ErrInvalidInput || !strings.Contains(err.Error(), "`touch marker` is not approved: it was proposed by the model, and --yes never approves") {
+			t.Fatalf("%+v: err = %v", by, err)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("%+v ran the model's command", by)
+		}
+	}
+	if c := f.s.PlanCommand("touch marker"); c.Source != "proposed by the model" || !c.FromProject || c.Approved {
+		t.Fatalf("PlanCommand = %+v", c)
+	}
+	// Not approved, so a verification lists it, labelled, as waiting; nothing runs.
+	v, err := f.s.VerifyPlan(ctx, rec.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(v.Verification.Reason, "touch marker (proposed by the model)") {
+		t.Errorf("reason = %q", v.Verification.Reason)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("verification ran the model's unapproved command")
+	}
+	if err := f.s.ApproveCheck("touch marker"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.RunPlanCommand(ctx, rec.ID, "touch marker", Consent{Yes: true}, nil); err != nil {
+		t.Fatalf("approved for the project: %v", err)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("the approved command did not run")
+	}
+}
+
+func TestMayRun(t *testing.T) {
+	for _, tc := range []struct {
+		c    Check
+		by   Consent
+		want bool
+	}{
+		{Check{FromProject: true}, Consent{Yes: true}, false},
+		{Check{FromProject: true}, Consent{}, false},
+		{Check{FromProject: true}, Consent{Confirmed: true}, true},
+		{Check{FromProject: true, Approved: true}, Consent{}, true},
+		{Check{}, Consent{Yes: true}, true},
+		{Check{}, Consent{}, false},
+	} {
+		if got := MayRun(tc.c, tc.by); got != tc.want {
+			t.Errorf("MayRun(%+v, %+v) = %v", tc.c, tc.by, got)
+		}
 	}
 }

@@ -16,8 +16,10 @@
 //     commands are never offered (verify.go) nor run (session.go); apply never
 //     applies it. Every refusal is plan.ForeignPlan.
 //   - Commands: RunPlanCommand runs only a command of the plan, never one of a
-//     foreign plan (session.go); checks run only once approved (verify.go,
-//     approvals.go).
+//     foreign plan (session.go); every command, in the root or in a verification
+//     copy, runs only under MayRun — approved for the project or confirmed one by
+//     one, never a model's or project's command under a blanket yes (approvals.go,
+//     verify.go).
 //   - Write-then-verify: WriteChangesVerified (writechanges.go).
 //
 // The config folder the edges pass in Options.ConfigDir is resolved by

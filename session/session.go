@@ -328,12 +328,13 @@ func (s *Session) LatestDraft() (*plan.Record, error) { return s.eng.LatestDraft
 
 // RunPlanCommand runs command, one of the commands_to_run of plan planID, in the
 // project root and keeps its output as the "verification" log for the next plan.
-// The caller asked the user first (the window's Run button, the CLI's
-// confirmation): the user approves the plan's own commands only. A command that is
-// not one of them is refused, and so is every command of a plan this user's
-// fixplan did not make (chosen by whoever put the plan in the project). The window
-// and the CLI run commands through it alone.
-func (s *Session) RunPlanCommand(ctx context.Context, planID, command string, onOutput func(string)) (CommandResult, error) {
+// The command was proposed by the model, so it runs only under MayRun: approved
+// for this project, or confirmed by the user (the window's Run button, the CLI's
+// question) — a blanket --yes is refused. A command that is not one of the plan's
+// is refused, and so is every command of a plan this user's fixplan did not make
+// (chosen by whoever put the plan in the project). The window and the CLI run
+// commands through it alone.
+func (s *Session) RunPlanCommand(ctx context.Context, planID, command string, by Consent, onOutput func(string)) (CommandResult, error) {
 	rec, err := s.eng.LoadPlan(planID)
 	if err != nil {
 		return CommandResult{}, err
@@ -344,6 +345,9 @@ func (s *Session) RunPlanCommand(ctx context.Context, planID, command string, on
 	if !slices.Contains(rec.Plan.Commands(), command) {
 		return CommandResult{}, plan.Errorf(plan.ErrInvalidInput, "%q is not one of plan %s's commands", command, planID).
 			WithHint("only the plan's own commands can be run from here")
+	}
+	if c := s.PlanCommand(command); !MayRun(c, by) {
+		return CommandResult{}, NotApproved(c)
 	}
 	return s.runCommand(ctx, command, onOutput)
 }

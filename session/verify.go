@@ -61,7 +61,7 @@ func (s *Session) Checks(rec *plan.Record) []Check {
 		}
 	}
 	for _, c := range rec.Plan.Commands() {
-		add(c, "proposed by the model", false, true)
+		add(c, modelSource, false, true)
 	}
 	for _, c := range suite {
 		add(c, "approved for this project", false, false)
@@ -159,8 +159,8 @@ func (s *Session) verify(ctx context.Context, rec *plan.Record, extra []string, 
 	}
 	for _, c := range checks {
 		switch {
-		case !c.Approved:
-			waiting = append(waiting, c.Command)
+		case !MayRun(c, Consent{}):
+			waiting = append(waiting, c.Command+" ("+c.Source+")")
 		case c.Focused:
 			focused = c.Command
 		default:

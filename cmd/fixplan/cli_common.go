@@ -142,7 +142,7 @@ func approveChecks(e *env, s *session.Session, in plan.ProblemInput, checks []st
 		}
 		// --yes covers what fixplan derived or the user set; a command the
 		// project or the model chose is only approved when asked and answered.
-		ok := yes && !c.FromProject
+		ok := session.MayRun(c, session.Consent{Yes: yes})
 		if !ok && e.StdinIsTTY {
 			ok, _ = confirm(e, fmt.Sprintf("Verify plans of this project with `%s` (%s)? It runs the plan's code and this command in a scratch copy of %s, as you, with network access.", c.Command, c.Source, e.Root))
 		}

@@ -40,6 +40,18 @@ func cliProject(t *testing.T) string {
 // runEnv runs the CLI with a scripted environment.
 func runEnv(t *testing.T, vars map[string]string, stdin string, args ...string) (int, string, string) {
 	t.Helper()
+	return runIn(t, vars, stdin, false, args...)
+}
+
+// runTerminal is runEnv with stdin a terminal: questions are asked and answered
+// from stdin.
+func runTerminal(t *testing.T, vars map[string]string, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	return runIn(t, vars, stdin, true, args...)
+}
+
+func runIn(t *testing.T, vars map[string]string, stdin string, tty bool, args ...string) (int, string, string) {
+	t.Helper()
 	cfg := userConfig(t)
 	getenv := func(k string) string {
 		if v, ok := vars[k]; ok {
@@ -54,7 +66,7 @@ func runEnv(t *testing.T, vars map[string]string, stdin string, args ...string) 
 		return ""
 	}
 	var out, errb bytes.Buffer
-	e := &env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: getenv}
+	e := &env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: getenv, StdinIsTTY: tty}
 	code := run(context.Background(), e, args)
 	return code, out.String(), errb.String()
 }

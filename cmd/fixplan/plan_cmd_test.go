@@ -100,6 +100,15 @@ func TestPlanHumanOutputAndApplyUndo(t *testing.T) {
 	if code, _, errOut := runEnv(t, nil, "", "--root", root, "apply", "--yes"); code != 1 || !strings.Contains(errOut, "no unapplied plan") {
 		t.Errorf("second apply: exit %d %s", code, errOut)
 	}
+	// The plan's command was proposed by the model: --yes does not approve it...
+	code, out, errOut = runEnv(t, nil, "", "--root", root, "verify", "--yes")
+	if code != 2 || strings.Contains(out, "$ echo verified") || !strings.Contains(errOut, "not run: `echo verified` is not approved: it was proposed by the model") {
+		t.Errorf("verify --yes: exit %d\n%s%s", code, out, errOut)
+	}
+	// ...its approval for the project does.
+	if code, _, errOut := runEnv(t, nil, "", "--root", root, "checks", "approve", "echo verified"); code != 0 {
+		t.Fatal(errOut)
+	}
 	code, out, errOut = runEnv(t, nil, "", "--root", root, "verify", "--yes")
 	if code != 0 || !strings.Contains(out, "$ echo verified\nverified\n[exit 0") {
 		t.Errorf("verify: exit %d\n%s%s", code, out, errOut)
@@ -123,7 +132,10 @@ func TestVerificationOutputGoesToTheNextPlan(t *testing.T) {
 	if code, _, e := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", traceback, "--quiet"); code != 0 {
 		t.Fatal(e)
 	}
-	if code, _, e := runEnv(t, nil, "", "--root", root, "verify", "--yes"); code != 0 {
+	if code, _, e := runEnv(t, nil, "", "--root", root, "checks", "approve", "echo verified"); code != 0 {
+		t.Fatal(e)
+	}
+	if code, _, e := runEnv(t, nil, "", "--root", root, "verify"); code != 0 {
 		t.Fatal(e)
 	}
 	if code, _, e := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", traceback, "--quiet"); code != 0 {

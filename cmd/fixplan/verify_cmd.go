@@ -7,12 +7,16 @@ import (
 
 	"fixplan/apply"
 	"fixplan/plan"
+	"fixplan/session"
 )
 
 const verifyUsage = `usage: fixplan [--root DIR] verify [--plan ID] [--yes]
 
-Runs the plan's commands_to_run in the project root, each only after you approve it
-(--yes approves all). Their output becomes the "verification" log for the next plan.
+Runs the plan's commands_to_run in the project root. They were proposed by the
+model, so each runs only when it is approved for this project (fixplan checks
+approve CMD) or you answer yes to it on a terminal; --yes never approves one (it
+is accepted for scripts and changes nothing). Their output becomes the
+"verification" log for the next plan.
 `
 
 // runVerify implements `fixplan verify`.
@@ -21,7 +25,7 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 	fs.SetOutput(e.Stderr)
 	fs.Usage = func() { fmt.Fprint(e.Stderr, verifyUsage); fs.PrintDefaults() }
 	id := fs.String("plan", "", "plan `ID` (default: the newest plan)")
-	yes := fs.Bool("yes", false, "run every command without asking")
+	yes := fs.Bool("yes", false, "accepted, but never approves a command the model proposed (see fixplan checks approve)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -58,28 +62,37 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 		return 0
 	}
 	s.ResetVerification()
-	failed := false
+	failed, refused, ran := false, false, 0
 	for _, c := range cmds {
-		if !*yes {
-			ok, err := confirm(e, fmt.Sprintf("Run `%s` in %s?", c, e.Root))
+		ch := s.PlanCommand(c)
+		by := session.Consent{Yes: *yes}
+		if !session.MayRun(ch, by) {
+			ok, err := confirm(e, fmt.Sprintf("Run `%s` (%s) in %s?", c, ch.Source, e.Root))
 			if err != nil {
-				fmt.Fprintln(e.Stderr, "fixplan verify: refusing to run commands without confirmation — run on a terminal or pass --yes")
-				return 2
+				_, msg, hint := describe(session.NotApproved(ch))
+				fmt.Fprintln(e.Stderr, oneLine("fixplan verify: not run: "+msg+"; "+hint))
+				refused = true
+				continue
 			}
 			if !ok {
 				fmt.Fprintf(e.Stderr, "fixplan verify: skipped %s\n", c)
 				continue
 			}
+			by.Confirmed = true
 		}
 		fmt.Fprintf(e.Stdout, "$ %s\n", c)
-		res, err := s.RunPlanCommand(ctx, rec.ID, c, func(chunk string) { fmt.Fprint(e.Stdout, chunk) })
+		res, err := s.RunPlanCommand(ctx, rec.ID, c, by, func(chunk string) { fmt.Fprint(e.Stdout, chunk) })
 		if err != nil {
 			return fail(e, "verify", err, false)
 		}
+		ran++
 		fmt.Fprintf(e.Stdout, "[%s]\n", res.Summary())
 		if res.ExitCode != 0 {
 			failed = true
 		}
+	}
+	if ran == 0 && refused {
+		return 2
 	}
 	fmt.Fprintln(e.Stdout, "output saved as the \"verification\" log; the next fixplan plan sends it to the model")
 	if failed {

@@ -68,3 +68,48 @@ func TestPlanVerify(t *testing.T) {
 		t.Fatalf("revoke: %s", out)
 	}
 }
+
+// TestModelCommandNeverRunsUnderYes: a command the model proposed (it would create
+// a marker file) is run by no route under --yes — plan --verify --yes, apply
+// --verify --yes, verify --yes — and is labelled as the model's where it is
+// listed; answered yes on a terminal, it runs.
+func TestModelCommandNeverRunsUnderYes(t *testing.T) {
+	root := cliProject(t)
+	marker := filepath.Join(t.TempDir(), "MARKER")
+	cmd := "touch " + marker
+	reply := strings.ReplaceAll(goodPlan, "echo verified", cmd)
+	srv := llmtest.NewServer(t, llmtest.Reply{Content: reply})
+	ran := func(route string) {
+		t.Helper()
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("%s ran the model's command", route)
+		}
+	}
+	code, out, errOut := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", "File \"calc.py\", line 2, in divide\nZeroDivisionError: division by zero", "--verify", "--yes")
+	if code != 0 || !strings.Contains(out, cmd+" (proposed by the model)") || strings.Contains(out, "$ "+cmd) {
+		t.Fatalf("plan --verify --yes: %d\n%s%s", code, out, errOut)
+	}
+	ran("plan --verify --yes")
+	code, out, errOut = runEnv(t, nil, "", "--root", root, "apply", "--verify", "--dry-run", "--yes")
+	if code != 0 || !strings.Contains(out, cmd+" (proposed by the model)") {
+		t.Fatalf("apply --verify --yes: %d\n%s%s", code, out, errOut)
+	}
+	ran("apply --verify --yes")
+	code, out, errOut = runEnv(t, nil, "", "--root", root, "verify", "--yes")
+	if code != 2 || !strings.Contains(errOut, "not run: `"+cmd+"` is not approved: it was proposed by the model, and --yes never approves such a command") {
+		t.Fatalf("verify --yes: %d\n%s%s", code, out, errOut)
+	}
+	ran("verify --yes")
+	code, out, errOut = runTerminal(t, nil, "n\n", "--root", root, "verify", "--yes")
+	if !strings.Contains(errOut, "Run `"+cmd+"` (proposed by the model) in ") || !strings.Contains(errOut, "skipped") {
+		t.Fatalf("verify on a terminal, answered no: %d\n%s%s", code, out, errOut)
+	}
+	ran("verify answered no")
+	code, out, errOut = runTerminal(t, nil, "y\n", "--root", root, "verify")
+	if code != 0 || !strings.Contains(out, "$ "+cmd) {
+		t.Fatalf("verify on a terminal, answered yes: %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("the command the user confirmed did not run")
+	}
+}
