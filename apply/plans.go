@@ -351,7 +351,8 @@ func (e *Engine) SaveNote(name, text string) error {
 	if err := e.ensureStateDir("logs"); err != nil {
 		return err
 	}
-	return fsutil.WriteFileAtomicIn(e.r, stateName("logs", name), e.seal("note", name, b), 0o644)
+	// 0600: a note holds command output, which may hold secrets.
+	return fsutil.WriteFileAtomicIn(e.r, stateName("logs", name), e.seal("note", name, b), 0o600)
 }
 
 // LoadNote returns a note saved by SaveNote; "" when there is none, or when the

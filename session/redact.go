@@ -2,7 +2,6 @@ package session
 
 import (
 	"encoding/json"
-	"os"
 	"reflect"
 	"strings"
 
@@ -106,7 +105,7 @@ func (pl *Planner) redactRecord(rec *plan.Record) {
 // secret of the project (context, removed lines, a moved file's content, a hand
 // edit) while apply still compares them with previews made the same way.
 func shownRedactor(configured []string) func(path, text string) string {
-	secrets := literalSecrets(append(append([]string(nil), configured...), os.Getenv("FIXPLAN_API_KEY"), os.Getenv("OPENAI_API_KEY")))
+	secrets := knownSecrets(configured)
 	return func(path, text string) string {
 		text, _ = redact.File(path, text)
 		text, _ = redact.Values(text, secrets...)

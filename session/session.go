@@ -33,6 +33,7 @@ type Session struct {
 	opts      Options
 	approvals *Approvals
 	baselines verify.BaselineCache
+	secrets   scrubber   // known secrets, removed from what is written (scrub.go)
 	mu        sync.Mutex // serialises Plan/Apply/Undo
 	cmdMu     sync.Mutex
 	results   []CommandResult
@@ -119,7 +120,7 @@ func Open(root string, st Settings, model Model, em Emitter, opt Options) (*Sess
 		baselines = fc
 	}
 	return &Session{root: abs, st: st, model: model, em: em, gath: gath, mem: mem, eng: eng, opts: opt,
-		approvals: NewApprovals(cfg), baselines: baselines}, nil
+		approvals: NewApprovals(cfg), baselines: baselines, secrets: knownSecrets(opt.Secrets)}, nil
 }
 
 // Recovery is what opening a project did about an earlier crash (OpenAndRecover).
@@ -352,10 +353,14 @@ func (s *Session) RunPlanCommand(ctx context.Context, planID, command string, by
 	return s.runCommand(ctx, command, onOutput)
 }
 
-// runCommand runs an approved command and keeps its output (RunPlanCommand).
+// runCommand runs an approved command and keeps its output (RunPlanCommand),
+// the known secrets removed from what is streamed, returned and saved.
 func (s *Session) runCommand(ctx context.Context, command string, onOutput func(string)) (CommandResult, error) {
 	timeout := time.Duration(s.st.CommandTimeoutSeconds) * time.Second
-	res, err := RunCommand(ctx, s.root, command, timeout, onOutput)
+	write, flush := s.secrets.stream(onOutput)
+	res, err := RunCommand(ctx, s.root, command, timeout, write)
+	flush()
+	res.Output = s.secrets.text(res.Output)
 	if err != nil {
 		return res, err
 	}

@@ -182,7 +182,7 @@ func (s *Session) verify(ctx context.Context, rec *plan.Record, extra []string, 
 	}
 	s.em.Emit(Event{Stage: StageVerify, Message: "verifying the plan in a scratch copy"})
 	req := verify.Request{Root: s.root, Changes: changes, Modes: modes, Focused: focused, Suite: suite,
-		Timeout: time.Duration(s.st.CheckTimeoutSeconds) * time.Second, Runner: checkRunner{}, Cache: s.baselines,
+		Timeout: time.Duration(s.st.CheckTimeoutSeconds) * time.Second, Runner: checkRunner{s.secrets}, Cache: s.baselines,
 		Progress: func(p verify.Progress) {
 			msg := "verifying: " + string(p.Stage)
 			if p.Command != "" {
@@ -269,7 +269,7 @@ func (s *Session) toVerification(rep verify.Report) *plan.Verification {
 	v.Reason = reasonText(rep)
 	for _, c := range rep.Commands {
 		out, _ := redact.Text(c.Output)
-		out, _ = redact.Values(out, s.opts.Secrets...)
+		out = s.secrets.text(out)
 		v.Commands = append(v.Commands, plan.CheckResult{Command: c.Command, Focused: c.Focused, Outcome: string(c.Outcome),
 			ExitCode: c.ExitCode, TimedOut: c.TimedOut, DurationMS: c.Duration.Milliseconds(), Output: out,
 			Failures: c.Failures.Names, NewFailures: c.NewFailures, BaselineExitCode: c.BaselineExitCode()})
@@ -424,10 +424,12 @@ func oneLine(s string) string {
 }
 
 // checkRunner runs verification checks like approved commands: a shell in the
-// copy, process group killed on cancel or timeout, provider keys removed.
-type checkRunner struct{}
+// copy, process group killed on cancel or timeout, provider keys removed from
+// its environment and the known secrets from its output (before verify reads,
+// reports or caches it as a baseline).
+type checkRunner struct{ secrets scrubber }
 
-func (checkRunner) Run(ctx context.Context, dir, command string, timeout time.Duration) (verify.CommandResult, error) {
+func (c checkRunner) Run(ctx context.Context, dir, command string, timeout time.Duration) (verify.CommandResult, error) {
 	// git in the copy must not find a repository around the scratch folder (a
 	// dotfiles repo in the home folder, say) and change it.
 	res, err := runCommand(ctx, dir, command, timeout, nil, []string{"GIT_CEILING_DIRECTORIES=" + filepath.Dir(dir)})
@@ -437,7 +439,7 @@ func (checkRunner) Run(ctx context.Context, dir, command string, timeout time.Du
 	if res.Stopped && ctx.Err() != nil {
 		return verify.CommandResult{}, ctx.Err()
 	}
-	return verify.CommandResult{ExitCode: res.ExitCode, Output: res.Output, TimedOut: res.TimedOut,
+	return verify.CommandResult{ExitCode: res.ExitCode, Output: c.secrets.text(res.Output), TimedOut: res.TimedOut,
 		Duration: time.Duration(res.DurationMS) * time.Millisecond}, nil
 }
 

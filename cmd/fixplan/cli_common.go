@@ -52,7 +52,8 @@ func newModel(e *env, st session.Settings) (session.Model, error) {
 // left half-applied, telling the user on stderr.
 func openSession(e *env, st session.Settings, m session.Model, em session.Emitter) (*session.Session, error) {
 	paths, _ := userFiles(e) // without a folder, session.Open says why
-	s, rv, err := session.OpenAndRecover(e.Root, st, m, em, session.Options{UserPrefsPath: paths.UserPrefs, ConfigDir: paths.Dir, Version: version})
+	s, rv, err := session.OpenAndRecover(e.Root, st, m, em, session.Options{UserPrefsPath: paths.UserPrefs, ConfigDir: paths.Dir, Version: version,
+		Secrets: []string{e.Getenv("FIXPLAN_API_KEY"), e.Getenv("OPENAI_API_KEY")}})
 	if err != nil {
 		return nil, err
 	}

@@ -113,3 +113,60 @@ func TestModelCommandNeverRunsUnderYes(t *testing.T) {
 		t.Fatal("the command the user confirmed did not run")
 	}
 }
+
+// TestTheKeyIsInNothingFixplanWrites: a check that prints the API key (as one
+// reading /proc/<parent>/environ would) runs through plan --verify, verify and
+// apply --verify; the key is in no file under the project or the config folder
+// (plans, the verification note, the baselines cache, ...), nor on stdout or
+// stderr, and the verification note is private (0600).
+func TestTheKeyIsInNothingFixplanWrites(t *testing.T) {
+	const key = "correct-horse-battery-staple-4242"
+	root := cliProject(t)
+	keyFile := filepath.Join(t.TempDir(), "key.txt")
+	if err := os.WriteFile(keyFile, []byte("the key is "+key+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// It fails with and without the change, so its baseline is run and cached.
+	cmd := "cat " + keyFile + " && false"
+	reply := strings.ReplaceAll(goodPlan, "echo verified", cmd)
+	srv := llmtest.NewServer(t, llmtest.Reply{Content: reply})
+	vars := providerEnv(srv)
+	vars["FIXPLAN_API_KEY"] = key
+	var printed strings.Builder
+	step := func(want int, args ...string) string {
+		t.Helper()
+		code, out, errOut := runEnv(t, vars, "", append([]string{"--root", root}, args...)...)
+		printed.WriteString(out + errOut)
+		if code != want {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errOut)
+		}
+		return out
+	}
+	step(0, "plan", "--problem", "File \"calc.py\", line 2, in divide\nZeroDivisionError: division by zero", "--verify", "--yes", "--check", cmd, "--json")
+	if out := step(1, "verify", "--yes"); !strings.Contains(out, "the key is [REDACTED]") {
+		t.Fatalf("verify printed:\n%s", out)
+	}
+	step(0, "apply", "--verify", "--yes", "--check", cmd, "--json")
+	step(0, "history")
+	if strings.Contains(printed.String(), key) {
+		t.Errorf("the key was printed:\n%s", printed.String())
+	}
+	for _, dir := range []string{root, userConfig(t)} {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), key) {
+				t.Errorf("the key is in %s", p)
+			}
+			return nil
+		})
+	}
+	fi, err := os.Stat(filepath.Join(root, ".fixplan", "logs", "verification.log"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("verification.log: %v %v", fi, err)
+	}
+	if n, _ := filepath.Glob(filepath.Join(userConfig(t), "verify-baselines", "*.json")); len(n) == 0 {
+		t.Error("no baseline was cached: the test checks nothing there")
+	}
+}
