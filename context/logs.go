@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -101,12 +102,12 @@ func (g *Gatherer) logText(l plan.LogSource) (string, string, error) {
 	case l.Path == "":
 		return l.Text, "captured output", nil
 	case filepath.IsAbs(l.Path):
-		f, err := os.Open(l.Path)
+		f, st, err := projfs.OpenPath(l.Path, "the attached log "+filepath.Base(l.Path))
 		if err != nil {
-			return "", "", projfs.Refuse(projfs.IOCode(err), "cannot open the attached log %s: %s", filepath.Base(l.Path), projfs.PathErrReason(err))
+			return "", "", err
 		}
 		defer f.Close()
-		return tailText(f, "attached log "+filepath.Base(l.Path), filepath.Base(l.Path))
+		return tailText(f, st, "attached log "+filepath.Base(l.Path), filepath.Base(l.Path))
 	default:
 		rel, err := projfs.CleanRel(l.Path)
 		if err != nil {
@@ -115,35 +116,28 @@ func (g *Gatherer) logText(l plan.LogSource) (string, string, error) {
 		if rel, err = g.files.Resolve(rel); err != nil {
 			return "", "", err
 		}
-		f, err := g.files.OpenRooted(rel)
+		f, st, err := g.files.OpenRooted(rel, fmt.Sprintf("the configured log %q", rel))
 		if err != nil {
-			return "", "", projfs.Refuse(projfs.IOCode(err), "cannot open the configured log %q: %s", rel, projfs.PathErrReason(err))
+			return "", "", err
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			if err := g.files.CheckLinks(rel, rel, f, st); err != nil {
-				return "", "", err
-			}
+		if err := g.files.CheckLinks(rel, rel, f, st); err != nil {
+			return "", "", err
 		}
-		return tailText(f, "configured log "+rel, rel)
+		return tailText(f, st, "configured log "+rel, rel)
 	}
 }
 
-func tailText(f *os.File, from, name string) (string, string, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return "", "", projfs.Refuse(plan.ErrIO, "cannot stat the log %s: %s", name, projfs.PathErrReason(err))
-	}
-	if !st.Mode().IsRegular() {
-		return "", "", projfs.Refuse(plan.ErrInvalidInput, "the log %s is not a regular file", name)
-	}
+// tailText reads the last maxLogTail bytes of the regular file f (st its
+// information, OpenPath or OpenRooted opened it).
+func tailText(f *os.File, st fs.FileInfo, from, name string) (string, string, error) {
 	off := int64(0)
 	if st.Size() > maxLogTail {
 		off = st.Size() - maxLogTail
 	}
-	data, err := io.ReadAll(io.NewSectionReader(f, off, maxLogTail))
+	data, err := projfs.ReadBounded(io.NewSectionReader(f, off, maxLogTail), maxLogTail, "the log "+name)
 	if err != nil {
-		return "", "", projfs.Refuse(plan.ErrIO, "cannot read the log %s: %s", name, projfs.PathErrReason(err))
+		return "", "", err
 	}
 	if projfs.IsBinary(data) {
 		return "", "", projfs.Refuse(plan.ErrBinaryContent, "the log %s is binary, not text", name)
@@ -179,13 +173,17 @@ func lastLines(text string, n int) ([]string, int) {
 // are understood.
 func (g *Gatherer) projectMemory() (prefs, logPaths map[string]string) {
 	prefs, logPaths = map[string]string{}, map[string]string{}
-	f, err := g.files.OpenRooted(".fixplan/project.json")
+	f, _, err := g.files.OpenRooted(".fixplan/project.json", ".fixplan/project.json")
 	if err != nil {
 		return
 	}
-	defer f.Close()
+	data, err := projfs.ReadBounded(f, 1<<20, ".fixplan/project.json")
+	f.Close()
+	if err != nil {
+		return
+	}
 	var raw map[string]json.RawMessage
-	if err := json.NewDecoder(io.LimitReader(f, 1<<20)).Decode(&raw); err != nil {
+	if err := json.Unmarshal(data, &raw); err != nil {
 		return
 	}
 	flat := map[string]json.RawMessage{}

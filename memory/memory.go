@@ -18,6 +18,7 @@ import (
 
 	"fixplan/internal/config"
 	"fixplan/plan"
+	"fixplan/projfs"
 )
 
 // ProjectFile is the project memory file, relative to the root.
@@ -158,13 +159,23 @@ func readProject(root string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read memory %s: %w", ProjectFile, err)
 	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxProjectFile {
-		return nil, plan.Errorf(plan.ErrConfig, "memory file %s is not a regular file under 1 MB (a link or a folder?)", ProjectFile).
+	if err := projfs.NotRegular("memory file "+ProjectFile, fi.Mode()); err != nil {
+		return nil, plan.Errorf(plan.ErrConfig, "%s", projfs.Reason(err)).WithHint("replace it with a plain JSON file or delete it")
+	}
+	// opened without blocking and its type seen on the descriptor: a FIFO
+	// swapped in since the Lstat is refused, not waited on
+	f, fi, err := projfs.OpenIn(r, name, "memory file "+ProjectFile)
+	if err != nil {
+		return nil, plan.Errorf(plan.ErrConfig, "%s", projfs.Reason(err)).WithHint("replace it with a plain JSON file or delete it")
+	}
+	defer f.Close()
+	if fi.Size() > maxProjectFile {
+		return nil, plan.Errorf(plan.ErrConfig, "memory file %s is over 1 MB", ProjectFile).
 			WithHint("replace it with a plain JSON file or delete it")
 	}
-	b, err := r.ReadFile(name)
+	b, err := projfs.ReadBounded(f, maxProjectFile, "memory file "+ProjectFile)
 	if err != nil {
-		return nil, fmt.Errorf("read memory %s: %w", ProjectFile, err)
+		return nil, plan.Errorf(plan.ErrConfig, "%s", projfs.Reason(err)).WithHint("replace it with a plain JSON file or delete it")
 	}
 	return b, nil
 }

@@ -3,6 +3,7 @@ package projfs
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -185,7 +186,7 @@ func (r *Root) Open(rel string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := r.OpenRooted(real)
+	f, err := r.fsys.OpenFile(filepath.FromSlash(real), os.O_RDONLY|nonBlock, 0)
 	if err != nil {
 		return nil, Refuse(IOCode(err), "cannot open %q: %s", clean, PathErrReason(err))
 	}
@@ -196,7 +197,7 @@ func (r *Root) Open(rel string) (*File, error) {
 	case st.IsDir():
 		err = Refuse(plan.ErrInvalidInput, "%q is a directory, not a file (use search with a glob to list its files)", clean)
 	case !st.Mode().IsRegular():
-		err = Refuse(plan.ErrInvalidInput, "%q is not a regular file", clean)
+		err = NotRegular(fmt.Sprintf("%q", clean), st.Mode())
 	default:
 		err = r.CheckLinks(clean, real, f, st)
 	}
@@ -208,13 +209,15 @@ func (r *Root) Open(rel string) (*File, error) {
 }
 
 // OpenRooted opens rel (slash-separated, root-relative) for reading through
-// the root, with no other check: every open of a project file goes through
-// here. Open adds the checks of a file shown to the model; the files fixplan
-// reads for itself (.fixplan/project.json) or only parses (a virtualenv's
-// pyvenv.cfg, a configured log after Resolve) are opened here directly. Errors
-// are the os.Root's (word them with IOCode and PathErrReason).
-func (r *Root) OpenRooted(rel string) (*os.File, error) {
-	return r.fsys.Open(filepath.FromSlash(rel))
+// the root with the one reader's checks (OpenIn: a non-blocking open, regular
+// files only, the type seen on the open descriptor) and nothing else: every
+// open of a project file goes through here or Open. Open adds the checks of a
+// file shown to the model; the files fixplan reads for itself
+// (.fixplan/project.json) or only parses (a virtualenv's pyvenv.cfg, a
+// configured log after Resolve) are opened here directly. shown names the file
+// in the refusal; read the file with ReadBounded.
+func (r *Root) OpenRooted(rel, shown string) (*os.File, fs.FileInfo, error) {
+	return OpenIn(r.fsys, filepath.FromSlash(rel), shown)
 }
 
 // IsBinary reports whether data looks binary: a NUL byte anywhere (search skips

@@ -1,6 +1,7 @@
 package projfs
 
 import (
+	"fmt"
 	"io"
 	"strings"
 
@@ -34,12 +35,12 @@ func (r *Root) TextOf(f *File) (Text, error) {
 	if f.Size > limit {
 		return Text{}, Refuse(plan.ErrInvalidInput, "file %q is too big (%d bytes, limit %d): ask for a line range or search it", f.Clean, f.Size, limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return Text{}, Refuse(plan.ErrIO, "cannot read %q: %s", f.Clean, PathErrReason(err))
-	}
-	if int64(len(data)) > limit {
+	data, err := ReadBounded(f, limit, fmt.Sprintf("%q", f.Clean))
+	if IsTooLong(err) {
 		return Text{}, Refuse(plan.ErrInvalidInput, "file %q is too big (limit %d bytes)", f.Clean, limit)
+	}
+	if err != nil {
+		return Text{}, err
 	}
 	if IsBinary(data) {
 		return Text{}, Refuse(plan.ErrBinaryContent, "file %q is binary, not text", f.Clean)
@@ -61,8 +62,8 @@ func (r *Root) ReadRaw(rel string) ([]byte, error) {
 	if f.Size > limit {
 		return nil, Refuse(plan.ErrInvalidInput, "file %q is too big", rel)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil || int64(len(data)) > limit || IsBinary(data) {
+	data, err := ReadBounded(f, limit, fmt.Sprintf("%q", rel))
+	if err != nil || IsBinary(data) {
 		return nil, Refuse(plan.ErrInvalidInput, "file %q cannot be read as text", rel)
 	}
 	return data, nil
@@ -77,7 +78,7 @@ func (r *Root) ReadHead(rel string, n int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, n))
+	data, err := ReadBounded(io.LimitReader(f, n), n, fmt.Sprintf("%q", rel))
 	if err != nil || IsBinary(data) {
 		return nil, Refuse(plan.ErrInvalidInput, "file %q cannot be read as text", rel)
 	}

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // openTopFunc opens the root for a walk; on Linux it uses raw directory file
@@ -100,6 +102,12 @@ func (d fdDir) ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
 		return nil, false
 	}
 	defer syscall.Close(fd)
+	// the type and size seen on the descriptor, not on the listing: a file
+	// swapped for a FIFO or a device since is not read
+	var st syscall.Stat_t
+	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > limit {
+		return nil, false
+	}
 	if cap(*bp) < 64<<10 {
 		*bp = make([]byte, 0, 64<<10)
 	}
@@ -135,12 +143,13 @@ func (d fdDir) ModTime(name string) (time.Time, bool) {
 	return time.Unix(st.Mtim.Unix()), true
 }
 
-// lstat stats name without following a symlink (opening a symlink with
-// O_NOFOLLOW fails, so symlinks report false).
+// lstat stats name without following a symlink (a symlink reports its own
+// type). The O_PATH descriptor only names the file: nothing is opened for
+// reading, so a FIFO or a device is not touched.
 func (d fdDir) lstat(name string) (syscall.Stat_t, bool) {
 	var st syscall.Stat_t
 	fd, err := retry(func() (int, error) {
-		return syscall.Openat(int(d), name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+		return syscall.Openat(int(d), name, unix.O_PATH|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
 	})
 	if err != nil {
 		return st, false

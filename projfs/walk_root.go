@@ -53,11 +53,14 @@ func (d rootDir) ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
 	if err != nil || !st.Mode().IsRegular() || st.Size() > limit {
 		return nil, false
 	}
-	f, err := d.r.Open(name)
+	f, st, err := OpenIn(d.r, name, name) // the type seen on the descriptor
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
+	if st.Size() > limit {
+		return nil, false
+	}
 	return readAllLimit(f, bp, limit)
 }
 

@@ -9,6 +9,7 @@ package envprobe
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -317,6 +318,9 @@ func (p *Probe) startProbes(ctx context.Context) (*probeRun, []string) {
 	return run, nil
 }
 
+// maxPyvenvCfg bounds the pyvenv.cfg read (a few lines in practice).
+const maxPyvenvCfg = 64 << 10
+
 // virtualenv describes the active or in-root Python virtualenv.
 func (p *Probe) virtualenv() string {
 	if v := os.Getenv("VIRTUAL_ENV"); v != "" {
@@ -326,19 +330,23 @@ func (p *Probe) virtualenv() string {
 		return "conda env " + filepath.Base(v)
 	}
 	for _, d := range []string{".venv", "venv", "env"} {
-		f, err := p.files.OpenRooted(d + "/pyvenv.cfg")
+		f, _, err := p.files.OpenRooted(d+"/pyvenv.cfg", d+"/pyvenv.cfg")
+		if err != nil { // missing, or not a regular file (a FIFO would hang a read)
+			continue
+		}
+		data, err := projfs.ReadBounded(f, maxPyvenvCfg, d+"/pyvenv.cfg")
+		f.Close()
 		if err != nil {
 			continue
 		}
 		ver := ""
-		sc := bufio.NewScanner(f)
+		sc := bufio.NewScanner(bytes.NewReader(data))
 		for sc.Scan() {
 			k, v, ok := strings.Cut(sc.Text(), "=")
 			if ok && (strings.TrimSpace(k) == "version" || strings.TrimSpace(k) == "version_info") {
 				ver = strings.TrimSpace(v)
 			}
 		}
-		f.Close()
 		if ver != "" {
 			return d + "/ (python " + ver + ", not active)"
 		}

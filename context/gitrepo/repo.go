@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"fixplan/projfs"
 )
 
 // gitRepo is the repository enclosing the root, found and checked without
@@ -255,20 +257,22 @@ func readBounded(dir, name string, limit int64, must bool) ([]byte, error) {
 	if st.Size() > limit {
 		return nil, errTooBig
 	}
-	f, err := r.Open(name)
+	// the one reader's open: it cannot block on a FIFO swapped in since the
+	// Lstat, and the type is checked again on the descriptor
+	f, st2, err := projfs.OpenIn(r, name, name)
 	if err != nil {
-		return nil, err
+		return nil, errNotRegular
 	}
 	defer f.Close()
-	if st2, err := f.Stat(); err != nil || !os.SameFile(st, st2) {
+	if !os.SameFile(st, st2) {
 		return nil, errNotRegular // replaced since the Lstat
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := projfs.ReadBounded(f, limit, name)
+	if projfs.IsTooLong(err) {
+		return nil, errTooBig
+	}
 	if err != nil {
 		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, errTooBig
 	}
 	if data == nil {
 		data = []byte{}
