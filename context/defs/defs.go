@@ -58,6 +58,7 @@ const (
 	hopTier        = 10   // a hop's hits rank after every tier of the hop before
 	maxTestData    = 10   // lines above which a test file's variable (a table of cases) is not shown
 	testPointDist  = 1000 // a failing test's uses rank after the frames' uses of the same tier
+	nameOnlyTier   = 4    // added to the tier of a method found by name only where the types are known (after every typed hit of the hop)
 )
 
 // lineRange is an inclusive 1-based range of lines of a definition's file.
@@ -76,6 +77,12 @@ type defUse struct {
 	dist       int  // lines from the failure point
 	call       bool // called, constructed or capitalised: worth a project-wide search
 	point      int  // index of the failure point
+	// Go, type-checked (gotypes.go): typed says what the use refers to is
+	// known — targets are its project definitions (none for another
+	// package's); typedFile says the file was type-checked (an untyped
+	// member use then ranks after the typed ones, nameOnlyTier)
+	typed, typedFile bool
+	targets          []goTarget
 }
 
 // defSpan is one definition in a file.
@@ -165,6 +172,7 @@ type defFinder struct {
 	// the read bounds of limits.go: bytes read, files left out
 	readBytes          int64
 	tooBig, overBudget []string
+	gt                 *goTyped // Go type information (gotypes.go)
 }
 
 // context returns what file imports from the project and the other files of its
@@ -280,6 +288,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 		if !f.ok {
 			continue
 		}
+		d.prepare(lang, p.file)
 		span, uses := lang.uses(f, p.line, maxUseSpan/2)
 		imps, folder := d.context(lang, p.file, f.src)
 		for _, u := range uses {
@@ -326,6 +335,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 				continue
 			}
 			p := defPoint{h.file, h.span.to}
+			d.prepare(lang, h.file)
 			span, uses := lang.uses(f, p.line, 1<<20) // the whole definition
 			imps, folder := d.context(lang, h.file, f.src)
 			var found []defHit
@@ -350,6 +360,13 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 	return d.defCandidates(hits, &warnings), warnings
 }
 
+// prepare type-checks a Go file's package before its uses are read.
+func (d *defFinder) prepare(lang defLang, file string) {
+	if _, ok := lang.(goLang); ok {
+		d.typeCheck(file)
+	}
+}
+
 // importedName reports whether u names something imported from outside the
 // project (a library): it is not searched for project-wide.
 func importedName(imps []defImport, u defUse) bool {
@@ -371,7 +388,14 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 			break
 		}
 	}
+	if u.typed {
+		return d.addTargets(p, u, hits)
+	}
 	member := u.qual != "" && qualImp == nil
+	demote := 0
+	if member && u.typedFile {
+		demote = nameOnlyTier
+	}
 	add := func(tier int, file string, name string, wantMember, dflt bool) bool {
 		f := d.file(file, lang)
 		if !f.ok {
@@ -392,7 +416,7 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 			if file == p.file && s.from <= p.line && p.line <= s.to {
 				continue // the function (or class) the failure is in
 			}
-			*hits = append(*hits, defHit{file: file, span: s, tier: tier, dist: u.dist, point: u.point, usedAt: p,
+			*hits = append(*hits, defHit{file: file, span: s, tier: tier + demote, dist: u.dist, point: u.point, usedAt: p,
 				pathDist: pathDistance(p.file, file)})
 			n++
 		}
@@ -419,8 +443,8 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 			}
 		}
 	}
-	if add(0, p.file, u.name, member, false) {
-		return true
+	if add(0, p.file, u.name, member, false) && demote == 0 {
+		return true // (a method found by name only: its namesakes of the package too)
 	}
 	found := false
 	for _, file := range folder {
@@ -436,6 +460,37 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 		}
 	}
 	return found
+}
+
+// addTargets adds the definitions a typed use refers to: tier 0 in the same
+// file, 1 in its folder, 2 elsewhere; false when there are none.
+func (d *defFinder) addTargets(p defPoint, u defUse, hits *[]defHit) bool {
+	n := 0
+	for _, t := range u.targets {
+		f := d.file(t.file, goLang{})
+		if !f.ok {
+			continue
+		}
+		for _, s := range f.defs {
+			if s.name != t.name || t.line < s.from || t.line > s.to {
+				continue
+			}
+			if t.file == p.file && s.from <= p.line && p.line <= s.to {
+				break // the function the failure is in
+			}
+			tier := 2
+			if t.file == p.file {
+				tier = 0
+			} else if dirOf(t.file) == dirOf(p.file) {
+				tier = 1
+			}
+			*hits = append(*hits, defHit{file: t.file, span: s, tier: tier, dist: u.dist, point: u.point, usedAt: p,
+				pathDist: pathDistance(p.file, t.file)})
+			n++
+			break
+		}
+	}
+	return n > 0
 }
 
 // sortHits orders hits nearest first: tier, then how many failure points use

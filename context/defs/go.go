@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,8 +28,9 @@ func (goLang) parse(src []byte, mode parser.Mode) (*token.FileSet, *ast.File) {
 }
 
 type goParsed struct {
-	fset *token.FileSet
-	file *ast.File
+	fset  *token.FileSet
+	file  *ast.File
+	typed *goTyped // the type information of the file, nil when it was not type-checked
 }
 
 // parsed parses a file whose uses are read, once (without comments: uses are
@@ -39,12 +41,13 @@ func (l goLang) parsed(df *defFile) (*token.FileSet, *ast.File) {
 	}
 	defParsed.Add(1)
 	fset, f := l.parse(df.src, 0)
-	df.parsed = goParsed{fset, f}
+	df.parsed = goParsed{fset: fset, file: f}
 	return fset, f
 }
 
 func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 	fset, f := l.parsed(df)
+	gt := df.parsed.(goParsed).typed
 	if f == nil {
 		return lineRange{line, line}, nil
 	}
@@ -70,7 +73,12 @@ func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 	}
 	best := map[[2]string]int{}
 	var order [][2]string
-	add := func(qual, name string, p token.Pos) {
+	type typing struct {
+		targets []goTarget
+		typed   bool
+	}
+	typings := map[[2]string]*typing{}
+	add := func(qual, name string, p token.Pos, id *ast.Ident, sel *ast.SelectorExpr) {
 		n := lineOf(p)
 		if n < span.from || n > span.to || name == "_" {
 			return
@@ -80,6 +88,20 @@ func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 			d = -d
 		}
 		k := [2]string{qual, name}
+		if gt != nil {
+			tg, typed := gt.targets(id, sel)
+			ty := typings[k]
+			if ty == nil {
+				ty = &typing{}
+				typings[k] = ty
+			}
+			ty.typed = ty.typed || typed
+			for _, t := range tg {
+				if !slices.Contains(ty.targets, t) {
+					ty.targets = append(ty.targets, t)
+				}
+			}
+		}
 		if old, ok := best[k]; !ok || d < old {
 			if !ok {
 				order = append(order, k)
@@ -92,15 +114,15 @@ func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 		switch x := n.(type) {
 		case *ast.SelectorExpr:
 			if id, ok := x.X.(*ast.Ident); ok {
-				add(id.Name, x.Sel.Name, x.Sel.Pos())
-				add("", id.Name, id.Pos())
+				add(id.Name, x.Sel.Name, x.Sel.Pos(), nil, x)
+				add("", id.Name, id.Pos(), id, nil)
 			} else {
-				add(".", x.Sel.Name, x.Sel.Pos()) // a method or field of an expression
+				add(".", x.Sel.Name, x.Sel.Pos(), nil, x) // a method or field of an expression
 				ast.Inspect(x.X, visit)
 			}
 			return false
 		case *ast.Ident:
-			add("", x.Name, x.Pos())
+			add("", x.Name, x.Pos(), x, nil)
 		}
 		return true
 	}
@@ -109,7 +131,12 @@ func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 	}
 	out := make([]defUse, 0, len(order))
 	for _, k := range order {
-		out = append(out, defUse{qual: k[0], name: k[1], dist: best[k]})
+		u := defUse{qual: k[0], name: k[1], dist: best[k]}
+		if ty := typings[k]; ty != nil && ty.typed {
+			u.typed, u.targets = true, ty.targets
+		}
+		u.typedFile = gt != nil
+		out = append(out, u)
 	}
 	return span, out
 }

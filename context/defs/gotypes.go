@@ -1,0 +1,358 @@
+package defs
+
+import (
+	"cmp"
+	"go/ast"
+	"go/build"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Type-aware resolution of Go uses. The packages in play (a failure point's or
+// a hop's file's package, with its test files) are type-checked with go/types
+// over their parsed files; the project packages they import are checked from
+// source the same way (read through the same confined, budgeted reader), and
+// every other import (the standard library, dependencies) is an opaque stand-in
+// package whose names are made up as types with no methods. Nothing is run: no
+// go list, no toolchain, no cgo; errors are tolerated (an expression whose type
+// cannot be worked out is simply untyped). What this gives a use:
+//
+//   - the exact project definition a name, a qualified name or a selector
+//     (through embedded fields) refers to;
+//   - a call of an interface method: the project's types that implement the
+//     interface, and their methods;
+//   - a selector whose receiver's type is of another package (a strings.Builder,
+//     a *testing.T field): known not to be the project's, never matched by name.
+//
+// What is not typed keeps the name-based lookup, ranked after the typed hits.
+// The work is bounded by the read budget of limits.go and by maxTypedPkgs.
+
+const maxTypedPkgs = 32 // packages type-checked in one Sections call
+
+// goTyped is the type information of the files checked in one Sections call.
+type goTyped struct {
+	fset  *token.FileSet
+	info  *types.Info
+	pkgs  map[string]*types.Package // project packages by folder ("dir" or "dir#test" of an external test package)
+	fakes map[string]*types.Package // stand-ins of other imports, by import path
+	own   map[*types.Package]bool   // the project's packages
+	files map[string]string         // project file of each checked token.File name (the file's root-relative path)
+	done  int
+}
+
+// goTarget is a project definition a typed use refers to.
+type goTarget struct {
+	file string
+	line int
+	name string
+}
+
+func (d *defFinder) typed() *goTyped {
+	if d.gt == nil {
+		d.gt = &goTyped{fset: token.NewFileSet(), info: &types.Info{
+			Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{},
+			Selections: map[*ast.SelectorExpr]*types.Selection{}, Defs: map[*ast.Ident]types.Object{},
+		}, pkgs: map[string]*types.Package{}, fakes: map[string]*types.Package{}, own: map[*types.Package]bool{}, files: map[string]string{}}
+	}
+	return d.gt
+}
+
+// typeCheck type-checks the package of the Go file rel (with its test files
+// when rel is one), once; the files checked keep their syntax trees with the
+// type information (goParsed.typed), which goLang.uses reads.
+func (d *defFinder) typeCheck(rel string) {
+	f := d.files[rel]
+	if f != nil {
+		if p, ok := f.parsed.(goParsed); ok && p.typed != nil {
+			return
+		}
+	}
+	dir := dirOf(rel)
+	test := strings.HasSuffix(rel, "_test.go")
+	name := d.goPackageName(rel)
+	if name == "" {
+		return
+	}
+	key := dir + "#in" // in play: with its test files
+	if test && strings.HasSuffix(name, "_test") {
+		key = dir + "#xtest"
+	}
+	d.checkDir(key, dir, name, true)
+}
+
+// goPackageName is the package clause of a Go file.
+func (d *defFinder) goPackageName(rel string) string {
+	f := d.file(rel, goLang{})
+	if !f.ok {
+		return ""
+	}
+	_, af := goLang{}.parse(f.src, parser.PackageClauseOnly)
+	if af == nil || af.Name == nil {
+		return ""
+	}
+	return af.Name.Name
+}
+
+// checkDir type-checks the files of dir of package name (its _test.go files
+// too when withTests), once per key.
+func (d *defFinder) checkDir(key, dir, name string, withTests bool) *types.Package {
+	gt := d.typed()
+	if p, ok := gt.pkgs[key]; ok {
+		return p
+	}
+	gt.pkgs[key] = nil // an import cycle or a failed check gives no package
+	if gt.done >= maxTypedPkgs {
+		return nil
+	}
+	gt.done++
+	var files []*ast.File
+	var rels []string
+	for _, rel := range listFolder(d.proj, dir, []string{".go"}) {
+		isTest := strings.HasSuffix(rel, "_test.go")
+		if (isTest && !withTests) || !d.buildMatch(rel) {
+			continue
+		}
+		df := d.file(rel, goLang{})
+		if !df.ok {
+			continue
+		}
+		af, _ := parser.ParseFile(gt.fset, rel, df.src, parser.SkipObjectResolution)
+		defParsed.Add(1)
+		if af == nil || af.Name == nil || af.Name.Name != name {
+			continue
+		}
+		files = append(files, af)
+		rels = append(rels, rel)
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	modDir, mod := goLang{}.module(d.proj, path.Join(dir, "x.go"))
+	conf := types.Config{
+		Importer:         goImporter{d, modDir, mod, files},
+		Error:            func(error) {},
+		FakeImportC:      true,
+		IgnoreFuncBodies: false,
+	}
+	pkgPath := name
+	if mod != "" {
+		pkgPath = path.Join(mod, strings.TrimPrefix(strings.TrimPrefix(dir, modDir), "/"))
+		if strings.HasSuffix(key, "#xtest") {
+			pkgPath += "_test"
+		}
+	}
+	pkg, _ := conf.Check(pkgPath, gt.fset, files, gt.info)
+	if pkg == nil {
+		return nil
+	}
+	gt.pkgs[key] = pkg
+	gt.own[pkg] = true
+	for i, af := range files {
+		df := d.files[rels[i]]
+		df.parsed = goParsed{fset: gt.fset, file: af, typed: gt}
+	}
+	return pkg
+}
+
+// buildMatch reports whether a Go file is built for this machine's GOOS and
+// GOARCH (its name and //go:build line), read through the confined reader.
+func (d *defFinder) buildMatch(rel string) bool {
+	ctxt := build.Default
+	ctxt.CgoEnabled = false
+	ctxt.OpenFile = func(string) (io.ReadCloser, error) {
+		f := d.file(rel, goLang{})
+		if !f.ok {
+			return nil, io.ErrUnexpectedEOF
+		}
+		return io.NopCloser(strings.NewReader(string(f.src))), nil
+	}
+	ok, err := ctxt.MatchFile(".", path.Base(rel))
+	return err != nil || ok
+}
+
+// goImporter imports the project's packages from source and stands in for the
+// others.
+type goImporter struct {
+	d          *defFinder
+	modDir     string
+	mod        string
+	importedBy []*ast.File
+}
+
+func (im goImporter) Import(p string) (*types.Package, error) {
+	if im.mod != "" && (p == im.mod || strings.HasPrefix(p, im.mod+"/")) {
+		dir := path.Join(im.modDir, strings.TrimPrefix(strings.TrimPrefix(p, im.mod), "/"))
+		if dir == "." {
+			dir = ""
+		}
+		if pkg := im.d.typed().pkgs[dir+"#in"]; pkg != nil {
+			return pkg, nil
+		}
+		if name := im.d.dirPackageName(dir); name != "" {
+			if pkg := im.d.checkDir(dir, dir, name, false); pkg != nil {
+				return pkg, nil
+			}
+		}
+	}
+	return im.d.fake(p, im.importedBy), nil
+}
+
+// dirPackageName is the package name of the non-test Go files of dir.
+func (d *defFinder) dirPackageName(dir string) string {
+	for _, rel := range listFolder(d.proj, dir, []string{".go"}) {
+		if !strings.HasSuffix(rel, "_test.go") {
+			if n := d.goPackageName(rel); n != "" && n != "main" {
+				return n
+			}
+		}
+	}
+	return ""
+}
+
+// fake is the stand-in of an import from outside the project: every name the
+// files use of it (pkg.Name) is a type with no methods, so a value of it is
+// known to be of another package, and nothing of it is looked up in the
+// project.
+func (d *defFinder) fake(p string, files []*ast.File) *types.Package {
+	gt := d.typed()
+	pkg := gt.fakes[p]
+	if pkg == nil {
+		name := goLang{}.pkgName(d.proj, nil, p)
+		pkg = types.NewPackage(p, name)
+		pkg.MarkComplete()
+		gt.fakes[p] = pkg
+	}
+	for _, f := range files {
+		local := ""
+		for _, is := range f.Imports {
+			if v, err := strconv.Unquote(is.Path.Value); err == nil && v == p {
+				local = pkg.Name()
+				if is.Name != nil {
+					local = is.Name.Name
+				}
+			}
+		}
+		if local == "" {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == local && token.IsExported(sel.Sel.Name) && pkg.Scope().Lookup(sel.Sel.Name) == nil {
+				tn := types.NewTypeName(token.NoPos, pkg, sel.Sel.Name, nil)
+				types.NewNamed(tn, types.NewStruct(nil, nil), nil)
+				pkg.Scope().Insert(tn)
+			}
+			return true
+		})
+	}
+	return pkg
+}
+
+// targets returns what a use refers to, typed: the project definitions (none
+// for a name of another package), and whether the use was typed at all.
+func (gt *goTyped) targets(id *ast.Ident, sel *ast.SelectorExpr) (out []goTarget, typed bool) {
+	var obj types.Object
+	if sel != nil {
+		if s, ok := gt.info.Selections[sel]; ok {
+			obj = s.Obj()
+			if fn, ok := obj.(*types.Func); ok && types.IsInterface(s.Recv()) {
+				return gt.implementations(fn, s.Recv()), true
+			}
+		} else if o := gt.info.Uses[sel.Sel]; o != nil {
+			obj = o // pkg.Name
+		} else if tv, ok := gt.info.Types[sel.X]; ok && tv.Type != nil {
+			if named := namedOf(tv.Type); named != nil && named.Obj().Pkg() != nil && !gt.own[named.Obj().Pkg()] {
+				return nil, true // a method or field of another package's type
+			}
+			return nil, false
+		} else {
+			return nil, false
+		}
+	} else if o := gt.info.Uses[id]; o != nil {
+		obj = o
+	} else {
+		return nil, false
+	}
+	if obj.Pkg() == nil || !gt.own[obj.Pkg()] {
+		return nil, true // the universe, or another package
+	}
+	if t, ok := gt.target(obj); ok {
+		return []goTarget{t}, true
+	}
+	return nil, true // a local variable, a parameter, a field: no definition of its own
+}
+
+// target is where a package-level object or a method is declared.
+func (gt *goTyped) target(obj types.Object) (goTarget, bool) {
+	switch o := obj.(type) {
+	case *types.Func:
+	case *types.TypeName, *types.Const:
+	case *types.Var:
+		if o.IsField() || o.Parent() != o.Pkg().Scope() {
+			return goTarget{}, false
+		}
+	default:
+		return goTarget{}, false
+	}
+	if !obj.Pos().IsValid() {
+		return goTarget{}, false
+	}
+	pos := gt.fset.Position(obj.Pos())
+	if pos.Filename == "" {
+		return goTarget{}, false
+	}
+	return goTarget{file: pos.Filename, line: pos.Line, name: obj.Name()}, true
+}
+
+// implementations are the methods named like fn of the project's checked
+// types that implement the interface iface.
+func (gt *goTyped) implementations(fn *types.Func, recv types.Type) []goTarget {
+	iface, _ := recv.Underlying().(*types.Interface)
+	if iface == nil {
+		return nil
+	}
+	var out []goTarget
+	for pkg := range gt.own {
+		scope := pkg.Scope()
+		for _, n := range scope.Names() {
+			tn, ok := scope.Lookup(n).(*types.TypeName)
+			if !ok || types.IsInterface(tn.Type()) {
+				continue
+			}
+			var t types.Type = tn.Type()
+			if !types.Implements(t, iface) {
+				t = types.NewPointer(t)
+				if !types.Implements(t, iface) {
+					continue
+				}
+			}
+			m, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), fn.Name())
+			if m, ok := m.(*types.Func); ok {
+				if tg, ok := gt.target(m); ok && !slices.Contains(out, tg) {
+					out = append(out, tg)
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b goTarget) int {
+		return cmp.Or(strings.Compare(a.file, b.file), a.line-b.line)
+	})
+	return out
+}
+
+func namedOf(t types.Type) *types.Named {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
+}

@@ -1,0 +1,76 @@
+package defs
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"fixplan/internal/testtree"
+)
+
+// typedFixture writes the txtar mini-module testdata/typed/name.txtar to a
+// temporary folder and returns it with its failure output (the "problem" file).
+func typedFixture(t *testing.T, name string) (root, problem string) {
+	t.Helper()
+	ar, err := txtar.ParseFile(filepath.Join("testdata", "typed", name+".txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range ar.Files {
+		if f.Name == "problem" {
+			problem = string(f.Data)
+			continue
+		}
+		files[f.Name] = string(f.Data)
+	}
+	root = t.TempDir()
+	testtree.Write(t, root, files)
+	return root, problem
+}
+
+// A strings.Builder's String is not the project's: the failing lines' b.String()
+// shows none of the project's String methods, while it.Label() (of Item, a
+// project type) is shown.
+func TestDefinitionsGoTypedReceiverOfAnotherPackage(t *testing.T) {
+	root, problem := typedFixture(t, "builder")
+	got := sectionsFor(t, root, problem, Request{})
+	if _, ok := got.find("File render.go", "definition of Label"); !ok {
+		t.Errorf("Item.Label not shown; sections:\n%s", got.titles())
+	}
+	if _, ok := got.find("definition of String"); ok {
+		t.Errorf("a project String method shown for strings.Builder's String; sections:\n%s", got.titles())
+	}
+}
+
+// A *testing.T field's Errorf is the testing package's: the project's Logger.Errorf
+// is not shown for c.test.Errorf, and Sum (what the test checks) is.
+func TestDefinitionsGoTypedFieldOfAnotherPackage(t *testing.T) {
+	root, problem := typedFixture(t, "testfield")
+	got := sectionsFor(t, root, problem, Request{})
+	if _, ok := got.find("File sum.go", "definition of Sum"); !ok {
+		t.Errorf("Sum not shown; sections:\n%s", got.titles())
+	}
+	if _, ok := got.find("File log.go", "definition of Errorf"); ok {
+		t.Errorf("Logger.Errorf shown for a *testing.T's Errorf; sections:\n%s", got.titles())
+	}
+}
+
+// router.ServeHTTP in a test whose file has a handler with its own ServeHTTP:
+// the receiver's type (a *Router from NewRouter) leads to Router.ServeHTTP and
+// on through Router.Match to Route.Match, the broken function.
+func TestDefinitionsGoTypedChainPastATestHelper(t *testing.T) {
+	root, problem := typedFixture(t, "router")
+	got := sectionsFor(t, root, problem, Request{})
+	want := [][]string{
+		{"File mux.go", "definition of ServeHTTP", "used at mux_test.go:"},
+		{"File mux.go", "definition of Match", "used by ServeHTTP"},
+		{"File route.go", "definition of Match", "used by Match"},
+	}
+	for _, parts := range want {
+		if _, ok := got.find(parts...); !ok {
+			t.Errorf("no section %q; sections:\n%s", parts, got.titles())
+		}
+	}
+}
