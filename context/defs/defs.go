@@ -687,8 +687,8 @@ func (d *defFinder) defsBudget(have []section.Candidate) int {
 func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.Candidate {
 	have := d.req.Have
 	shown := d.shownLines(have)
-	covered := func(file string, from, to int) bool {
-		m := shown[file]
+	var m map[int]bool
+	covered := func(from, to int) bool {
 		for i := from; i <= to; i++ {
 			if !m[i] {
 				return false
@@ -696,6 +696,16 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 		}
 		return true
 	}
+	coveredAll := func(parts []lineRange) bool {
+		for _, p := range parts {
+			if !covered(p.from, p.to) {
+				return false
+			}
+		}
+		return true
+	}
+	links := linkNames(hits)
+	frags := msgFragments(d.req.Text, map[string]bool{})
 	left := d.defsBudget(have)
 	var out []section.Candidate
 	var dropped []string
@@ -706,12 +716,18 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 			continue
 		}
 		done[key] = true
+		m = shown[h.file]
 		from, to := h.span.from, h.span.to
-		cut := false
-		if to-from+1 > maxDefLines {
-			to, cut = from+maxDefLines-1, true
+		parts := []lineRange{{from, to}}
+		long := to-from+1 > maxDefLines
+		if long {
+			if f := d.files[h.file]; f != nil && f.ok && to <= len(f.lines) {
+				parts = longParts(f.lines, from, to, links[defPoint{h.file, to}], append(slices.Clip(frags), h.msg), d.req.Text)
+			} else {
+				parts = []lineRange{{from, from + maxDefLines - 1}}
+			}
 		}
-		if covered(h.file, from, to) || (h.span.data && to-from >= maxTestData && frames.LooksLikeTestFile(h.file)) {
+		if coveredAll(parts) || (h.span.data && to-from >= maxTestData && frames.LooksLikeTestFile(h.file)) {
 			continue // shown already, or a test's table of cases
 		}
 		ft, err := d.proj.ReadText(h.file)
@@ -720,8 +736,13 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 		}
 		body := section.Numbered(ft.Lines, from, to)
 		what := "definition of " + h.span.name
-		if cut {
-			what += fmt.Sprintf(", first %d lines", maxDefLines)
+		if long {
+			body = longBody(ft.Lines, parts)
+			n := 0
+			for _, p := range parts {
+				n += p.to - p.from + 1
+			}
+			what += fmt.Sprintf(", %d lines of %d: the head and the lines that matter", n, to-from+1)
 		}
 		where := fmt.Sprintf("used at %s:%d", h.usedAt.file, h.usedAt.line)
 		if h.via != "" {
@@ -735,17 +756,21 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 			continue
 		}
 		left -= len(title) + len(body)
-		m := shown[ft.Real]
-		if m == nil {
-			m = map[int]bool{}
-			shown[ft.Real] = m
+		sm := shown[ft.Real]
+		if sm == nil {
+			sm = map[int]bool{}
+			shown[ft.Real] = sm
 		}
-		for i := from; i <= to; i++ {
-			m[i] = true
+		var ranges []section.LineRange
+		for _, p := range parts {
+			for i := p.from; i <= p.to; i++ {
+				sm[i] = true
+			}
+			ranges = append(ranges, section.LineRange{From: p.from, To: p.to})
 		}
 		out = append(out, section.Candidate{Sec: plan.Section{Title: title, Body: body},
-			Seen:   &plan.SeenFile{Path: ft.Real, Whole: from == 1 && to == len(ft.Lines)},
-			Ranges: []section.LineRange{{From: from, To: to}}, Redacted: true, Redactions: ft.Red.In(from, to)})
+			Seen:   &plan.SeenFile{Path: ft.Real, Whole: !long && from == 1 && to == len(ft.Lines)},
+			Ranges: ranges, Redacted: true, Redactions: ft.Red.In(from, to)})
 	}
 	if len(dropped) > 0 {
 		*warnings = append(*warnings, fmt.Sprintf("%d definitions left out (budget of the definitions section reached): %s",

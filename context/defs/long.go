@@ -1,0 +1,117 @@
+package defs
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"fixplan/context/section"
+)
+
+// Long definitions. A definition longer than maxDefLines is not cut at its
+// first maxDefLines lines (a change near the end of a 280-line parser function
+// would never be shown): its section shows the lines that matter —
+//
+//   - its head (doc comment, signature, first statements: longHead lines) and
+//     its last line;
+//   - the lines that use the definitions found through it (the next links of
+//     the chain), and the lines that hold a fragment of the failure's messages
+//     (msg.go), each with longContext lines around it;
+//
+// at most maxDefLines lines in all (the head first, then the other lines in
+// the order of the definition), with a line saying which lines are left out
+// between the parts.
+
+const (
+	longHead    = 12 // first lines of a long definition always shown
+	longContext = 3  // lines shown on each side of a line that matters
+)
+
+// longParts returns the ranges of a long definition (from..to, over
+// maxDefLines lines) to show: the head, the last line, and the windows
+// around the lines of lines (1-based) that use one of names, hold one of
+// frags, or write a string whose fragment (msgFragments) the failure's text
+// holds.
+func longParts(lines []string, from, to int, names, frags []string, text string) []lineRange {
+	var res []*regexp.Regexp
+	for _, n := range names {
+		res = append(res, regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`))
+	}
+	matters := func(l string) bool {
+		for _, f := range frags {
+			if f != "" && strings.Contains(l, f) {
+				return true
+			}
+		}
+		for _, f := range msgFragments(l, map[string]bool{}) {
+			if strings.Contains(text, f) {
+				return true
+			}
+		}
+		for _, re := range res {
+			if re.MatchString(l) {
+				return true
+			}
+		}
+		return false
+	}
+	show := map[int]bool{}
+	count := 0
+	mark := func(a, b int) {
+		for i := max(a, from); i <= min(b, to); i++ {
+			if !show[i] && count < maxDefLines {
+				show[i] = true
+				count++
+			}
+		}
+	}
+	mark(from, from+longHead-1)
+	mark(to, to)
+	for n := from + longHead; n < to && count < maxDefLines; n++ {
+		if matters(lines[n-1]) {
+			mark(n-longContext, n+longContext)
+		}
+	}
+	var out []lineRange
+	for i := from; i <= to; i++ {
+		if !show[i] {
+			continue
+		}
+		if len(out) > 0 && out[len(out)-1].to == i-1 {
+			out[len(out)-1].to = i
+		} else {
+			out = append(out, lineRange{i, i})
+		}
+	}
+	return out
+}
+
+// longBody numbers the parts of a long definition, with a line between two
+// parts saying which lines are left out.
+func longBody(lines []string, parts []lineRange) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			fmt.Fprintf(&b, "… lines %d-%d left out …\n", parts[i-1].to+1, p.from-1)
+		}
+		b.WriteString(section.Numbered(lines, p.from, p.to))
+	}
+	return b.String()
+}
+
+// linkNames maps each definition (file and first line) to the names of the
+// definitions found through it (the next links of the chain).
+func linkNames(hits []defHit) map[defPoint][]string {
+	out := map[defPoint][]string{}
+	for _, h := range hits {
+		if h.via == "" {
+			continue
+		}
+		k := h.usedAt // the parent's file and last line
+		if !slices.Contains(out[k], h.span.name) {
+			out[k] = append(out[k], h.span.name)
+		}
+	}
+	return out
+}

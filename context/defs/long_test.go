@@ -1,0 +1,66 @@
+package defs
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fixplan/internal/testtree"
+)
+
+// A 250-line function whose failing message is written near its end: its
+// section shows the head, the lines that write the message and call the next
+// definition, and says which lines it leaves out, instead of its first 100
+// lines.
+func TestDefinitionsGoLongFunctionShowsWhatMatters(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package conf\n\nimport \"fmt\"\n\n// Parse reads the settings, one a line.\nfunc Parse(lines []string) (map[string]string, error) {\n\tout := map[string]string{}\n\tfor i, l := range lines {\n\t\tswitch {\n")
+	for i := range 110 {
+		fmt.Fprintf(&b, "\t\tcase l == %q:\n\t\t\tout[%q] = \"on\"\n", fmt.Sprint("flag", i), fmt.Sprint("flag", i))
+	}
+	b.WriteString("\t\tdefault:\n\t\t\tif !validKey(l) {\n\t\t\t\treturn nil, fmt.Errorf(\"line %d: not a known setting: %s\", i+1, l)\n\t\t\t}\n\t\t}\n\t}\n\treturn out, nil\n}\n\n// validKey reports whether l is key=value.\nfunc validKey(l string) bool {\n\treturn len(l) > 100\n}\n")
+	src := b.String()
+	root := t.TempDir()
+	testtree.Write(t, root, map[string]string{
+		"go.mod":  "module example.com/conf\n\ngo 1.22\n",
+		"conf.go": src,
+		"conf_test.go": `package conf
+
+import "testing"
+
+func TestParseKeyValue(t *testing.T) {
+	if _, err := Parse([]string{"name=x"}); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+}
+`,
+	})
+	problem := "--- FAIL: TestParseKeyValue (0.00s)\n    conf_test.go:7: Parse: line 1: not a known setting: name=x\nFAIL\nFAIL\texample.com/conf\t0.002s\n"
+	got := sectionsFor(t, root, problem, Request{})
+	s, ok := got.find("File conf.go", "definition of Parse")
+	if !ok {
+		t.Fatalf("Parse not shown; sections:\n%s", got.titles())
+	}
+	lines := strings.Split(src, "\n")
+	msgLine, callLine := 0, 0
+	for i, l := range lines {
+		if strings.Contains(l, "not a known setting") {
+			msgLine = i + 1
+		}
+		if strings.Contains(l, "!validKey(l)") {
+			callLine = i + 1
+		}
+	}
+	for _, want := range []string{
+		"6 | func Parse(lines []string) (map[string]string, error) {",
+		fmt.Sprintf("%d | %s", msgLine, lines[msgLine-1]),
+		fmt.Sprintf("%d | %s", callLine, lines[callLine-1]),
+	} {
+		if !strings.Contains(s.Sec.Body, want) {
+			t.Errorf("Parse's section lacks %q:\n%s", want, s.Sec.Body)
+		}
+	}
+	if !strings.Contains(s.Sec.Body, "left out") || !strings.Contains(s.Sec.Title, "lines of") {
+		t.Errorf("Parse's section does not say what it leaves out: %s\n%s", s.Sec.Title, s.Sec.Body)
+	}
+}
