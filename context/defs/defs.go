@@ -160,6 +160,7 @@ type defHit struct {
 	pathDist   int
 	via        string // the definition that uses it (second hop), "" for the failing lines
 	msg        string // the message fragment it holds (msg.go), "" for a name's definition
+	builds     string // the type whose value it builds for a formatter the failing lines use (producer.go)
 }
 
 // defFinder holds one Sections call's reads.
@@ -307,6 +308,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			}
 		}
 	}
+	hits = append(hits, d.producerHits(hits)...)
 	hits = append(hits, d.messageHits(ctx, text, points)...)
 	if len(wanted) > 0 && wantedLang != nil {
 		hits = append(hits, d.wideSearch(ctx, wantedLang, wanted, points)...)
@@ -747,6 +749,8 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 		where := fmt.Sprintf("used at %s:%d", h.usedAt.file, h.usedAt.line)
 		if h.via != "" {
 			where = fmt.Sprintf("used by %s in %s", h.via, h.usedAt.file)
+		} else if h.builds != "" {
+			where = fmt.Sprintf("builds the %s whose text the failing lines use", h.builds)
 		} else if h.msg != "" {
 			where = fmt.Sprintf("writes %q as the failure shows", h.msg)
 		}

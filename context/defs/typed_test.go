@@ -74,3 +74,20 @@ func TestDefinitionsGoTypedChainPastATestHelper(t *testing.T) {
 		}
 	}
 }
+
+// The error text the failure shows is formatted by SyntaxError.Error and its
+// column computed by the lexer's errorAt, neither of which the parser's call
+// path reaches before the budget is spent on the parser's own helpers: both
+// are shown, ranked with what the failing lines use.
+func TestDefinitionsGoProducerOfAWrongValue(t *testing.T) {
+	root, problem := typedFixture(t, "producer")
+	got := sectionsFor(t, root, problem, Request{MaxResultBytes: 2500, MaxTotalBytes: 6000})
+	for _, parts := range [][]string{
+		{"File errors.go", "definition of Error"},
+		{"File lexer.go", "definition of errorAt"},
+	} {
+		if _, ok := got.find(parts...); !ok {
+			t.Errorf("no section %q; sections:\n%s", parts, got.titles())
+		}
+	}
+}
