@@ -1,8 +1,11 @@
 package edit
 
 import (
+	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,4 +192,70 @@ func prefixed(path string, notes []string) []string {
 		out[i] = path + ": " + n
 	}
 	return out
+}
+
+// TestPeerCasesAreListed checks docs/EDIT-COMPAT.md against the ported cases:
+// its table of differences lists exactly the cases whose verdict is not
+// "same", each with its verdict, and its counts are the cases' counts.
+func TestPeerCasesAreListed(t *testing.T) {
+	cases, err := editcase.Load(filepath.Join("testdata", "cases"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "EDIT-COMPAT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]string{} // case → verdict, from the table of differences
+	counted := map[string][]string{}
+	for _, l := range strings.Split(string(doc), "\n") {
+		cells := strings.Split(strings.Trim(l, "| "), " | ")
+		switch {
+		case strings.HasPrefix(l, "| `") && len(cells) >= 2:
+			name := strings.Trim(cells[0], "`")
+			if _, dup := listed[name]; dup {
+				t.Errorf("%s is listed twice", name)
+			}
+			listed[name] = cells[1]
+		case len(cells) == 6 && (slices.Contains(editcase.PeerFolders, cells[0]) || cells[0] == "all"):
+			counted[cells[0]] = cells[1:]
+		}
+	}
+	count := map[string][]int{}
+	for _, c := range cases {
+		if c.Peer == "" {
+			continue
+		}
+		suite := strings.Split(c.Name, "/")[0]
+		for _, s := range []string{suite, "all"} {
+			if count[s] == nil {
+				count[s] = make([]int, 1+len(editcase.Peers))
+			}
+			count[s][0]++
+			count[s][1+slices.Index(editcase.Peers, c.Peer)]++
+		}
+		v, ok := listed[c.Name]
+		switch {
+		case c.Peer == "same" && ok:
+			t.Errorf("%s is listed as %s, but its case says peer: same", c.Name, v)
+		case c.Peer != "same" && !ok:
+			t.Errorf("%s (peer: %s) is not listed in docs/EDIT-COMPAT.md", c.Name, c.Peer)
+		case ok && v != c.Peer:
+			t.Errorf("%s is listed as %s, but its case says peer: %s", c.Name, v, c.Peer)
+		}
+		delete(listed, c.Name)
+	}
+	for name := range listed {
+		t.Errorf("docs/EDIT-COMPAT.md lists %s, which is not a ported case", name)
+	}
+	for s, n := range count {
+		want := make([]string, len(n))
+		for i, k := range n {
+			want[i] = fmt.Sprint(k)
+		}
+		if !slices.Equal(counted[s], want) {
+			t.Errorf("docs/EDIT-COMPAT.md counts %s as %v (cases, %s), the cases say %v", s, counted[s], strings.Join(editcase.Peers, ", "), want)
+		}
+	}
+	t.Logf("ported cases (cases, %s): %v", strings.Join(editcase.Peers, ", "), count)
 }
