@@ -2,12 +2,15 @@ package apply
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fixplan/plan"
 )
 
 // moduleDir downloads module@version through the Go module proxy and returns its
@@ -146,4 +149,88 @@ func snapshotOf(m map[string]string) map[string]fileState {
 		out[k] = fileState{data: v}
 	}
 	return out
+}
+
+// TestRealReleasePatchesShifted applies the git diff between two releases of
+// real Go modules to the older release with N lines inserted at the top of
+// every file, as a licence header added to a whole tree would be, and wants
+// the newer release with the same N lines on top, byte for byte: a uniform
+// shift must not keep a release diff from applying, nor move a hunk. Files the
+// diff deletes are not shifted (a diff deletes a file only with all of its
+// lines). Every hunk of a changed file must be placed at its stated line + N.
+func TestRealReleasePatchesShifted(t *testing.T) {
+	long(t, "applying the git diffs between releases of four Go modules (fetched through the module proxy) to trees with lines inserted at the top of every file")
+	pairs := [][2]string{
+		{"github.com/google/uuid@v1.5.0", "github.com/google/uuid@v1.6.0"},
+		{"github.com/bmatcuk/doublestar/v4@v4.9.0", "github.com/bmatcuk/doublestar/v4@v4.10.4"},
+		{"github.com/bluekeyes/go-gitdiff@v0.8.0", "github.com/bluekeyes/go-gitdiff@v0.9.0"},
+		{"github.com/spf13/cobra@v1.7.0", "github.com/spf13/cobra@v1.8.0"},
+	}
+	for _, pair := range pairs {
+		oldDir, newDir := moduleDir(t, pair[0]), moduleDir(t, pair[1])
+		work := t.TempDir()
+		copyTree(t, oldDir, filepath.Join(work, "old"), "")
+		copyTree(t, newDir, filepath.Join(work, "new"), "")
+		cmd := exec.Command("git", "diff", "--no-index", "--no-renames", "old", "new")
+		cmd.Dir = work
+		out, err := cmd.Output()
+		if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+			t.Fatalf("git diff: %v", err)
+		}
+		diff := strings.NewReplacer("a/old/", "a/", "b/new/", "b/").Replace(string(out))
+		oldFiles, newFiles := files(t, filepath.Join(work, "old")), files(t, filepath.Join(work, "new"))
+		for _, n := range []int{1, 5, 23} {
+			t.Run(fmt.Sprintf("%s→%s with %d lines on top", pair[0], pair[1], n), func(t *testing.T) {
+				var header strings.Builder
+				for i := 1; i <= n; i++ {
+					fmt.Fprintf(&header, "// inserted header line %d of %d\n", i, n)
+				}
+				h := header.String()
+				before, want := map[string]string{}, map[string]string{}
+				for p, c := range oldFiles {
+					if _, kept := newFiles[p]; kept {
+						c = h + c
+					}
+					before[p] = c
+				}
+				for p, c := range newFiles {
+					if _, existed := oldFiles[p]; existed {
+						c = h + c
+					}
+					want[p] = c
+				}
+				root := tree(t, before)
+				e := open(t, root, nil)
+				defer e.Close()
+				_, cs, err := e.ApplyPatch(bg, diff, false)
+				if err != nil {
+					t.Fatalf("ApplyPatch: %v", err)
+				}
+				got := files(t, root)
+				for p, c := range want {
+					if got[p] != c {
+						t.Errorf("%s differs from the newer release with %d lines on top", p, n)
+					}
+				}
+				for p := range got {
+					if _, ok := want[p]; !ok {
+						t.Errorf("%s should not exist", p)
+					}
+				}
+				hunks := 0
+				for _, c := range cs {
+					if c.Op != plan.OpUpdate {
+						continue
+					}
+					for _, pl := range c.Placement {
+						hunks++
+						if pl != fmt.Sprintf("offset +%d", n) {
+							t.Errorf("%s: a hunk placed %q, want offset +%d", c.Path, pl, n)
+						}
+					}
+				}
+				t.Logf("%d changes, %d hunks of updated files placed at offset +%d", len(cs), hunks, n)
+			})
+		}
+	}
 }
