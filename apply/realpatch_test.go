@@ -61,6 +61,26 @@ func files(t *testing.T, root string) map[string]string {
 	return out
 }
 
+// releaseDiff copies the releases oldDir and newDir to work/old and work/new
+// and returns the git diff from one to the other, with a/ and b/ paths
+// relative to the release.
+func releaseDiff(t *testing.T, oldDir, newDir, work string) string {
+	t.Helper()
+	copyTree(t, oldDir, filepath.Join(work, "old"), "")
+	copyTree(t, newDir, filepath.Join(work, "new"), "")
+	cmd := exec.Command("git", "diff", "--no-index", "--no-renames", "old", "new")
+	cmd.Dir = work
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+		t.Fatalf("git diff: %v", err)
+	}
+	diff := strings.NewReplacer("a/old/", "a/", "b/new/", "b/").Replace(string(out))
+	if !strings.Contains(diff, "@@") {
+		t.Fatalf("%s → %s: empty diff", oldDir, newDir)
+	}
+	return diff
+}
+
 // TestRealReleasePatches diffs two tagged releases of a real Go module with git,
 // applies the diff with ApplyPatch and compares byte-exact with the newer release;
 // then again with 5 lines inserted at the top of every file (offset placement).
@@ -74,18 +94,7 @@ func TestRealReleasePatches(t *testing.T) {
 	for _, pair := range pairs {
 		oldDir, newDir := moduleDir(t, pair[0]), moduleDir(t, pair[1])
 		work := t.TempDir()
-		copyTree(t, oldDir, filepath.Join(work, "old"), "")
-		copyTree(t, newDir, filepath.Join(work, "new"), "")
-		cmd := exec.Command("git", "diff", "--no-index", "--no-renames", "old", "new")
-		cmd.Dir = work
-		out, err := cmd.Output()
-		if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
-			t.Fatalf("git diff: %v", err)
-		}
-		diff := strings.NewReplacer("a/old/", "a/", "b/new/", "b/").Replace(string(out))
-		if !strings.Contains(diff, "@@") {
-			t.Fatalf("%s → %s: empty diff", pair[0], pair[1])
-		}
+		diff := releaseDiff(t, oldDir, newDir, work)
 		for _, offset := range []bool{false, true} {
 			name := pair[0] + "→" + pair[1]
 			if offset {
@@ -167,17 +176,8 @@ func TestRealReleasePatchesShifted(t *testing.T) {
 		{"github.com/spf13/cobra@v1.7.0", "github.com/spf13/cobra@v1.8.0"},
 	}
 	for _, pair := range pairs {
-		oldDir, newDir := moduleDir(t, pair[0]), moduleDir(t, pair[1])
 		work := t.TempDir()
-		copyTree(t, oldDir, filepath.Join(work, "old"), "")
-		copyTree(t, newDir, filepath.Join(work, "new"), "")
-		cmd := exec.Command("git", "diff", "--no-index", "--no-renames", "old", "new")
-		cmd.Dir = work
-		out, err := cmd.Output()
-		if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
-			t.Fatalf("git diff: %v", err)
-		}
-		diff := strings.NewReplacer("a/old/", "a/", "b/new/", "b/").Replace(string(out))
+		diff := releaseDiff(t, moduleDir(t, pair[0]), moduleDir(t, pair[1]), work)
 		oldFiles, newFiles := files(t, filepath.Join(work, "old")), files(t, filepath.Join(work, "new"))
 		for _, n := range []int{1, 5, 23} {
 			t.Run(fmt.Sprintf("%s→%s with %d lines on top", pair[0], pair[1], n), func(t *testing.T) {
