@@ -145,7 +145,8 @@ func (s *Session) verifyPlan(ctx context.Context, id string, approve []string, s
 // verify runs the approved checks of rec in a scratch copy.
 func (s *Session) verify(ctx context.Context, rec *plan.Record, extra []string, sel *apply.Selection) *plan.Verification {
 	var focused string
-	var suite, waiting []string
+	var suite []string
+	var waiting []Check
 	checks := s.Checks(rec)
 	known := map[string]bool{}
 	for _, c := range checks {
@@ -160,7 +161,7 @@ func (s *Session) verify(ctx context.Context, rec *plan.Record, extra []string, 
 	for _, c := range checks {
 		switch {
 		case !MayRun(c, Consent{}):
-			waiting = append(waiting, c.Command+" ("+c.Source+")")
+			waiting = append(waiting, c)
 		case c.Focused:
 			focused = c.Command
 		default:
@@ -168,20 +169,16 @@ func (s *Session) verify(ctx context.Context, rec *plan.Record, extra []string, 
 		}
 	}
 	if focused == "" && len(suite) == 0 {
-		why := "no check command is approved for this project"
-		if len(waiting) > 0 {
-			why += "; approve one to verify: " + strings.Join(waiting, " | ")
-		} else {
-			why += "; add a check command (Verify in the window, or fixplan plan --verify --check CMD)"
-		}
-		return &plan.Verification{State: plan.VerifyNotVerified, Reason: why, Commands: []plan.CheckResult{}}
+		return &plan.Verification{State: plan.VerifyNotVerified, Commands: []plan.CheckResult{},
+			Reason: "no check command is approved for this project, so nothing ran; " + approveHint(waiting)}
 	}
 	changes, modes, err := s.scratchChanges(rec, sel)
 	if err != nil {
 		return &plan.Verification{State: plan.VerifyNotVerified, Reason: "the plan's changes cannot be computed: " + err.Error(), Commands: []plan.CheckResult{}}
 	}
 	s.em.Emit(Event{Stage: StageVerify, Message: "verifying the plan in a scratch copy"})
-	req := verify.Request{Root: s.root, Changes: changes, Modes: modes, Focused: focused, Suite: suite,
+	named := verify.NamedTests(rec.Input.Problem)
+	req := verify.Request{Root: s.root, Changes: changes, Modes: modes, Focused: focused, Suite: suite, Named: named,
 		Timeout: time.Duration(s.st.CheckTimeoutSeconds) * time.Second, Runner: checkRunner{s.secrets}, Cache: s.baselines,
 		Progress: func(p verify.Progress) {
 			msg := "verifying: " + string(p.Stage)
@@ -195,6 +192,9 @@ func (s *Session) verify(ctx context.Context, rec *plan.Record, extra []string, 
 		return &plan.Verification{State: plan.VerifyNotVerified, Reason: "verification could not start: " + err.Error(), Commands: []plan.CheckResult{}}
 	}
 	v := s.toVerification(rep)
+	if rep.Reason == verify.ReasonInconclusive {
+		v.Reason = inconclusiveText(named) + "; " + approveHint(waiting)
+	}
 	if sel != nil {
 		v.Reason += "; this verdict is about your choices (the ticked files, the accepted hunks and your own text), not the plan as proposed"
 	}
@@ -302,15 +302,70 @@ func reasonText(rep verify.Report) string {
 	case verify.ReasonRunFailed:
 		return "a check could not be started: " + rep.Detail
 	case verify.ReasonInconclusive:
-		return "the suite fails the same way before and after the change, and there is no focused test"
+		return inconclusiveText(nil)
 	case verify.ReasonFocusedFails:
 		return "the failing test still fails with the change"
+	case verify.ReasonNamedFails:
+		var still []string
+		for _, c := range rep.Commands {
+			if len(c.NamedFailing) > 0 {
+				still = c.NamedFailing
+				break
+			}
+		}
+		why := "the failing test named in the problem still fails with the change: " + strings.Join(limitStrings(still, 5), ", ")
+		if len(rep.NewFailures) > 0 {
+			why += fmt.Sprintf("; %d other test(s) fail that passed before: %s", len(rep.NewFailures), strings.Join(limitStrings(rep.NewFailures, 5), ", "))
+		}
+		return why
+	case verify.ReasonNamedPass:
+		return "the failing test named in the problem passes with the change; the suite's other failures are the same as before it"
 	case verify.ReasonCommandFails:
 		return "a check fails with the change, and did not before"
 	case verify.ReasonNewFailures:
 		return fmt.Sprintf("%d new failure(s): %s", len(rep.NewFailures), strings.Join(limitStrings(rep.NewFailures, 5), ", "))
 	}
 	return string(rep.Reason)
+}
+
+// inconclusiveText says why a suite that fails alike before and after the
+// change concludes nothing.
+func inconclusiveText(named []string) string {
+	why := "the suite fails the same way before and after the change, and there is no focused test"
+	if len(named) > 0 {
+		return why + "; the test named in the problem (" + strings.Join(limitStrings(named, 3), ", ") + ") does not show in its output"
+	}
+	return why + "; the problem names no failing test to look for in its output"
+}
+
+// approveHint says exactly what to approve to get a verdict: the focused test
+// derived from the problem (the CLI's --yes approves it), or another waiting
+// check (those the project or the model chose are approved only by name), or
+// a check to add when there is none.
+func approveHint(waiting []Check) string {
+	var focused *Check
+	var others []string
+	for i, c := range waiting {
+		if c.Focused {
+			focused = &waiting[i]
+		} else {
+			others = append(others, "fixplan checks approve "+verify.ShellQuote(c.Command)+" ("+c.Source+")")
+		}
+	}
+	var b strings.Builder
+	if focused != nil {
+		fmt.Fprintf(&b, "to get a verdict, approve the focused test `%s`: run fixplan plan --verify again with --yes, or approve it once with fixplan checks approve %s (in the window: tick it under Verify)",
+			focused.Command, verify.ShellQuote(focused.Command))
+		if len(others) > 0 {
+			b.WriteString("; or a suite check: " + strings.Join(limitStrings(others, 3), " | "))
+		}
+		return b.String()
+	}
+	b.WriteString("fixplan derives no focused test from this problem; to get a verdict, add a check that runs the failing test (fixplan plan --verify --check CMD, or Verify in the window)")
+	if len(others) > 0 {
+		b.WriteString(", or approve one: " + strings.Join(limitStrings(others, 3), " | "))
+	}
+	return b.String()
 }
 
 func limitStrings(ss []string, n int) []string {

@@ -51,8 +51,15 @@ func goReply(t *testing.T, content string) llmtest.Reply {
 
 func goFixture(t *testing.T, replies ...llmtest.Reply) (*Session, *llmtest.Server, string) {
 	t.Helper()
+	return projectFixture(t, goProject, replies...)
+}
+
+// projectFixture opens a session on a new project made of files, with the
+// fake model answering replies.
+func projectFixture(t *testing.T, files map[string]string, replies ...llmtest.Reply) (*Session, *llmtest.Server, string) {
+	t.Helper()
 	root := t.TempDir()
-	for p, c := range goProject {
+	for p, c := range files {
 		abs := filepath.Join(root, filepath.FromSlash(p))
 		os.MkdirAll(filepath.Dir(abs), 0o755)
 		os.WriteFile(abs, []byte(c), 0o644)
@@ -95,6 +102,27 @@ func treeSum(t *testing.T, root string) map[string]string {
 		return nil
 	})
 	return out
+}
+
+// repairSent is the text of the second (and last) request to the model: the
+// repair after a failed verification.
+func repairSent(t *testing.T, srv *llmtest.Server) string {
+	t.Helper()
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2", len(reqs))
+	}
+	var sent strings.Builder
+	for _, m := range reqs[1].Messages {
+		sent.WriteString(m.Content)
+	}
+	return sent.String()
+}
+
+// dump is v as indented JSON, for failure messages.
+func dump(v any) string {
+	b, _ := json.MarshalIndent(v, "", " ")
+	return string(b)
 }
 
 func sameSums(t *testing.T, a, b map[string]string) {
@@ -159,17 +187,9 @@ func TestVerifiedPlans(t *testing.T) {
 		}
 		v := rec.Verification
 		if v.State != plan.VerifyVerified || len(v.Attempts) != 1 || v.Attempts[0].State != plan.VerifyFailed || !strings.Contains(v.Attempts[0].Output, "TestMax") {
-			b, _ := json.MarshalIndent(v, "", " ")
-			t.Fatalf("verification = %s", b)
+			t.Fatalf("verification = %s", dump(v))
 		}
-		reqs := srv.Requests()
-		if len(reqs) != 2 {
-			t.Fatalf("%d model requests", len(reqs))
-		}
-		sent := ""
-		for _, m := range reqs[1].Messages {
-			sent += m.Content
-		}
+		sent := repairSent(t, srv)
 		if !strings.Contains(sent, "--- FAIL: TestMax") || !strings.Contains(sent, "Verification of your previous plan") {
 			t.Error("the failure output did not reach the model")
 		}

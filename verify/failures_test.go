@@ -1,8 +1,6 @@
 package verify
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -62,11 +60,7 @@ func TestParseFailures(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			text := tt.text
 			if tt.file != "" {
-				b, err := os.ReadFile(filepath.Join("testdata", "outputs", tt.file))
-				if err != nil {
-					t.Fatal(err)
-				}
-				text = string(b)
+				text = readOutput(t, tt.file)
 			}
 			got := ParseFailures(text)
 			if !slices.Equal(got.Names, tt.want) {

@@ -83,7 +83,7 @@ func focusGo(text string, files func(string) bool) (string, bool) {
 	if len(tests) > 1 {
 		re = "^(" + strings.Join(tests, "|") + ")$"
 	}
-	return "go test -run " + shellQuote(re) + " " + goPackageArg(g, files), true
+	return "go test -run " + ShellQuote(re) + " " + goPackageArg(g, files), true
 }
 
 // goPackageArg finds the package folder of a group: from a test frame with a
@@ -123,7 +123,7 @@ func dirArg(dir string) string {
 	if dir == "." || dir == "" {
 		return "."
 	}
-	return shellQuote("./" + dir)
+	return ShellQuote("./" + dir)
 }
 
 var (
@@ -199,7 +199,7 @@ func focusPytest(text string, files func(string) bool) (string, bool) {
 	}
 	args := make([]string, len(ids))
 	for i, id := range ids {
-		args[i] = shellQuote(id)
+		args[i] = ShellQuote(id)
 	}
 	return pytestRun(text) + " " + strings.Join(args, " "), true
 }
@@ -243,7 +243,7 @@ func focusPythonTraceback(text string, files func(string) bool) (string, bool) {
 			continue
 		}
 		if p, ok := findPath(m[1], files); ok {
-			return pytestRun(text) + " " + shellQuote(pathArg(p)) + " -k " + m[2], true
+			return pytestRun(text) + " " + ShellQuote(pathArg(p)) + " -k " + m[2], true
 		}
 	}
 	return "", false
@@ -274,10 +274,10 @@ func focusJest(text string, files func(string) bool) (string, bool) {
 		case title == "Console" || hasControl(title):
 			continue
 		case title == "Test suite failed to run":
-			return "npx jest " + shellQuote(pathArg(file)), true
+			return "npx jest " + ShellQuote(pathArg(file)), true
 		}
 		full := strings.Join(strings.Split(title, " › "), " ")
-		return "npx jest " + shellQuote(pathArg(file)) + " -t " + shellQuote("^"+regexp.QuoteMeta(full)+"$"), true
+		return "npx jest " + ShellQuote(pathArg(file)) + " -t " + ShellQuote("^"+regexp.QuoteMeta(full)+"$"), true
 	}
 	return "", false
 }
@@ -304,7 +304,7 @@ func focusNode(text string, files func(string) bool) (string, bool) {
 				continue
 			}
 			if p, ok := findPath(f, files); ok {
-				return "node --test " + shellQuote(pathArg(p)), true
+				return "node --test " + ShellQuote(pathArg(p)), true
 			}
 		}
 	}
@@ -356,10 +356,10 @@ func pathArg(p string) string {
 
 var safeShell = lazyRegexp(`^[A-Za-z0-9_./:=@%+,-]+$`)
 
-// shellQuote quotes s for a POSIX shell: as is when made of safe characters,
-// otherwise in single quotes, where a quote inside is written as a closing
-// quote, a backslash-escaped quote and an opening quote.
-func shellQuote(s string) string {
+// ShellQuote quotes s as one argument for a POSIX shell: as is when made of
+// safe characters, otherwise in single quotes, where a quote inside is written
+// as a closing quote, a backslash-escaped quote and an opening quote.
+func ShellQuote(s string) string {
 	if safeShell.MatchString(s) {
 		return s
 	}

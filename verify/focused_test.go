@@ -5,19 +5,11 @@
 package verify
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
 func TestFocusedCommand(t *testing.T) {
-	read := func(name string) string {
-		b, err := os.ReadFile(filepath.Join("testdata", "outputs", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	read := func(name string) string { return readOutput(t, name) }
 	// The project's files, as the files callback sees them.
 	project := map[string]bool{
 		"calc": true, "calc/calc_test.go": true, "broken": true, "other": true,
@@ -105,8 +97,8 @@ func TestShellQuote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			if got := shellQuote(tt.in); got != tt.want {
-				t.Errorf("shellQuote(%q) = %s, want %s", tt.in, got, tt.want)
+			if got := ShellQuote(tt.in); got != tt.want {
+				t.Errorf("ShellQuote(%q) = %s, want %s", tt.in, got, tt.want)
 			}
 		})
 	}

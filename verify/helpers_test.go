@@ -117,3 +117,13 @@ func must(t testing.TB, err error) {
 		t.Fatal(err)
 	}
 }
+
+// readOutput is a test runner's output under testdata/outputs.
+func readOutput(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "outputs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,8 +1,6 @@
 package verify
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -38,13 +36,7 @@ func TestSameTest(t *testing.T) {
 // Named tests are found failing or passing in real outputs, and a test the
 // output does not show is in neither list.
 func TestLookupNamed(t *testing.T) {
-	read := func(name string) string {
-		b, err := os.ReadFile(filepath.Join("testdata", "outputs", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	read := func(name string) string { return readOutput(t, name) }
 	tests := []struct {
 		name             string
 		output           string
