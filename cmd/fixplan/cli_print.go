@@ -66,7 +66,11 @@ func printVerification(w io.Writer, v *plan.Verification) {
 	}
 	label := map[string]string{plan.VerifyVerified: "VERIFIED", plan.VerifyPartly: "PARTLY VERIFIED",
 		plan.VerifyFailed: "FAILED VERIFICATION", plan.VerifyNotVerified: "NOT VERIFIED"}[v.State]
-	fmt.Fprintf(w, "\n%s: %s (checked in a scratch copy; your files were not touched)\n", label, v.Reason)
+	where := "checked in a scratch copy; your files were not touched"
+	if len(v.Commands) == 0 {
+		where = "no check ran; your files were not touched"
+	}
+	fmt.Fprintf(w, "\n%s: %s (%s)\n", label, v.Reason, where)
 	for _, c := range v.Commands {
 		fmt.Fprintf(w, "  $ %s  → %s, exit %d, %d ms", c.Command, c.Outcome, c.ExitCode, c.DurationMS)
 		if len(c.NewFailures) > 0 {

@@ -45,7 +45,8 @@ func TestPlanVerifyNamedTest(t *testing.T) {
 
 	srv := llmtest.NewServer(t, nan)
 	code, out, errOut := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", string(problem), "--verify")
-	if code != 0 || !strings.Contains(out, "NOT VERIFIED: no check command is approved") || !strings.Contains(out, "--yes") {
+	if code != 0 || !strings.Contains(out, "NOT VERIFIED: no check command is approved") || !strings.Contains(out, "--yes") ||
+		!strings.Contains(out, "(no check ran; your files were not touched)") || strings.Contains(out, "checked in a scratch copy") {
 		t.Fatalf("plan --verify without approvals: %d\n%s%s", code, out, errOut)
 	}
 	// The approval exactly as the reason words it, read by a shell.
