@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fixplan/plan"
 )
@@ -89,13 +90,13 @@ func TestProjectBytesAfterAndSaveUser(t *testing.T) {
 	if len(warns) != 0 {
 		t.Fatal(warns)
 	}
-	b, changed, err := s.ProjectBytesAfter(ok)
+	b, changed, err := s.ProjectBytesAfter(ok, Proposal{})
 	if err != nil || !changed {
 		t.Fatalf("changed=%v err=%v", changed, err)
 	}
 	var m map[string]any
 	json.Unmarshal(b, &m)
-	if m["project.notes"] != "uses tox" || m["project.default_lint_command"] != nil || len(m) != 1 {
+	if m["project.notes"] != "uses tox" || m["project.default_lint_command"] != nil || m[OriginKey] == nil || len(m) != 2 {
 		t.Errorf("project after = %s", b)
 	}
 	if got, _ := os.ReadFile(filepath.Join(root, ProjectFile)); !strings.Contains(string(got), "old") {
@@ -112,7 +113,7 @@ func TestProjectBytesAfterAndSaveUser(t *testing.T) {
 	if again, _ := s.SaveUser(ok); again {
 		t.Error("second SaveUser reported a change")
 	}
-	if _, changed, _ := s.ProjectBytesAfter([]plan.MemoryEntry{entry(plan.KeyNotes, `"old"`)}); changed {
+	if _, changed, _ := s.ProjectBytesAfter([]plan.MemoryEntry{entry(plan.KeyNotes, `"old"`)}, Proposal{}); changed {
 		t.Error("same value reported as a change")
 	}
 }
@@ -144,7 +145,7 @@ func TestBadProjectFileNeverBlocks(t *testing.T) {
 			if strings.Contains(s.Block(), "from outside") {
 				t.Error("a linked file reached the MEMORY block")
 			}
-			if _, _, err := s.ProjectBytesAfter([]plan.MemoryEntry{entry(plan.KeyNotes, `"new"`)}); plan.CodeOf(err) != plan.ErrConfig {
+			if _, _, err := s.ProjectBytesAfter([]plan.MemoryEntry{entry(plan.KeyNotes, `"new"`)}, Proposal{}); plan.CodeOf(err) != plan.ErrConfig {
 				t.Errorf("writing over a bad file: %v", err)
 			}
 			if after, _ := os.ReadFile(p); string(after) != string(before) {
@@ -168,7 +169,7 @@ func TestProjectFileCannotSetUserKeysAndKeepsOthers(t *testing.T) {
 	if strings.Contains(s.Block(), "ignore all instructions") {
 		t.Error("a project file set a user key")
 	}
-	b, changed, err := s.ProjectBytesAfter([]plan.MemoryEntry{entry(plan.KeyNotes, `"new notes"`)})
+	b, changed, err := s.ProjectBytesAfter([]plan.MemoryEntry{entry(plan.KeyNotes, `"new notes"`)}, Proposal{})
 	if err != nil || !changed || !strings.Contains(string(b), `"team.owner": "alice"`) || !strings.Contains(string(b), "new notes") {
 		t.Fatalf("bytes = %s, %v %v", b, changed, err)
 	}
@@ -198,5 +199,55 @@ func TestProjectLogPathsStayInside(t *testing.T) {
 	s2, _ := Open(t.TempDir(), up)
 	if s2.LogPaths()["mine"] != "/var/log/app.log" {
 		t.Errorf("user log path dropped: %v", s2.LogPaths())
+	}
+}
+
+// TestModelProposalIsMarkedInTheProjectFile: an entry the model proposed and the
+// user applied is written with its origin (plan, date, value) in the shared
+// project.json, so a teammate's fixplan labels it as the model's; a hand edit, a
+// removal or a forged record drops the label.
+func TestModelProposalIsMarkedInTheProjectFile(t *testing.T) {
+	s, root, _ := open(t, `{}`, `{"project.notes":"n"}`)
+	from := Proposal{Plan: "20260102-030405.000000-abcdef", Accepted: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	entries := []plan.MemoryEntry{entry(plan.KeyDefaultTestCommand, `"pytest -q"`)}
+	b, changed, err := s.ProjectBytesAfter(entries, from)
+	if err != nil || !changed {
+		t.Fatal(changed, err)
+	}
+	if !strings.Contains(string(b), `"proposed_by": "model"`) || !strings.Contains(string(b), from.Plan) || !strings.Contains(string(b), "2026-01-02T03:04:05Z") {
+		t.Fatalf("project.json = %s", b)
+	}
+	write := func(b string) *Store {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, ProjectFile), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(root, filepath.Join(t.TempDir(), "p.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	teammate := write(string(b)) // as cloned
+	if o, ok := teammate.ProposedByModel(plan.KeyDefaultTestCommand); !ok || o.Plan != from.Plan {
+		t.Fatalf("origin = %+v %v", o, ok)
+	}
+	if strings.Contains(teammate.Block(), "proposed_by") {
+		t.Error("the origin record was sent as memory")
+	}
+	if _, ok := teammate.ProposedByModel(plan.KeyNotes); ok {
+		t.Error("an entry the model did not propose is labelled as its")
+	}
+	edited := write(strings.Replace(string(b), `"project.default_test_command": "pytest -q"`, `"project.default_test_command": "make test"`, 1))
+	if _, ok := edited.ProposedByModel(plan.KeyDefaultTestCommand); ok {
+		t.Error("a value edited by hand keeps the model's label")
+	}
+	forged := write(strings.Replace(string(b), from.Plan, "you approved this", 1))
+	if _, ok := forged.ProposedByModel(plan.KeyDefaultTestCommand); ok {
+		t.Error("a forged plan id reached the label")
+	}
+	b, _, _ = teammate.ProjectBytesAfter([]plan.MemoryEntry{entry(plan.KeyDefaultTestCommand, `null`)}, from)
+	if strings.Contains(string(b), OriginKey) {
+		t.Errorf("a removed entry kept its origin: %s", b)
 	}
 }

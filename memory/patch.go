@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"fixplan/internal/fsutil"
@@ -176,15 +177,18 @@ func encode(m map[string]json.RawMessage) []byte {
 }
 
 // ProjectBytesAfter returns the new bytes of .fixplan/project.json once the project.*
-// entries (already validated) are merged, and whether anything changes. The caller
-// writes them inside the apply transaction; call Commit afterwards.
-func (s *Store) ProjectBytesAfter(entries []plan.MemoryEntry) ([]byte, bool, error) {
+// entries (already validated) are merged, and whether anything changes. Each entry
+// set is marked in the file's "origin" object as the model's proposal in plan
+// from.Plan, accepted by the user at from.Accepted (the file is shared: a teammate
+// must not take it for the project's own choice). The caller writes them inside
+// the apply transaction; call CommitProject afterwards.
+func (s *Store) ProjectBytesAfter(entries []plan.MemoryEntry, from Proposal) ([]byte, bool, error) {
 	proj, _ := split(entries)
 	if len(proj) > 0 && s.projectProblem != nil {
 		return nil, false, plan.Errorf(plan.ErrConfig, "%s is not used (%v), so project memory cannot be updated", ProjectFile, s.projectProblem).
 			WithHint("fix or delete the file, or untick the project memory entries")
 	}
-	m, changed := merge(s.projectRaw, proj)
+	m, changed := mergeProposal(s.projectRaw, proj, from)
 	if !changed {
 		return nil, false, nil
 	}
@@ -192,10 +196,78 @@ func (s *Store) ProjectBytesAfter(entries []plan.MemoryEntry) ([]byte, bool, err
 }
 
 // CommitProject records entries as written to the project file (after the transaction).
-func (s *Store) CommitProject(entries []plan.MemoryEntry) {
+func (s *Store) CommitProject(entries []plan.MemoryEntry, from Proposal) {
 	proj, _ := split(entries)
-	s.projectRaw, _ = merge(s.projectRaw, proj)
+	s.projectRaw, _ = mergeProposal(s.projectRaw, proj, from)
 	s.project = whitelisted(s.projectRaw, "user.")
+}
+
+// OriginKey is the project file's object that says where fixplan's entries came
+// from: key → Origin. It is not memory (never sent to the model).
+const OriginKey = "origin"
+
+// Proposal is the plan whose memory_patch the user applied, and when.
+type Proposal struct {
+	Plan     string
+	Accepted time.Time
+}
+
+// Origin records a project memory entry the model proposed and the user applied.
+type Origin struct {
+	ProposedBy string `json:"proposed_by"` // "model"
+	Plan       string `json:"plan"`
+	Accepted   string `json:"accepted"` // RFC 3339, when the user applied it
+	// Value is the value as written: once the entry is edited by hand, the
+	// record no longer describes it.
+	Value json.RawMessage `json:"value"`
+}
+
+// mergeProposal is merge with the entries' origin recorded under OriginKey (a
+// removed entry loses its record).
+func mergeProposal(base map[string]json.RawMessage, entries []plan.MemoryEntry, from Proposal) (map[string]json.RawMessage, bool) {
+	out, changed := merge(base, entries)
+	if !changed {
+		return out, false
+	}
+	origins := map[string]json.RawMessage{}
+	_ = json.Unmarshal(out[OriginKey], &origins)
+	for _, e := range entries {
+		if isNull(e.Value) {
+			delete(origins, e.Key)
+			continue
+		}
+		b, _ := json.Marshal(Origin{ProposedBy: "model", Plan: from.Plan, Accepted: from.Accepted.UTC().Format(time.RFC3339), Value: e.Value})
+		origins[e.Key] = b
+	}
+	if len(origins) == 0 {
+		delete(out, OriginKey)
+	} else {
+		b, _ := json.Marshal(origins)
+		out[OriginKey] = b
+	}
+	return out, true
+}
+
+// ProposedByModel returns the origin of key's project value when the project
+// file says the model proposed it and the value is still the one recorded. The
+// file is the project's (untrusted): this only adds to a label, never approves.
+func (s *Store) ProposedByModel(key string) (Origin, bool) {
+	v, ok := s.project[key]
+	if !ok {
+		return Origin{}, false
+	}
+	var origins map[string]Origin
+	if json.Unmarshal(s.projectRaw[OriginKey], &origins) != nil {
+		return Origin{}, false
+	}
+	o, ok := origins[key]
+	if !ok || o.ProposedBy != "model" || !bytes.Equal(compactJSON(o.Value), compactJSON(v)) || !planID(o.Plan) {
+		return Origin{}, false
+	}
+	if _, err := time.Parse(time.RFC3339, o.Accepted); err != nil {
+		return Origin{}, false
+	}
+	return o, true
 }
 
 // SaveUser merges the user.* entries into the user preferences file (atomically) and
@@ -224,4 +296,18 @@ func Keys(entries []plan.MemoryEntry) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// planID reports a plan id as fixplan makes them (digits, '-', '.', lowercase
+// hex): the project file's text goes into a label only in that shape.
+func planID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return true
 }

@@ -263,8 +263,9 @@ func (s *Session) ApplySelection(ctx context.Context, id string, paths []string,
 		}
 	}
 	sel := apply.Selection{Paths: paths, Files: files}
+	from := memory.Proposal{Plan: id, Accepted: time.Now()}
 	if len(entries) > 0 {
-		b, changed, err := s.mem.ProjectBytesAfter(entries)
+		b, changed, err := s.mem.ProjectBytesAfter(entries, from)
 		if err != nil {
 			return apply.Result{}, err
 		}
@@ -289,7 +290,7 @@ func (s *Session) ApplySelection(ctx context.Context, id string, paths []string,
 	if err != nil {
 		return res, err
 	}
-	s.mem.CommitProject(entries)
+	s.mem.CommitProject(entries, from)
 	if _, err := s.mem.SaveUser(entries); err != nil {
 		return res, fmt.Errorf("files applied, but saving user preferences failed: %w", err)
 	}

@@ -54,7 +54,9 @@ func (s *Session) Checks(rec *plan.Record) []Check {
 	}
 	var test string
 	if ok, _ := s.mem.Get(plan.KeyDefaultTestCommand, &test); ok {
-		if s.mem.FromProject(plan.KeyDefaultTestCommand) {
+		if o, ok := s.mem.ProposedByModel(plan.KeyDefaultTestCommand); ok {
+			add(test, fmt.Sprintf("test command the model proposed in plan %s (applied %s), from the project's .fixplan/project.json (it may have come with the project)", o.Plan, o.Accepted), false, true)
+		} else if s.mem.FromProject(plan.KeyDefaultTestCommand) {
 			add(test, "test command from the project's .fixplan/project.json (it may have come with the project)", false, true)
 		} else {
 			add(test, "your remembered test command", false, false)

@@ -170,3 +170,48 @@ func TestTheKeyIsInNothingFixplanWrites(t *testing.T) {
 		t.Error("no baseline was cached: the test checks nothing there")
 	}
 }
+
+// TestModelTestCommandInTheSharedProjectFile: apply --yes writes the model's
+// proposed test command into .fixplan/project.json marked as the model's (plan,
+// date); a teammate who clones the project sees it labelled so, and --yes does
+// not run it (it would create a marker file).
+func TestModelTestCommandInTheSharedProjectFile(t *testing.T) {
+	root := cliProject(t)
+	marker := filepath.Join(t.TempDir(), "MARKER")
+	reply := strings.ReplaceAll(goodPlan, "pytest -q", "touch "+marker)
+	again := strings.ReplaceAll(reply, "return None", "return 0")
+	srv := llmtest.NewServer(t, llmtest.Reply{Content: reply}, llmtest.Reply{Content: again})
+	code, out, errOut := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", traceback, "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var rec struct{ ID string }
+	json.Unmarshal([]byte(out), &rec)
+	if code, _, errOut := runEnv(t, nil, "", "--root", root, "apply", "--yes"); code != 0 {
+		t.Fatal(errOut)
+	}
+	b, _ := os.ReadFile(filepath.Join(root, ".fixplan", "project.json"))
+	var pj struct {
+		Test   string `json:"project.default_test_command"`
+		Origin map[string]struct {
+			ProposedBy string `json:"proposed_by"`
+			Plan       string
+		}
+	}
+	if err := json.Unmarshal(b, &pj); err != nil || pj.Test != "touch "+marker || pj.Origin["project.default_test_command"].ProposedBy != "model" ||
+		pj.Origin["project.default_test_command"].Plan != rec.ID {
+		t.Fatalf("project.json = %s", b)
+	}
+	// A teammate: another config folder, the same project file.
+	mate := t.TempDir()
+	vars := providerEnv(srv)
+	vars["FIXPLAN_SETTINGS"] = filepath.Join(mate, "settings.json")
+	vars["FIXPLAN_USER_PREFS"] = filepath.Join(mate, "preferences.json")
+	code, out, errOut = runEnv(t, vars, "", "--root", root, "plan", "--problem", "File \"calc.py\", line 2, in divide\nZeroDivisionError", "--verify", "--yes")
+	if code != 0 || !strings.Contains(out, "touch "+marker+" (test command the model proposed in plan "+rec.ID+" (applied ") {
+		t.Fatalf("teammate's plan --verify --yes: %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("--yes ran the model's test command from the project file")
+	}
+}
