@@ -96,6 +96,16 @@ ZeroDivisionError: division by zero`);
   assert.equal(await hunks.count(), 2, "stats.py's change is shown as two hunks");
   assert.match(await page.getByTestId("review-keys").innerText(), /j\/k next\/previous hunk · a accept · r reject/);
 
+  // The verdict says what it is about: the plan as proposed, until a hunk is rejected.
+  const badge = page.getByTestId("verify-badge");
+  const verdict = async (about, stale) => {
+    await page.locator(`[data-testid="verify-badge"][data-about="${about}"][data-stale="${stale}"]`).waitFor({ timeout: 60000 });
+    assert.equal(await page.getByTestId("verdict-stale").count(), stale ? 1 : 0, await badge.innerText());
+    return badge.innerText();
+  };
+  await page.getByTestId("verify").click();
+  assert.equal(await verdict("proposed", false), "Verified — 1 check passes · about the plan as proposed");
+
   // Keyboard: j focuses the first hunk, r rejects it; the mouse rejects and re-accepts the second.
   await page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined));
   await page.keyboard.press("j");
@@ -114,6 +124,11 @@ ZeroDivisionError: division by zero`);
   assert.match(previewText, /if xs else 0/);
   assert.doesNotMatch(previewText, /if xs else 0\.0/, "the rejected hunk is not in the preview");
   step("rejected one hunk of two with the keyboard; the recomputed preview holds only the accepted hunk");
+  assert.match(await verdict("proposed", true), /about the plan as proposed$/);
+  assert.match(await page.getByTestId("verdict-stale").innerText(), /stale: your choices changed since this verdict — verify again/);
+  await page.getByTestId("verify").click();
+  assert.equal(await verdict("selection", false), "Verified — 1 check passes · about your selection");
+  step("the verdict about the plan as proposed turned stale when a hunk was rejected; verified again, it is about the selection");
 
   // Edit calc.py's proposal by hand in the editor.
   const mine = "def divide(a, b):\n    return a / b if b else None  # by hand\n";
@@ -130,6 +145,11 @@ ZeroDivisionError: division by zero`);
   await page.locator('[data-testid="change-row"][data-path="calc.py"] [data-testid="edited-badge"]').waitFor();
   assert.match(await page.locator('[data-testid="selection-preview"][data-path="calc.py"]').innerText(), /if b else None/);
   step("edited calc.py's proposal in the merge view; the saved text was checked and previewed");
+  await verdict("selection", true);
+  await page.getByTestId("verify").click();
+  // Fresh again: the Go side recorded the SHA-256 of the hand-written text the window holds.
+  assert.equal(await verdict("selection", false), "Verified — 1 check passes · about your selection");
+  step("the hand edit made the verdict stale; verified again, it covers the edited text");
   await page.screenshot({ path: shot.replace(/\.png$/, "-review.png"), fullPage: false });
 
   await page.getByTestId("apply").click();
@@ -292,7 +312,7 @@ try {
   const badge = page.getByTestId("verify-badge");
   await badge.waitFor({ timeout: 60000 });
   assert.equal(await badge.getAttribute("data-state"), "verified", await badge.innerText());
-  assert.equal(await badge.innerText(), "Verified — 2 checks pass");
+  assert.equal(await badge.innerText(), "Verified — 2 checks pass · about the plan as proposed");
   assert.deepEqual(await page.getByTestId("check-result").evaluateAll((rs) => rs.map((r) => r.getAttribute("data-outcome"))), ["passed", "passed"]);
   assert.deepEqual(projectFiles(project), before, "verification changed the project");
   assert.equal(await page.locator(".badge.state-draft").count(), 1, "the plan is still a draft");
@@ -372,7 +392,7 @@ try {
   assert.ok(Date.now() - started < 30000, "cancel did not stop the check");
   assert.equal(await page.getByTestId("error").count(), 0, "cancelling must not show an error");
   assert.equal(await badge.getAttribute("data-state"), "not_verified", await badge.innerText());
-  assert.equal(await badge.innerText(), "Not verified — verification was cancelled");
+  assert.equal(await badge.innerText(), "Not verified — verification was cancelled · about the plan as proposed");
   assert.equal(await page.getByTestId("fix").isEnabled(), true);
   await page.getByTestId("settings").click();
   await dialog.getByRole("button", { name: `Revoke ${SLOW}` }).click();

@@ -52,7 +52,13 @@ export type Usage = Data<plan.Usage>;
 export type CheckResult = Refine<Data<plan.CheckResult>, { outcome: CheckOutcome }>;
 /** VerifyAttempt is an earlier plan of the same run that failed verification. */
 export type VerifyAttempt = Refine<Data<plan.VerifyAttempt>, { state: VerifyState }>;
-export type Verification = Refine<Data<plan.Verification>, { state: VerifyState; commands: CheckResult[]; attempts?: VerifyAttempt[] | null }>;
+/** VerifiedSelection is what a verdict covered: the plan as proposed, or the ticked files
+ * (paths) with those narrowed to accepted hunks (null: all) or to the user's own text (by its SHA-256). */
+export type VerifiedSelection = Refine<Data<plan.VerifiedSelection>, { scope: "proposed" | "selection"; files: Refine<Data<plan.VerifiedFile>, { hunks: number[] | null }>[] }>;
+export type Verification = Refine<
+  Data<plan.Verification>,
+  { state: VerifyState; commands: CheckResult[]; attempts?: VerifyAttempt[] | null; covers?: VerifiedSelection | null }
+>;
 /** Review is what the user rejected or edited when the plan was applied; a re-plan tells the model. */
 export type Review = Data<plan.Review>;
 /** Check is a command that could verify a plan; source says where it comes from

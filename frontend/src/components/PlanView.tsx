@@ -3,7 +3,8 @@ import type { ApplyResult, ContextRequest, PlanRecord, Usage } from "../api/type
 import { undoLatestOnly } from "../state/slices/apply";
 import type { ChecksState } from "../state/slices/checks";
 import type { CommandState } from "../state/slices/commands";
-import type { ReviewActions, ReviewState } from "../state/review";
+import { emptyReview, type ReviewActions, type ReviewState } from "../state/review";
+import { verdictAbout } from "../state/verdict";
 import { ChangeList } from "./ChangeList";
 import { VerificationView, VerifyBadge, VerifyPanel } from "./Verification";
 
@@ -132,7 +133,9 @@ export function PlanView(p: Props) {
             foreign — not made by you
           </span>
         )}
-        {verification && <VerifyBadge verification={verification} />}
+        {verification && (
+          <VerifyBadge verification={verification} about={verdictAbout(verification, plan, p.selected, p.review ?? emptyReview, plan.state === "draft")} />
+        )}
         {verification && p.filesChanged && (
           <span className="flag" data-testid="verify-stale">
             checked against the files as they were — they changed on disk since

@@ -1,6 +1,7 @@
 import { useRef, useState } from "react";
 import type { Check, CheckOutcome, CheckResult, Verification, VerifyAttempt, VerifyState } from "../api/types";
 import type { ChecksState } from "../state/slices/checks";
+import { aboutText, type VerdictAbout } from "../state/verdict";
 
 const STATE_LABEL: Record<VerifyState, string> = {
   verified: "Verified",
@@ -54,12 +55,29 @@ export function verifyBadgeText(v: Verification): string {
   return detail ? `${label} — ${detail}` : label;
 }
 
-/** VerifyBadge is the verification verdict shown next to the plan title. */
-export function VerifyBadge({ verification }: { verification: Verification }) {
+/** VerifyBadge is the verification verdict shown next to the plan title, with what it
+ * is about (the plan as proposed, or the user's selection) and, when the choices shown
+ * differ from those it verified, that it is stale. */
+export function VerifyBadge({ verification, about }: { verification: Verification; about?: VerdictAbout }) {
   return (
-    <span className={`verify-badge verify-${verification.state}`} data-testid="verify-badge" data-state={verification.state} role="status">
-      {verifyBadgeText(verification)}
-    </span>
+    <>
+      <span
+        className={`verify-badge verify-${verification.state}${about?.stale ? " verify-stale" : ""}`}
+        data-testid="verify-badge"
+        data-state={verification.state}
+        data-about={about?.about}
+        data-stale={about ? String(about.stale) : undefined}
+        role="status"
+      >
+        {verifyBadgeText(verification)}
+        {about && <span className="verify-about"> · {aboutText(about)}</span>}
+      </span>
+      {about?.stale && (
+        <span className="flag" data-testid="verdict-stale" role="status">
+          stale: your choices changed since this verdict — verify again
+        </span>
+      )}
+    </>
   );
 }
 

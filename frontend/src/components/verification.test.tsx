@@ -127,7 +127,7 @@ describe("Verify panel", () => {
     const [call] = b.called("verifySelection");
     expect(call.args.slice(0, 2)).toEqual(["p1", ["python3 -m pytest test_calc.py::test_divide_by_zero", "sh -c 'grep -q \"b == 0\" calc.py'"]]);
     expect((call.args[2] as { paths: string[] }).paths).toEqual(["calc.py"]);
-    expect(screen.getByTestId("verify-badge").textContent).toBe("Verified — 2 checks pass");
+    expect(screen.getByTestId("verify-badge").textContent).toBe("Verified — 2 checks pass · about your selection");
     expect(screen.getAllByTestId("check-result")).toHaveLength(2);
     expect(store.get().selected).toEqual({ "calc.py": true, "notes.md": false });
     // now approved: listed as such, ticked and fixed
@@ -159,7 +159,7 @@ describe("Verify panel", () => {
     });
     expect(b.called("cancelPlan")).toHaveLength(1);
     await act(async () => finish({ ...samplePlan(), verification: { state: "not_verified", reason: "verification was cancelled", commands: [], overhead_ms: 0 } }));
-    expect(screen.getByTestId("verify-badge").textContent).toBe("Not verified — verification was cancelled");
+    expect(screen.getByTestId("verify-badge").textContent).toBe("Not verified — verification was cancelled · about the plan as proposed");
     expect(screen.queryByTestId("verify-progress")).toBeNull();
     expect((screen.getByTestId("fix") as HTMLButtonElement).disabled).toBe(false);
   });
@@ -272,5 +272,39 @@ describe("Verify before review, per run", () => {
       fireEvent.click(screen.getByTestId("fix"));
     });
     expect(b.called("plan")[1].args[0]).toMatchObject({ verify: true, no_verify: false });
+  });
+});
+
+describe("what the verdict shown is about", () => {
+  it("says it is about the plan as proposed, turns stale when a hunk is rejected, and is about the selection once verified again", async () => {
+    const { b, store } = await shown();
+    await act(async () => {
+      await store.verify();
+    });
+    const badge = () => screen.getByTestId("verify-badge");
+    expect(badge().textContent).toBe("Verified — 2 checks pass · about the plan as proposed");
+    expect(badge().getAttribute("data-stale")).toBe("false");
+    expect(screen.queryByTestId("verdict-stale")).toBeNull();
+
+    await act(async () => {
+      await store.setHunk("calc.py", 1, false);
+    });
+    expect(badge().getAttribute("data-stale")).toBe("true");
+    expect(badge().textContent).toContain("about the plan as proposed");
+    expect(screen.getByTestId("verdict-stale").textContent).toMatch(/stale: your choices changed since this verdict/);
+
+    await act(async () => {
+      await store.verify();
+    });
+    expect(b.called("verifySelection")).toHaveLength(1);
+    expect(badge().textContent).toBe("Verified — 2 checks pass · about your selection");
+    expect(badge().getAttribute("data-stale")).toBe("false");
+    expect(screen.queryByTestId("verdict-stale")).toBeNull();
+
+    // Taking the hunk back returns to the plan as proposed: the selection's verdict is stale.
+    await act(async () => {
+      await store.setHunk("calc.py", 1, true);
+    });
+    expect(badge().getAttribute("data-stale")).toBe("true");
   });
 });

@@ -1,4 +1,5 @@
 import { splitDiff } from "./review";
+import { sha256Hex } from "./sha256";
 import { Store } from "./store";
 import type {
   ApplyRequest,
@@ -115,7 +116,9 @@ export class FakeBackend implements Backend {
   async verifySelection(planId: string, approve: string[], req: ApplyRequest) {
     this.rec("verifySelection", planId, approve, req);
     this.approve(approve); // like VerifyPlan, the backend approves the checks it runs
-    return this.verifyResult(planId, approve);
+    // Like the Go side, the verdict records what it covered (the choices sent).
+    const files = (req.files ?? []).map((f) => ({ path: f.path, hunks: f.content != null ? null : f.hunks, content_sha256: f.content != null ? sha256Hex(f.content) : undefined }));
+    return withCovers(await this.verifyResult(planId, approve), { scope: "selection", paths: req.paths ?? [], files });
   }
   async proposedText(planId: string, path: string, accept: number[] | null) {
     this.rec("proposedText", planId, path, accept);
@@ -160,7 +163,7 @@ export class FakeBackend implements Backend {
   async verifyPlan(planId: string, approve: string[]) {
     this.rec("verifyPlan", planId, approve);
     this.approve(approve);
-    return this.verifyResult(planId, approve);
+    return withCovers(await this.verifyResult(planId, approve), { scope: "proposed", paths: [], files: [] });
   }
   private approve(approve: string[]) {
     for (const a of approve) if (!this.approvedList.includes(a)) this.approvedList = [...this.approvedList, a];
@@ -278,6 +281,12 @@ export function sampleVerification(state: VerifyState): Verification {
     case "not_verified":
       return { state, reason: "no check command is approved for this project; approve one to verify: pytest -q", overhead_ms: 0, commands: [] };
   }
+}
+
+/** withCovers is rec with its verdict saying what it covered, unless it says already. */
+function withCovers(rec: PlanRecord, covers: NonNullable<Verification["covers"]>): PlanRecord {
+  const v = rec.verification;
+  return v && !v.covers ? { ...rec, verification: { ...v, covers } } : rec;
 }
 
 export const calcDiff = `diff --git a/calc.py b/calc.py
