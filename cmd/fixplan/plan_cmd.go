@@ -423,6 +423,7 @@ func printPlan(w io.Writer, r *plan.Record) {
 	list("Risks", p.Risks)
 	list("Commands to run (fixplan verify)", p.Commands())
 	list("Verification", p.Verification)
+	list("Rollback by hand (fixplan undo does not depend on it)", p.Rollback)
 	if len(r.Memory) > 0 {
 		fmt.Fprintln(w, "\nMemory patch (merged on apply):")
 		for _, m := range r.Memory {

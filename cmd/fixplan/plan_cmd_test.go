@@ -15,7 +15,7 @@ import (
 const goodPlan = `{"mode":"fix-plan","summary":"guard against b == 0","questions":[],"context_requests":[],
 "plan":[{"step":"change","details":"return None for b == 0"}],
 "proposed_changes":{"patch":null,"actions":[{"kind":"UPDATE_FILE","path":"calc.py","content":"def divide(a, b):\n    if b == 0:\n        return None\n    return a / b\n"}],"commands_to_run":["echo verified"]},
-"patch":null,"commands_to_run":["echo verified"],"verification":[],"risks":["callers expecting an exception"],"rollback":[],
+"patch":null,"commands_to_run":["echo verified"],"verification":["echo prints verified"],"risks":["callers expecting an exception"],"rollback":["git checkout calc.py"],
 "memory_patch":[{"key":"project.default_test_command","value":"pytest -q"}]}`
 
 const readFirst = `{"mode":"fix-plan","summary":"need the test","questions":[],"context_requests":[{"type":"read_file","path":"test_calc.py","start_line":null,"end_line":null,"query":null,"glob":null,"source":null,"last_n":null}],
@@ -73,7 +73,7 @@ func TestPlanHumanOutputAndApplyUndo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"Summary: guard against b == 0", "Steps:\n  1. change: return None for b == 0", "Risks:", "echo verified", "project.default_test_command = \"pytest -q\"", "update calc.py", "+    if b == 0:"} {
+	for _, want := range []string{"Summary: guard against b == 0", "Steps:\n  1. change: return None for b == 0", "Risks:", "echo verified", "Verification:\n  - echo prints verified", "Rollback by hand (fixplan undo does not depend on it):\n  - git checkout calc.py", "(fix-plan)\n", "project.default_test_command = \"pytest -q\"", "update calc.py", "+    if b == 0:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
