@@ -64,10 +64,12 @@ async function twoPhase(page, project, step, shot) {
   assert.equal(await offer.count(), 0, "written changes are not offered again");
   const written = sealedPlans(project).find((p) => p.approved_plan === approved.id);
   assert.equal(written.plan.mode, "apply");
+  assert.equal(await page.getByTestId("plan-mode").innerText(), "mode: apply");
+  assert.deepEqual(await page.getByTestId("plan-rollback").locator("li").allInnerTexts(), ["git checkout calc.py; rm settings.json"]);
   assert.equal(written.calls.length, 2, "one correction request for the syntax error");
   assert.match(written.changes.find((c) => c.path === "settings.json").syntax_issues[0], /^line 3, column 1:/);
   assert.deepEqual(projectFiles(project), before, "writing the changes changed the project");
-  step("Write the changes: mode apply with the approved plan linked; a JSON syntax error left after one correction is flagged; nothing written");
+  step("Write the changes: mode apply shown with its rollback list and the approved plan linked; a JSON syntax error left after one correction is flagged; nothing written");
   await page.getByTestId("syntax-issues").scrollIntoViewIfNeeded();
   await page.screenshot({ path: shot.replace(/\.png$/, "-write-changes.png"), fullPage: false });
 }
@@ -214,6 +216,11 @@ try {
   assert.equal(readFileSync(join(project, "calc.py"), "utf8"), original, "planning must not change files");
   assert.match(await page.getByTestId("calls").textContent(), /1 model request to fake-model \(json_schema\): [\d,]+ tokens in/);
   step("plan shown with 2 changes and a diff; nothing written");
+  // Everything the model answered is on screen: the mode, what to expect, no empty rollback.
+  assert.equal(await page.getByTestId("plan-mode").innerText(), "mode: fix-plan");
+  assert.deepEqual(await page.getByTestId("plan-expect").locator("li").allInnerTexts(), ["prints checked"]);
+  assert.equal(await page.getByTestId("plan-rollback").count(), 0, "an empty rollback list is not shown");
+  step("the plan's mode and what to expect after the fix are shown");
   // Added and removed lines keep their colour under the syntax colours, light and dark.
   const firstDiff = page.getByTestId("diff").first();
   const addedBg = () => firstDiff.locator(".d2h-ins .d2h-code-line-ctn").first().evaluate((el) => getComputedStyle(el).backgroundColor);

@@ -128,6 +128,13 @@ export function PlanView(p: Props) {
       <div className="row">
         <h2 data-testid="summary">{plan.plan.summary || "(no summary)"}</h2>
         <span className={`badge state-${plan.state}`}>{plan.state}</span>
+        <span
+          className="badge plan-mode"
+          data-testid="plan-mode"
+          title={plan.plan.mode === "apply" ? "The model wrote the final changes of an approved plan" : "The model proposes a fix for you to review"}
+        >
+          mode: {plan.plan.mode}
+        </span>
         {foreign && (
           <span className="badge foreign" data-testid="foreign-badge">
             foreign — not made by you
@@ -217,6 +224,27 @@ export function PlanView(p: Props) {
           <h3>Risks</h3>
           <ul>
             {plan.plan.risks.map((r, i) => (
+              <li key={i}>{r}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {plan.plan.verification.length > 0 && (
+        <>
+          <h3>What to expect after the fix</h3>
+          <ul data-testid="plan-expect">
+            {plan.plan.verification.map((v, i) => (
+              <li key={i}>{v}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {plan.plan.rollback.length > 0 && (
+        <>
+          <h3>Rollback by hand</h3>
+          <p className="muted small">The model's advice for undoing the change yourself; fixplan's own Undo does not depend on it.</p>
+          <ul data-testid="plan-rollback">
+            {plan.plan.rollback.map((r, i) => (
               <li key={i}>{r}</li>
             ))}
           </ul>

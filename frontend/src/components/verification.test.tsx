@@ -308,3 +308,27 @@ describe("what the verdict shown is about", () => {
     expect(badge().getAttribute("data-stale")).toBe("true");
   });
 });
+
+describe("the model's whole answer", () => {
+  it("shows the plan's mode, what to expect after the fix and how to roll it back by hand", async () => {
+    await shown((b) => {
+      b.planResult = async () => {
+        const p = samplePlan();
+        return { ...p, plan: { ...p.plan, verification: ["test_divide_by_zero passes"], rollback: ["git checkout calc.py", "rm notes.md"] } };
+      };
+    });
+    expect(screen.getByTestId("plan-mode").textContent).toBe("mode: fix-plan");
+    expect(Array.from(screen.getByTestId("plan-expect").querySelectorAll("li"), (li) => li.textContent)).toEqual(["test_divide_by_zero passes"]);
+    expect(Array.from(screen.getByTestId("plan-rollback").querySelectorAll("li"), (li) => li.textContent)).toEqual(["git checkout calc.py", "rm notes.md"]);
+    expect(screen.getByText(/fixplan's own Undo does not depend on it/)).toBeTruthy();
+  });
+
+  it("leaves out the lists the model left empty, and names the apply mode", async () => {
+    await shown((b) => {
+      b.planResult = async () => ({ ...samplePlan(), plan: { ...samplePlan().plan, mode: "apply" } });
+    });
+    expect(screen.getByTestId("plan-mode").textContent).toBe("mode: apply");
+    expect(screen.queryByTestId("plan-expect")).toBeNull();
+    expect(screen.queryByTestId("plan-rollback")).toBeNull();
+  });
+});
