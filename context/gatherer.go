@@ -50,6 +50,9 @@ type Options struct {
 	// MaxFileBytes is the size above which a file is refused (read_file, windows)
 	// and skipped (search).
 	MaxFileBytes int64
+	// MaxScanBytes bounds the bytes one read_file of a line range reads from a
+	// file over MaxFileBytes (projfs.MaxScanBytes), whatever the range asked.
+	MaxScanBytes int64
 	// NoProjectRules leaves the project's instructions for AI tools (AGENTS.md,
 	// CLAUDE.md, .cursorrules, ...; see rules.Files) out of the base context.
 	NoProjectRules bool
@@ -60,7 +63,8 @@ type Options struct {
 
 // DefaultOptions returns the defaults: ±80-line windows, 24 KiB per result,
 // 96 KiB in total, 50 search matches, the last 200 log lines, 3 s per tool probe
-// of which the env section waits at most 1 s, files up to 4 MiB, and the env cache
+// of which the env section waits at most 1 s, files up to 4 MiB (256 MiB scanned for
+// a line range of a bigger one), and the env cache
 // in the user config folder (off when there is none).
 func DefaultOptions() Options {
 	return Options{
@@ -72,6 +76,7 @@ func DefaultOptions() Options {
 		ToolTimeout:      3 * time.Second,
 		EnvWait:          time.Second,
 		MaxFileBytes:     projfs.DefaultMaxFileBytes,
+		MaxScanBytes:     projfs.MaxScanBytes,
 		EnvCachePath:     envprobe.DefaultCachePath(),
 	}
 }
@@ -101,6 +106,9 @@ func (o Options) normalised() Options {
 	}
 	if o.MaxFileBytes <= 0 {
 		o.MaxFileBytes = d.MaxFileBytes
+	}
+	if o.MaxScanBytes <= 0 {
+		o.MaxScanBytes = d.MaxScanBytes
 	}
 	return o
 }

@@ -139,16 +139,36 @@ func (g *Gatherer) readStreamed(f io.Reader, clean, real string, start, end int)
 	if start > 0 && end > 0 && start > end {
 		return "", plan.SeenFile{}, 0, projfs.Refuse(plan.ErrInvalidInput, "start_line %d is after end_line %d", start, end)
 	}
-	sr, err := redact.ReadRange(f, real, start, end, g.opts.MaxFileBytes)
+	// the bytes read are bounded whatever the range: a sparse file terabytes
+	// long would otherwise be read to its end to count its lines
+	scan := projfs.NewScan(f, g.opts.MaxScanBytes)
+	sr, err := redact.ReadRange(scan, real, start, end, g.opts.MaxFileBytes)
+	stopped := ""
+	switch {
+	case scan.Cut:
+		stopped = fmt.Sprintf("only its first %d bytes were read: fixplan reads at most that much of a file per request", g.opts.MaxScanBytes)
+	case scan.Slow:
+		stopped = fmt.Sprintf("reading it was stopped after %s", projfs.MaxReadTime)
+	}
 	switch {
 	case errors.Is(err, redact.ErrBinary):
 		return "", plan.SeenFile{}, 0, projfs.Refuse(plan.ErrBinaryContent, "file %q is binary, not text", clean)
+	case errors.Is(err, redact.ErrPastEnd) && stopped != "":
+		return "", plan.SeenFile{}, 0, projfs.Refuse(plan.ErrInvalidInput, "file %q: start_line %d is past the %d lines that could be read (%s); search it, or ask for an earlier range", clean, start, sr.Total, stopped)
 	case errors.Is(err, redact.ErrPastEnd):
 		return "", plan.SeenFile{}, 0, projfs.Refuse(plan.ErrInvalidInput, "file %q has only %d lines; start_line %d is past its end", clean, sr.Total, start)
 	case err != nil:
 		return "", plan.SeenFile{}, 0, projfs.Refuse(plan.ErrIO, "cannot read %q: %s", clean, projfs.PathErrReason(err))
 	}
 	label := fmt.Sprintf("read_file %s lines %d-%d of %d\n", clean, sr.Start, sr.End, sr.Total)
+	if stopped != "" {
+		// the count of lines stops where the reading stopped; the last line read may be partial
+		if sr.Cut {
+			stopped = fmt.Sprintf("the range was cut at %d bytes; ask for the lines after %d. Of the file, %s", g.opts.MaxFileBytes, sr.End, stopped)
+		}
+		label = fmt.Sprintf("read_file %s lines %d-%d of at least %d (%s; the last line counted may be partial)\n", clean, sr.Start, sr.End, sr.Total, stopped)
+		return label + sr.Text, plan.SeenFile{Path: clean}, sr.Redactions, nil
+	}
 	if sr.Cut {
 		label = fmt.Sprintf("read_file %s lines %d-%d of %d (the range was cut at %d bytes; ask for the lines after %d)\n",
 			clean, sr.Start, sr.End, sr.Total, g.opts.MaxFileBytes, sr.End)

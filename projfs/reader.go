@@ -131,3 +131,40 @@ func ReadBounded(r io.Reader, limit int64, shown string) ([]byte, error) {
 
 // IsTooLong reports whether err is ReadBounded's refusal of a file over its limit.
 func IsTooLong(err error) bool { return errors.Is(err, errTooLong) }
+
+// MaxScanBytes bounds the bytes one request reads from a file too big to hold
+// (a line range of a log of gigabytes, or of a sparse file terabytes long
+// that holds 4 KiB on disk): past it the file is not read further, whatever
+// the range asked.
+const MaxScanBytes = 256 << 20
+
+// Scan reads at most a cap of bytes from a file, for at most MaxReadTime, then
+// reports the end of the file: Cut (the cap) or Slow (the time) says that
+// the file went on.
+type Scan struct {
+	r     io.Reader
+	left  int64
+	start time.Time
+	Cut   bool // stopped at the cap: the rest of the file was not read
+	Slow  bool // stopped at MaxReadTime
+}
+
+// NewScan reads r up to max bytes.
+func NewScan(r io.Reader, max int64) *Scan { return &Scan{r: r, left: max, start: time.Now()} }
+
+func (s *Scan) Read(p []byte) (int, error) {
+	if s.left <= 0 {
+		s.Cut = true
+		return 0, io.EOF
+	}
+	if time.Since(s.start) > MaxReadTime {
+		s.Slow = true
+		return 0, io.EOF
+	}
+	if int64(len(p)) > s.left {
+		p = p[:s.left]
+	}
+	n, err := s.r.Read(p)
+	s.left -= int64(n)
+	return n, err
+}
