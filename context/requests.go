@@ -214,8 +214,10 @@ func (g *Gatherer) fulfilSearch(ctx context.Context, req plan.ContextRequest) (s
 // the counts, then grep-style groups (`path:line: text` for matches, `path-line-
 // text` for the 2 context lines around them, `--` between groups). Lines come
 // from the files redacted whole; a match whose query is no longer there (it was
-// part of a secret) is not shown, and a file that cannot be read any more (or
-// that is refused, such as a hard link git does not track) shows only why.
+// part of a secret) is not shown, and a file that cannot be read any more
+// (changed since the scan into one read_file refuses) shows only why, with no
+// count of its matches. Files read_file refuses are not searched at all (the
+// walk makes the same decision).
 func (g *Gatherer) FormatSearch(query, glob string, res projfs.SearchResult) string {
 	text, _ := g.formatSearch(query, glob, res)
 	return text
@@ -244,7 +246,7 @@ func (g *Gatherer) formatSearch(query, glob string, res projfs.SearchResult) (st
 		ft, err := g.files.ReadText(p)
 		if err != nil { // changed since the scan, or refused
 			group()
-			fmt.Fprintf(&b, "%s: %d matches not shown: %s\n", p, len(byFile[p]), projfs.Reason(err))
+			fmt.Fprintf(&b, "%s: not shown: %s\n", p, projfs.Reason(err)) // no count: it would tell of the content
 			continue
 		}
 		isHit := map[int]bool{}

@@ -3,6 +3,7 @@
 package projfs
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,18 @@ func TestHardLinkPolicy(t *testing.T) {
 			if _, err := r.ReadText("ok.txt"); err != nil {
 				t.Fatalf("a file with one link was refused: %v", err)
 			}
+			// search makes the same decision, with both walkers: a refused
+			// file is not even counted
+			for _, portable := range []bool{false, true} {
+				if portable {
+					r.openTop = openRootTop
+				}
+				res, err := r.Search(context.Background(), "MY-PRIVATE", SearchOptions{})
+				if err != nil || res.Total != map[bool]int{true: 0, false: 1}[tt.want != ""] {
+					t.Errorf("search (portable walker %v) = %+v, %v", portable, res, err)
+				}
+			}
+			r.openTop = openTopFunc
 			text, err := r.ReadText("notes.txt")
 			if tt.want == "" {
 				if err != nil || len(text.Lines) != 1 {

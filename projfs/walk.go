@@ -39,11 +39,16 @@ type dirent struct {
 // never leaves the root even if the tree changes meanwhile.
 type Dir interface {
 	// ReadFile reads the regular file name into *bp (grown when needed); false
-	// when it cannot be read or exceeds limit bytes. It never follows a symlink.
+	// when it cannot be read, exceeds limit bytes or may not be read for the
+	// model (a file with more than one hard link that git does not track, as
+	// Open decides). It never follows a symlink.
 	ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool)
 	// ModTime is the modification time of the file name (a visited file); false
 	// when it cannot be asked.
 	ModTime(name string) (time.Time, bool)
+	// read is ReadFile without the hard-link decision: it also returns the
+	// file's number of hard links (seen on the open descriptor).
+	read(name string, bp *[]byte, limit int64) ([]byte, uint64, bool)
 	list() ([]dirent, error)
 	sub(name string) (Dir, error)
 	close()
@@ -183,7 +188,7 @@ func (r *Root) listDir(h Dir, d walkDir, excl map[string]bool, visit VisitFunc) 
 			if !r.opts.AllowSecrets && IsSecretPath(rel) {
 				continue
 			}
-			visit(h, rel, n)
+			visit(guardedDir{Dir: h, r: r, rel: d.rel}, rel, n)
 		}
 	}
 	shared.refs.Add(int32(len(subs)))
@@ -248,3 +253,30 @@ func ValidGlob(g string) bool { return doublestar.ValidatePattern(g) }
 
 // MatchGlob reports whether the doublestar glob g matches the slash path s.
 func MatchGlob(g, s string) bool { ok, _ := doublestar.Match(g, s); return ok }
+
+// guardedDir is the Dir a VisitFunc gets: its ReadFile makes Open's hard-link
+// decision (CheckLinks), so a search or a definition lookup reads, matches and
+// counts nothing in a file read_file refuses.
+type guardedDir struct {
+	Dir
+	r   *Root
+	rel string // the folder's root-relative path ("" for the root)
+}
+
+func (g guardedDir) ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
+	data, links, ok := g.Dir.read(name, bp, limit)
+	if !ok || links <= 1 {
+		return data, ok
+	}
+	rel := name
+	if g.rel != "" {
+		rel = g.rel + "/" + name
+	}
+	if g.r.opts.Tracked == nil {
+		return nil, false
+	}
+	if tracked, _ := g.r.opts.Tracked(rel); !tracked {
+		return nil, false
+	}
+	return data, true
+}

@@ -94,19 +94,25 @@ func (d fdDir) sub(name string) (Dir, error) {
 	return fdDir(fd), nil
 }
 
+// ReadFile reads name when it has one hard link (no policy here to ask).
 func (d fdDir) ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
+	data, links, ok := d.read(name, bp, limit)
+	return data, ok && links <= 1
+}
+
+func (d fdDir) read(name string, bp *[]byte, limit int64) ([]byte, uint64, bool) {
 	fd, err := retry(func() (int, error) {
 		return syscall.Openat(int(d), name, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	})
 	if err != nil {
-		return nil, false
+		return nil, 0, false
 	}
 	defer syscall.Close(fd)
 	// the type and size seen on the descriptor, not on the listing: a file
 	// swapped for a FIFO or a device since is not read
 	var st syscall.Stat_t
 	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > limit {
-		return nil, false
+		return nil, 0, false
 	}
 	if cap(*bp) < 64<<10 {
 		*bp = make([]byte, 0, 64<<10)
@@ -116,14 +122,14 @@ func (d fdDir) ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
 	for {
 		m, err := retry(func() (int, error) { return syscall.Read(fd, buf[n:]) })
 		if err != nil { // EISDIR, EAGAIN (a FIFO), EIO...
-			return nil, false
+			return nil, 0, false
 		}
 		if m == 0 {
 			break
 		}
 		n += m
 		if int64(n) > limit {
-			return nil, false
+			return nil, 0, false
 		}
 		if n == len(buf) {
 			nb := make([]byte, 2*len(buf))
@@ -132,7 +138,7 @@ func (d fdDir) ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
 			*bp = nb[:0]
 		}
 	}
-	return buf[:n], true
+	return buf[:n], uint64(st.Nlink), true
 }
 
 func (d fdDir) ModTime(name string) (time.Time, bool) {

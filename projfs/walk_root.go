@@ -48,20 +48,27 @@ func (d rootDir) sub(name string) (Dir, error) {
 	return rootDir{r}, nil
 }
 
+// ReadFile reads name when it has one hard link (no policy here to ask).
 func (d rootDir) ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
+	data, links, ok := d.read(name, bp, limit)
+	return data, ok && links <= 1
+}
+
+func (d rootDir) read(name string, bp *[]byte, limit int64) ([]byte, uint64, bool) {
 	st, err := d.r.Lstat(name)
 	if err != nil || !st.Mode().IsRegular() || st.Size() > limit {
-		return nil, false
+		return nil, 0, false
 	}
 	f, st, err := OpenIn(d.r, name, name) // the type seen on the descriptor
 	if err != nil {
-		return nil, false
+		return nil, 0, false
 	}
 	defer f.Close()
 	if st.Size() > limit {
-		return nil, false
+		return nil, 0, false
 	}
-	return readAllLimit(f, bp, limit)
+	data, ok := readAllLimit(f, bp, limit)
+	return data, linkCount(f, st), ok
 }
 
 func (d rootDir) ModTime(name string) (time.Time, bool) {

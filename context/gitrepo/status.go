@@ -85,7 +85,9 @@ func (g *Git) Refusal() string {
 }
 
 // Tracks reports whether git tracks rel (slash-separated, relative to the
-// root): `git ls-files --error-unmatch` with literal pathspecs, run like every
+// root): its index entry (`git ls-files --stage --error-unmatch` with literal
+// pathspecs) names a blob the object store has and that is the file's content
+// now (`git hash-object`), run like every
 // git call of the package (runGit: on the repository found without running git,
 // no fsmonitor, no hooks, bounded by Options.Timeout) and only when the repository's
 // own config names no program. why says why git could not answer.
@@ -103,6 +105,48 @@ func (g *Git) Tracks(rel string) (tracked bool, why string) {
 	case len(repo.programs) > 0 || repo.unreadable != "":
 		return false, "git was not asked: the repository's own config names programs or could not be checked"
 	}
-	_, _, err = g.runGit(context.Background(), git, repo, "--literal-pathspecs", "ls-files", "--error-unmatch", "--", rel)
-	return err == nil, ""
+	// The index is the project's own file, and a shipped repository can forge
+	// an entry for any path: the entry counts only when its blob is in the
+	// object store and is the file's content now (then the content is the
+	// repository's anyway).
+	ctx := context.Background()
+	out, _, err := g.runGit(ctx, git, repo, "--literal-pathspecs", "ls-files", "--stage", "--error-unmatch", "--", rel)
+	if err != nil {
+		return false, ""
+	}
+	sha, ok := indexBlob(out, rel)
+	if !ok {
+		return false, "its index entry is not one blob"
+	}
+	if _, _, err := g.runGit(ctx, git, repo, "cat-file", "-e", sha+"^{blob}"); err != nil {
+		return false, "its index entry names a blob the repository does not have"
+	}
+	now, _, err := g.runGit(ctx, git, repo, "--literal-pathspecs", "hash-object", "--", rel)
+	if err != nil || strings.TrimSpace(now) != sha {
+		return false, "its content is not the blob its index entry names"
+	}
+	return true, ""
+}
+
+// indexBlob is the object name of the one stage-0 blob `git ls-files --stage`
+// printed for rel ("<mode> <object> <stage>\t<path>").
+func indexBlob(out, rel string) (string, bool) {
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) != 1 {
+		return "", false
+	}
+	meta, p, ok := strings.Cut(lines[0], "\t")
+	f := strings.Fields(meta)
+	if !ok || p != rel || len(f) != 3 || f[2] != "0" || (f[0] != "100644" && f[0] != "100755") {
+		return "", false
+	}
+	for _, c := range f[1] {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return "", false
+		}
+	}
+	if len(f[1]) != 40 && len(f[1]) != 64 {
+		return "", false
+	}
+	return f[1], true
 }
