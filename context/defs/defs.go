@@ -18,12 +18,14 @@
 // before use themselves, looked up in their file, folder and imports, ranked
 // after all of the hop before (a test calls a helper, the helper calls F, F
 // calls the broken G). Each
-// definition's span (the function, method, type or class, cut at maxDefLines)
+// definition's span (the function, method, type or class, at most maxDefLines of its lines, long.go)
 // becomes one section, unless the base context already shows it; together they
 // stay within MaxResultBytes (one section's budget), and those that do not fit
-// are left out in rank order with a warning. Go is read with go/parser (no type
-// checking: go/types would need the dependencies and the standard library, which
-// are outside the project); Python and TypeScript/JavaScript use the documented
+// are left out in rank order with a warning. Go is read with go/parser and,
+// where that works, resolved by type with go/types (gotypes.go: other imports
+// are opaque stand-ins, nothing is run); a long definition shows its head and
+// the lines that matter (long.go), and the builders of a value the failing
+// lines format are shown with it (producer.go). Python and TypeScript/JavaScript use the documented
 // line heuristics of py.go and ts.go. Every file is read through the
 // confined projfs.Root.Open (no link leads out of the project, secret files are
 // refused) and shown through ReadText, redacted whole before it is cut.
