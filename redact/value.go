@@ -140,11 +140,25 @@ func templated(v string) bool {
 	return false
 }
 
-// keyOrSaltName reports whether a name ends in key or salt (NONCE_KEY,
-// LOGGED_IN_SALT): a secret when its value looks random.
+// keyOrSaltName reports whether a name's last word is key or salt (NONCE_KEY,
+// loggedInSalt, AUTH-KEY; not monkey): a secret when its value looks random.
+// It reads the name in place (it runs on every match of a name that is not a
+// secret's).
 func keyOrSaltName(name string) bool {
-	ws := nameWords(name)
-	return len(ws) > 0 && (ws[len(ws)-1] == "key" || ws[len(ws)-1] == "salt")
+	for _, suf := range []string{"key", "salt"} {
+		n := len(name) - len(suf)
+		if n < 0 || !strings.EqualFold(name[n:], suf) {
+			continue
+		}
+		if n == 0 || !isAlnum(name[n-1]) {
+			return true
+		}
+		p, c := name[n-1], name[n]
+		if ('a' <= p && p <= 'z' || '0' <= p && p <= '9') && 'A' <= c && c <= 'Z' { // camelCase
+			return true
+		}
+	}
+	return false
 }
 
 // quotedLiteral returns the span of the text between the quotes of a string
