@@ -169,7 +169,8 @@ func editChange(c *Change, content string, fr *plan.FileReview) (bool, error) {
 	}
 	proposed := c.After
 	fr.Edited = true
-	fr.EditDiff = edit.Unified("proposed/"+c.Path, "operator/"+c.Path, proposed, b)
+	// One file in two versions, titled by its path on both sides (not a rename).
+	fr.EditDiff = edit.Unified(c.Path, c.Path, proposed, b)
 	if c.shown != nil { // kept in the record: the user's text is shown redacted too
 		fr.EditDiff = c.shown.diff(c.Path, fr.EditDiff, proposed, b, true)
 	}

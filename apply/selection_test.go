@@ -65,6 +65,10 @@ func TestApplyPlanHunksAndEdits(t *testing.T) {
 			if !f.Edited || !strings.Contains(f.EditDiff, "-2\n") || !strings.Contains(f.EditDiff, "+two, by hand\n") {
 				t.Errorf("b.txt review = %+v", f)
 			}
+			// One file in two versions: both sides are titled by its path, not as a rename.
+			if !strings.HasPrefix(f.EditDiff, "--- b.txt\n+++ b.txt\n") {
+				t.Errorf("b.txt's edit diff is titled %q", strings.SplitN(f.EditDiff, "@@", 2)[0])
+			}
 		case "c.txt":
 			if !f.Unticked {
 				t.Errorf("c.txt review = %+v", f)
