@@ -154,6 +154,7 @@ ZeroDivisionError: division by zero`);
   step("the hand edit made the verdict stale; verified again, it covers the edited text");
   await page.screenshot({ path: shot.replace(/\.png$/, "-review.png"), fullPage: false });
 
+  assert.equal(await page.getByTestId("apply").innerText(), "Apply 2 files", "Apply says what it counts");
   await page.getByTestId("apply").click();
   await page.getByTestId("apply-result").filter({ hasText: "stats.py" }).waitFor();
   assert.equal(readFileSync(join(project, "stats.py"), "utf8"), stats(undefined, "    return max(xs) - min(xs) if xs else 0\n"), "exactly the accepted hunk is applied");
@@ -168,6 +169,11 @@ ZeroDivisionError: division by zero`);
   await page.locator('[data-testid="hunk"][data-path="stats.py"][data-n="1"][data-state="rejected"]').waitFor();
   assert.equal(await page.getByTestId("hunk-reject").count(), 0, "an applied plan offers no Reject");
   await page.locator('[data-testid="recorded-edit"][data-path="calc.py"]').waitFor();
+  // The hand edit's diff is titled by its file: nothing was renamed.
+  const editHead = page.locator('[data-testid="recorded-edit"][data-path="calc.py"] > [data-testid="diff"] .d2h-file-header');
+  assert.equal(await editHead.locator(".d2h-file-name").innerText(), "calc.py");
+  assert.doesNotMatch(await editHead.innerText(), /RENAMED|proposed|operator/i);
+  assert.equal(await editHead.locator(".d2h-moved").count(), 0);
   step("applied: stats.py got only the accepted hunk, calc.py the hand-written text; the record keeps the review and the view shows it");
 
   const seen = new Set(readdirSync(requests));
@@ -237,6 +243,7 @@ try {
   step("Context sent says what the context cost in (estimated) tokens, section by section");
 
   await page.locator('[data-testid="change-row"][data-path="notes.md"] [data-testid="change-check"]').uncheck();
+  assert.equal(await page.getByTestId("apply").innerText(), "Apply 1 file + 1 memory entry", "Apply says what it counts");
   await page.getByTestId("apply").click();
   const result = page.getByTestId("apply-result");
   await result.waitFor();
@@ -341,6 +348,17 @@ try {
   assert.equal(await dialog.getByRole("switch", { name: "Verify before review" }).isChecked(), true, "the switch was not saved");
   assert.equal(await dialog.getByTestId("verify-attempts").inputValue(), "1");
   await page.screenshot({ path: shot.replace(/\.png$/, "-settings.png"), fullPage: false });
+  // The Edit format choice is never cut off: the widest option fits the select; the hint says what it does.
+  const format = dialog.getByTestId("edit-format");
+  const fit = await format.evaluate((el) => {
+    const st = getComputedStyle(el);
+    const g = document.createElement("canvas").getContext("2d");
+    g.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+    return { widest: Math.max(...Array.from(el.options, (o) => g.measureText(o.text).width)), room: el.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - 24 };
+  });
+  assert.ok(fit.widest <= fit.room, `the widest edit format (${fit.widest}px) is cut off in ${fit.room}px`);
+  assert.match(await dialog.getByTestId("edit-format-hint").innerText(), /^Whole small files, search\/replace edits in large ones/);
+  await format.screenshot({ path: shot.replace(/\.png$/, "-edit-format.png") });
   await dialog.getByRole("button", { name: "Close" }).click();
   assert.equal(await page.getByTestId("verify-run").isChecked(), true, "the per-run choice starts from the setting");
   step("Settings lists both approvals; Verify before review switched on with one repair attempt");

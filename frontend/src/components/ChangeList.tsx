@@ -48,6 +48,13 @@ export function placementNote(placement?: string[] | null): string {
  * draft each hunk of a changed file can be accepted or rejected (keys: j/k or n/p next
  * and previous hunk, a accept, r reject, e edit the file), and a created or changed
  * file's proposed text can be edited by hand. */
+/** editDiffShown titles a recorded hand edit's diff by its file: records made before
+ * fixplan wrote the file's path on both sides label them "proposed/P" and
+ * "operator/P", which a diff view reads as a rename. */
+export function editDiffShown(diff: string): string {
+  return diff.replace(/^--- proposed\/(.+)\n\+\+\+ operator\/\1\n/m, "--- $1\n+++ $1\n");
+}
+
 export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAll, onLayout, review, reviewActions, recorded }: Props) {
   const reviewing = !readOnly && !!review && !!reviewActions;
   const editing = review?.editing ?? null;
@@ -174,7 +181,7 @@ export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAl
             {rec?.edited ? (
               <div className="selection-preview" data-testid="recorded-edit" data-path={c.path}>
                 <p className="muted small">You wrote your own version when applying; how it differed from this proposal:</p>
-                <DiffView diff={rec.edit_diff ?? ""} layout={layout} />
+                <DiffView diff={editDiffShown(rec.edit_diff ?? "")} layout={layout} />
                 <details>
                   <summary className="small">The proposal</summary>
                   <DiffView diff={c.diff} layout={layout} />

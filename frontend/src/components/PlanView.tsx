@@ -87,11 +87,21 @@ function reviewed(plan: PlanRecord, selected: Record<string, boolean>, review?: 
   return plan.changes.some((c) => !selected[c.path]);
 }
 
+/** applyCount says what Apply writes: "2 files + 1 memory entry". */
+export function applyCount(files: number, memory: number): string {
+  const parts: string[] = [];
+  if (files > 0) parts.push(`${files} ${files === 1 ? "file" : "files"}`);
+  if (memory > 0) parts.push(`${memory} ${memory === 1 ? "memory entry" : "memory entries"}`);
+  return parts.join(" + ");
+}
+
 export function PlanView(p: Props) {
   const { plan } = p;
   const [layout, setLayout] = useState<"side-by-side" | "line-by-line">("line-by-line");
   const commands = Array.from(new Set([...(plan.plan.commands_to_run ?? []), ...(plan.plan.proposed_changes?.commands_to_run ?? [])]));
-  const nSelected = plan.changes.filter((c) => p.selected[c.path]).length + plan.memory.filter((m) => p.memorySelected[m.key]).length;
+  const nFiles = plan.changes.filter((c) => p.selected[c.path]).length;
+  const nMemory = plan.memory.filter((m) => p.memorySelected[m.key]).length;
+  const nSelected = nFiles + nMemory;
   const ranAny = Object.values(p.commands).some((c) => c.result);
   const foreign = !!plan.foreign;
   const readOnly = plan.state !== "draft" || foreign;
@@ -318,7 +328,7 @@ export function PlanView(p: Props) {
             aria-describedby={foreign ? FOREIGN_NOTE : undefined}
             title={foreign ? "Not made by you: never applied" : undefined}
           >
-            Apply {nSelected > 0 && !foreign ? `(${nSelected})` : ""}
+            {nSelected > 0 && !foreign ? `Apply ${applyCount(nFiles, nMemory)}` : "Apply"}
           </button>
         )}
         {applyOff && (

@@ -41,6 +41,15 @@ type Props = {
 };
 
 /** SettingsDialog edits the provider and verification; the key is write-only (only a hint is shown). */
+
+/** EDIT_FORMAT_HINT says how each edit format asks the model to change existing files
+ * (the select shows only the short name, so the choice is never cut off). */
+const EDIT_FORMAT_HINT: Record<EditFormat, string> = {
+  auto: "Whole small files, search/replace edits in large ones; when a model's search/replace edits keep failing, fixplan asks it for unified diffs instead.",
+  whole: "The model rewrites each file it changes, whole.",
+  search_replace: "The model sends search/replace pairs; each search must match the file.",
+  diff: "The model sends a unified diff against the files as they are.",
+};
 export function SettingsDialog({ settings, presets, connection, approved, onSave, onTest, onRevoke, onClose, children }: Props) {
   const [s, setS] = useState(settings);
   const [key, setKey] = useState("");
@@ -147,13 +156,21 @@ export function SettingsDialog({ settings, presets, connection, approved, onSave
       </label>
       <label>
         Edit format
-        <select data-testid="edit-format" value={s.edit_format || "auto"} onChange={(e) => setS({ ...s, edit_format: e.target.value as EditFormat })}>
-          <option value="auto">Auto (whole small files, search/replace in large ones; learns from failures)</option>
+        <select
+          data-testid="edit-format"
+          aria-describedby="edit-format-hint"
+          value={s.edit_format || "auto"}
+          onChange={(e) => setS({ ...s, edit_format: e.target.value as EditFormat })}
+        >
+          <option value="auto">Auto</option>
           <option value="whole">Whole file</option>
           <option value="search_replace">Search/replace pairs</option>
           <option value="diff">Unified diff</option>
         </select>
       </label>
+      <p className="hint small muted" id="edit-format-hint" data-testid="edit-format-hint">
+        {EDIT_FORMAT_HINT[(s.edit_format || "auto") as EditFormat] ?? ""}
+      </p>
       <fieldset className="verify-settings">
         <legend>Verification</legend>
         <label className="inline">

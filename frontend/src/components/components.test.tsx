@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { ChangeList } from "./ChangeList";
+import { applyCount } from "./PlanView";
 import { DiffView, LARGE_DIFF } from "./DiffView";
 import { ErrorAlert } from "./ErrorAlert";
 import { SettingsDialog } from "./SettingsDialog";
@@ -85,5 +86,48 @@ describe("ProblemPanel", () => {
     );
     fireEvent.keyDown(screen.getByTestId("problem"), { key: "Enter", ctrlKey: true });
     expect(onFix).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("labels say what they are about", () => {
+  it("titles a recorded hand edit by its file, not as a rename, also in records that labelled the sides proposed/ and operator/", () => {
+    const body = "@@ -1,3 +1,3 @@\n # Notes\n \n-divide() returns None for b == 0.\n+divide() returns None for b == 0 (by hand).\n";
+    for (const head of ["--- NOTES.md\n+++ NOTES.md\n", "--- proposed/NOTES.md\n+++ operator/NOTES.md\n"]) {
+      const change = { path: "NOTES.md", op: "create" as const, diff: "diff --git a/NOTES.md b/NOTES.md\nnew file mode 100644\n--- /dev/null\n+++ b/NOTES.md\n@@ -0,0 +1 @@\n+x\n", base_sha256: "" };
+      const { container, unmount } = render(
+        <ChangeList
+          changes={[change]}
+          selected={{ "NOTES.md": true }}
+          layout="line-by-line"
+          readOnly
+          onToggle={() => {}}
+          onAll={() => {}}
+          onLayout={() => {}}
+          recorded={{ files: [{ path: "NOTES.md", hunks: 1, edited: true, edit_diff: head + body }] }}
+        />,
+      );
+      const edit = screen.getByTestId("recorded-edit").querySelector('[data-testid="diff"]')!;
+      expect(edit.querySelector(".d2h-file-name")?.textContent).toBe("NOTES.md");
+      expect(edit.querySelector(".d2h-file-header")?.textContent).not.toMatch(/RENAMED|proposed|operator/);
+      expect(edit.querySelectorAll(".d2h-moved"), head).toHaveLength(0);
+      expect(container.querySelectorAll(".d2h-moved")).toHaveLength(0);
+      unmount();
+    }
+  });
+
+  it("says what Apply counts: files and memory entries", () => {
+    expect(applyCount(2, 1)).toBe("2 files + 1 memory entry");
+    expect(applyCount(1, 0)).toBe("1 file");
+    expect(applyCount(0, 2)).toBe("2 memory entries");
+  });
+
+  it("keeps the edit format's names short and says what the chosen one does below", () => {
+    render(<SettingsDialog settings={sampleSettings()} presets={[]} connection="" approved={null} onSave={() => {}} onTest={() => {}} onRevoke={() => {}} onClose={() => {}} />);
+    const sel = screen.getByLabelText("Edit format") as HTMLSelectElement;
+    expect(Array.from(sel.options).map((o) => o.textContent)).toEqual(["Auto", "Whole file", "Search/replace pairs", "Unified diff"]);
+    expect(sel.getAttribute("aria-describedby")).toBe("edit-format-hint");
+    expect(screen.getByTestId("edit-format-hint").textContent).toMatch(/^Whole small files, search\/replace edits in large ones/);
+    fireEvent.change(sel, { target: { value: "diff" } });
+    expect(screen.getByTestId("edit-format-hint").textContent).toBe("The model sends a unified diff against the files as they are.");
   });
 });
