@@ -40,6 +40,13 @@ type Options struct {
 	// plan records that keep those diffs hold no secret values. It must keep the
 	// number of lines (redact.File does). What is written is never redacted.
 	Redact func(path, text string) string
+	// Hidden, when set with Redact, names the files whose text the model may
+	// not read (a secret, a hard link git does not track: the read path's
+	// decision). A preview shows none of their lines — nor those lines copied
+	// into another file of the plan — so neither a plan record nor a re-plan's
+	// review quotes a byte the read path refuses. Asked once per file per
+	// preview.
+	Hidden func(path string) bool
 }
 
 // Engine applies changes inside one project root.

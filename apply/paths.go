@@ -34,28 +34,10 @@ func quote(s string) string { return "\"" + s + "\"" }
 // at any depth in any spelling, a Windows device or short name, a stream), or "".
 func protected(rel string) string { return plan.ProtectedProblem(rel) }
 
-// secret reports files that hold credentials; writing them is refused.
-func secret(rel string) bool {
-	segs := strings.Split(strings.ToLower(rel), "/")
-	for _, s := range segs[:len(segs)-1] {
-		if s == "secrets" {
-			return true
-		}
-	}
-	base := segs[len(segs)-1]
-	switch {
-	case strings.HasPrefix(base, ".env") && base != ".envrc.example" && !strings.HasSuffix(base, ".example") && !strings.HasSuffix(base, ".sample"):
-		return true
-	case strings.HasPrefix(base, "id_rsa"), strings.HasPrefix(base, "id_ed25519"), strings.HasPrefix(base, "id_ecdsa"):
-		return true
-	}
-	for _, ext := range []string{".pem", ".key", ".p12", ".pfx"} {
-		if strings.HasSuffix(base, ext) {
-			return true
-		}
-	}
-	return false
-}
+// secret reports files that hold credentials; writing them is refused. It is
+// the read path's list (plan.IsSecretPath): a file the model may not read is
+// never previewed, so its content is quoted nowhere.
+func secret(rel string) bool { return plan.IsSecretPath(rel) }
 
 var lockFiles = map[string]bool{"go.sum": true, "package-lock.json": true, "yarn.lock": true, "pnpm-lock.yaml": true,
 	"cargo.lock": true, "poetry.lock": true, "pipfile.lock": true, "gemfile.lock": true, "composer.lock": true,

@@ -30,14 +30,48 @@ func (e *Engine) shade(cs []Change) {
 		return
 	}
 	s := &shown{redact: e.opt.Redact, project: map[string]bool{}}
+	hiddenPath, hiddenLine, anyHidden := map[string]bool{}, map[string]bool{}, false
 	for _, c := range cs {
+		hide := e.opt.Hidden != nil && e.opt.Hidden(c.Path)
+		hiddenPath[c.Path] = hide
+		anyHidden = anyHidden || hide
 		for _, l := range edit.Lines(string(c.Before)) {
 			s.project[l] = true
+			if hide && strings.TrimSpace(l) != "" {
+				hiddenLine[strings.TrimSuffix(l, "\n")] = true
+			}
+		}
+	}
+	if anyHidden {
+		s.redact = func(path, text string) string {
+			return e.opt.Redact(path, hideLines(text, hiddenPath[path], hiddenLine))
 		}
 	}
 	for i := range cs {
 		cs[i].shown = s
 	}
+}
+
+// notShownMark replaces a line of a file the model may not read (Options.Hidden).
+const notShownMark = "[NOT SHOWN: the model may not read this file]"
+
+// hideLines replaces every non-blank line of text (all when all, else those
+// in lines) with notShownMark, keeping the line endings and so the count.
+func hideLines(text string, all bool, lines map[string]bool) string {
+	if !all && len(lines) == 0 {
+		return text
+	}
+	var b strings.Builder
+	for _, l := range edit.Lines(text) {
+		body := strings.TrimSuffix(l, "\n")
+		if strings.TrimSpace(body) != "" && (all || lines[body] || lines[strings.TrimSuffix(body, "\r")]) {
+			b.WriteString(notShownMark)
+			b.WriteString(l[len(body):])
+			continue
+		}
+		b.WriteString(l)
+	}
+	return b.String()
 }
 
 // lines redacts text whole and returns its lines, or nil when the redactor

@@ -58,48 +58,10 @@ func isLetter(b byte) bool { return b|0x20 >= 'a' && b|0x20 <= 'z' }
 // never read for the model.
 func IsProtected(rel string) bool { return plan.InProtectedFolder(rel) }
 
-// secretSuffixes and secretPrefixes classify secret file names (lower-cased).
-var (
-	secretSuffixes = []string{".env", ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"}
-	secretPrefixes = []string{".env.", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}
-	secretNames    = []string{".env", "credentials", "credentials.json", "credentials.yaml", "credentials.yml",
-		"credentials.toml", "credentials.ini", "credentials.xml", "credentials.csv", ".netrc", ".pgpass", ".htpasswd",
-		"secret.json", "secrets.json", "secret.yaml", "secrets.yaml", "secret.yml", "secrets.yml", "secret.toml", "secrets.toml"}
-)
-
-// isSecretName reports whether a base name is a secret file's.
-func isSecretName(b string) bool {
-	b = strings.ToLower(b)
-	for _, n := range secretNames {
-		if b == n {
-			return true
-		}
-	}
-	for _, s := range secretSuffixes {
-		if strings.HasSuffix(b, s) {
-			return true
-		}
-	}
-	for _, p := range secretPrefixes {
-		if strings.HasPrefix(b, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // IsSecretPath reports whether rel (slash-separated, relative to the root) names a
-// secret file: .env*, *.pem, *.key, *.p12, id_rsa*, credentials files, .netrc, or
-// anything under a secrets/ folder.
-func IsSecretPath(rel string) bool {
-	parts := strings.Split(rel, "/")
-	for _, c := range parts[:len(parts)-1] {
-		if strings.EqualFold(c, "secrets") || strings.EqualFold(c, ".ssh") {
-			return true
-		}
-	}
-	return isSecretName(parts[len(parts)-1])
-}
+// secret file (plan.IsSecretPath: the one list, which apply's write guard uses
+// too).
+func IsSecretPath(rel string) bool { return plan.IsSecretPath(rel) }
 
 // Exists reports whether rel (slash-separated) names a file or folder in the
 // project, looked up through the root (nothing outside it is ever stat-ed).

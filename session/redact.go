@@ -113,6 +113,17 @@ func shownRedactor(configured []string) func(path, text string) string {
 	}
 }
 
+// hiddenFrom is apply.Options.Hidden: a file the model may not read (the read
+// path's decision, MayQuote) is not quoted by a preview, so neither the plan
+// record nor the re-plan's OPERATOR REVIEW holds its lines; a file that does not
+// exist yet is the model's own text.
+func hiddenFrom(g interface{ MayQuote(string) error }) func(string) bool {
+	return func(rel string) bool {
+		err := g.MayQuote(rel)
+		return err != nil && plan.CodeOf(err) != plan.ErrNotFound
+	}
+}
+
 // secretInChangeFlag is the preview's flag on a change that held the API key.
 const secretInChangeFlag = "writes [REDACTED]: the model put the configured API key in this change, and fixplan replaced it with the mark; " +
 	"applying it would write the mark — untick this file or edit it by hand"

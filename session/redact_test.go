@@ -176,7 +176,7 @@ func TestEchoedKeyNeverSaved(t *testing.T) {
 		}}, ""},
 		{"updated file content", []func(m map[string]any){actions(map[string]any{"kind": "UPDATE_FILE", "path": "calc.py",
 			"content": "API_KEY = \"" + key + "\"\n\ndef divide(a, b):\n    if b == 0:\n        return None\n    return a / b\n"})}, "calc.py"},
-		{"created file content", []func(m map[string]any){actions(map[string]any{"kind": "CREATE_FILE", "path": "settings.env", "content": "FIXPLAN_API_KEY=" + key + "\n"})}, "settings.env"},
+		{"created file content", []func(m map[string]any){actions(map[string]any{"kind": "CREATE_FILE", "path": "settings.cfg", "content": "FIXPLAN_API_KEY=" + key + "\n"})}, "settings.cfg"}, // not *.env: a secret file, which fixplan never writes
 		{"patch", []func(m map[string]any){func(m map[string]any) {
 			m["proposed_changes"] = map[string]any{"actions": []any{}, "commands_to_run": []any{},
 				"patch": "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,3 @@\n+KEY = \"" + key + "\"\n def divide(a, b):\n     return a / b\n"}

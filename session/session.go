@@ -110,7 +110,7 @@ func Open(root string, st Settings, model Model, em Emitter, opt Options) (*Sess
 		return nil, &plan.Error{Code: plan.ErrConfig, Msg: "the per-user state key cannot be read or created", Err: err,
 			Hint: "check that " + cfg + " is writable by you"}
 	}
-	eng, err := apply.Open(abs, apply.Options{Key: key, Redact: shownRedactor(opt.Secrets)})
+	eng, err := apply.Open(abs, apply.Options{Key: key, Redact: shownRedactor(opt.Secrets), Hidden: hiddenFrom(gath)})
 	if err != nil {
 		gath.Close()
 		return nil, fmt.Errorf("open project: %w", err)
