@@ -231,12 +231,13 @@ func TestModelCommandsNeedTheirOwnApproval(t *testing.T) {
 	if c := f.s.PlanCommand("touch marker"); c.Source != "proposed by the model" || !c.FromProject || c.Approved {
 		t.Fatalf("PlanCommand = %+v", c)
 	}
-	// Not approved, so a verification lists it, labelled, as waiting; nothing runs.
+	// Not approved, so a verification lists it, labelled, as waiting, with the
+	// command that approves it; nothing runs.
 	v, err := f.s.VerifyPlan(ctx, rec.ID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(v.Verification.Reason, "touch marker (proposed by the model)") {
+	if !strings.Contains(v.Verification.Reason, "fixplan checks approve 'touch marker' (proposed by the model)") {
 		t.Errorf("reason = %q", v.Verification.Reason)
 	}
 	if _, err := os.Stat(marker); err == nil {
