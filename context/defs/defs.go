@@ -175,7 +175,8 @@ type defFinder struct {
 	// the read bounds of limits.go: bytes read, files left out
 	readBytes          int64
 	tooBig, overBudget []string
-	gt                 *goTyped // Go type information (gotypes.go)
+	gt                 *goTyped             // Go type information (gotypes.go)
+	texts              map[string]shownText // the files sections are cut from, read once
 }
 
 // context returns what file imports from the project and the other files of its
@@ -734,7 +735,7 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 		if coveredAll(parts) || (h.span.data && to-from >= maxTestData && frames.LooksLikeTestFile(h.file)) {
 			continue // shown already, or a test's table of cases
 		}
-		ft, err := d.proj.ReadText(h.file)
+		ft, err := d.shownText(h.file)
 		if err != nil || to > len(ft.Lines) {
 			continue
 		}
@@ -783,6 +784,25 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 			len(dropped), strings.Join(dropped, ", ")))
 	}
 	return out
+}
+
+// shownText is a file as it is shown (ReadText: redacted whole), read once per
+// Sections call however many of its definitions are shown.
+func (d *defFinder) shownText(rel string) (projfs.Text, error) {
+	if t, ok := d.texts[rel]; ok {
+		return t.text, t.err
+	}
+	t, err := d.proj.ReadText(rel)
+	if d.texts == nil {
+		d.texts = map[string]shownText{}
+	}
+	d.texts[rel] = shownText{t, err}
+	return t, err
+}
+
+type shownText struct {
+	text projfs.Text
+	err  error
 }
 
 // identRe finds identifiers and dotted chains in Python and TS/JS code.

@@ -199,7 +199,9 @@ func (goLang) module(proj *projfs.Root, file string) (dir, mod string) {
 		if d == "." {
 			d = ""
 		}
-		if src, err := proj.ReadRaw(path.Join(d, "go.mod")); err == nil {
+		// the module directive is at the top: its head is read (a whole read
+		// takes a buffer of up to a MiB, and this runs for every checked package)
+		if src, err := proj.ReadHead(path.Join(d, "go.mod"), 64<<10); err == nil {
 			if mod, ok := frames.GoModulePath(src); ok {
 				return d, mod
 			}
