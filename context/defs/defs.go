@@ -147,8 +147,9 @@ type defFile struct {
 	defs  []defSpan
 	ok    bool
 	// parsed is what the language keeps of the file between calls (Go: the
-	// syntax tree, only of a file whose uses are read; TS/JS and Python: what
-	// the line scans need, ts.go's tsLines and py.go's pyLines).
+	// syntax tree, with function bodies only in the packages in play,
+	// gotypes.go's goSyntax; TS/JS and Python: what the line scans need, ts.go's
+	// tsLines and py.go's pyLines).
 	parsed any
 }
 
@@ -177,6 +178,7 @@ type defFinder struct {
 	tooBig, overBudget []string
 	gt                 *goTyped             // Go type information (gotypes.go)
 	texts              map[string]shownText // the files sections are cut from, read once
+	inPlay             map[string]bool      // Go folders whose files keep their function bodies (gotypes.go)
 }
 
 // context returns what file imports from the project and the other files of its
@@ -206,6 +208,9 @@ func (d *defFinder) file(rel string, lang defLang) *defFile {
 		return f
 	}
 	f.src, f.lines, f.ok = src, projfs.SplitLines(src), true
+	if _, ok := lang.(goLang); ok {
+		f.parsed = d.goSyntax(rel, src)
+	}
 	f.defs = lang.defs(f)
 	return f
 }
@@ -280,6 +285,9 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 	var hits []defHit
 	wanted := map[string]defUse{} // names for the project-wide search
 	var wantedLang defLang
+	for _, p := range points {
+		d.markInPlay(p.file)
+	}
 	for pi, p := range points {
 		if ctx.Err() != nil {
 			return nil, nil

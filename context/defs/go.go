@@ -28,15 +28,17 @@ func (goLang) parse(src []byte, mode parser.Mode) (*token.FileSet, *ast.File) {
 }
 
 type goParsed struct {
-	fset  *token.FileSet
-	file  *ast.File
-	typed *goTyped // the type information of the file, nil when it was not type-checked
+	fset   *token.FileSet
+	file   *ast.File
+	typed  *goTyped // the type information of the file, nil when it was not type-checked
+	bodies bool     // the tree has the function bodies (else only their braces)
 }
 
-// parsed parses a file whose uses are read, once (without comments: uses are
-// names in code). Only these files keep their syntax tree (limits.go).
+// parsed is the syntax tree of a file whose uses are read, with its function
+// bodies: the one goSyntax kept, else parsed again (without comments: uses are
+// names in code).
 func (l goLang) parsed(df *defFile) (*token.FileSet, *ast.File) {
-	if p, ok := df.parsed.(goParsed); ok {
+	if p, ok := df.parsed.(goParsed); ok && p.bodies {
 		return p.fset, p.file
 	}
 	defParsed.Add(1)

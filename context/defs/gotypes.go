@@ -69,11 +69,12 @@ func (d *defFinder) typed() *goTyped {
 func (d *defFinder) typeCheck(rel string) {
 	f := d.files[rel]
 	if f != nil {
-		if p, ok := f.parsed.(goParsed); ok && p.typed != nil {
+		if p, ok := f.parsed.(goParsed); ok && p.typed != nil && p.bodies {
 			return
 		}
 	}
 	dir := dirOf(rel)
+	d.markInPlay(rel)
 	test := strings.HasSuffix(rel, "_test.go")
 	name := d.goPackageName(rel)
 	if name == "" {
@@ -122,8 +123,13 @@ func (d *defFinder) checkDir(key, dir, name string, withTests bool) *types.Packa
 		if !df.ok {
 			continue
 		}
-		af, _ := parser.ParseFile(gt.fset, rel, df.src, parser.SkipObjectResolution)
-		defParsed.Add(1)
+		// the tree goSyntax kept, unless a check has it already or its
+		// bodies are needed and it has none
+		p, _ := df.parsed.(goParsed)
+		af := p.file
+		if af == nil || p.typed != nil || (withTests && !p.bodies) {
+			af = d.goParse(rel, df.src, withTests)
+		}
 		if af == nil || af.Name == nil || af.Name.Name != name {
 			continue
 		}
@@ -135,10 +141,12 @@ func (d *defFinder) checkDir(key, dir, name string, withTests bool) *types.Packa
 	}
 	modDir, mod := goLang{}.module(d.proj, path.Join(dir, "x.go"))
 	conf := types.Config{
-		Importer:         goImporter{d, modDir, mod, files},
-		Error:            func(error) {},
-		FakeImportC:      true,
-		IgnoreFuncBodies: false,
+		Importer:    goImporter{d, modDir, mod, files},
+		Error:       func(error) {},
+		FakeImportC: true,
+		// an imported package is checked for its declarations only: what the
+		// packages in play use of it (types, fields, methods, functions)
+		IgnoreFuncBodies: !withTests,
 	}
 	pkgPath := name
 	if mod != "" {
@@ -155,9 +163,48 @@ func (d *defFinder) checkDir(key, dir, name string, withTests bool) *types.Packa
 	gt.own[pkg] = true
 	for i, af := range files {
 		df := d.files[rels[i]]
-		df.parsed = goParsed{fset: gt.fset, file: af, typed: gt}
+		df.parsed = goParsed{fset: gt.fset, file: af, typed: gt, bodies: withTests}
 	}
 	return pkg
+}
+
+// markInPlay says the Go files of file's folder keep their function bodies:
+// their uses are read and they are type-checked with them.
+func (d *defFinder) markInPlay(file string) {
+	if _, ok := langFor(file).(goLang); !ok {
+		return
+	}
+	if d.inPlay == nil {
+		d.inPlay = map[string]bool{}
+	}
+	d.inPlay[dirOf(file)] = true
+}
+
+// goSyntax is the syntax tree of a Go file read for definitions, parsed once
+// into the gather's file set and shared by its definitions (goLang.defs), its
+// uses and its package's type check: with its function bodies when its folder
+// is in play, else with only their braces (an imported package is checked for
+// its declarations only, and a tree without bodies is a fraction of the size).
+func (d *defFinder) goSyntax(rel string, src []byte) goParsed {
+	bodies := d.inPlay[dirOf(rel)]
+	return goParsed{fset: d.typed().fset, file: d.goParse(rel, src, bodies), bodies: bodies}
+}
+
+// goParse parses a Go file into the gather's file set, without comments (doc
+// comments are found on the lines above a declaration) and, unless bodies,
+// with each function body cut to its braces.
+func (d *defFinder) goParse(rel string, src []byte, bodies bool) *ast.File {
+	defParsed.Add(1)
+	af, _ := parser.ParseFile(d.typed().fset, rel, src, parser.SkipObjectResolution)
+	if af != nil && !bodies {
+		for _, decl := range af.Decls {
+			// a body that does not close keeps its statements: its end is theirs
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil && fd.Body.Rbrace.IsValid() {
+				fd.Body = &ast.BlockStmt{Lbrace: fd.Body.Lbrace, Rbrace: fd.Body.Rbrace}
+			}
+		}
+	}
+	return af
 }
 
 // buildMatch reports whether a Go file is built for this machine's GOOS and
