@@ -1,6 +1,7 @@
 package defs
 
 import (
+	"bytes"
 	"cmp"
 	"go/ast"
 	"go/build"
@@ -141,7 +142,7 @@ func (d *defFinder) checkDir(key, dir, name string, withTests bool) *types.Packa
 	}
 	modDir, mod := goLang{}.module(d.proj, path.Join(dir, "x.go"))
 	conf := types.Config{
-		Importer:    goImporter{d, modDir, mod, files},
+		Importer:    goImporter{d, modDir, mod, files, &goSels{}},
 		Error:       func(error) {},
 		FakeImportC: true,
 		// an imported package is checked for its declarations only: what the
@@ -217,7 +218,7 @@ func (d *defFinder) buildMatch(rel string) bool {
 		if !f.ok {
 			return nil, io.ErrUnexpectedEOF
 		}
-		return io.NopCloser(strings.NewReader(string(f.src))), nil
+		return io.NopCloser(bytes.NewReader(f.src)), nil
 	}
 	ok, err := ctxt.MatchFile(".", path.Base(rel))
 	return err != nil || ok
@@ -230,6 +231,33 @@ type goImporter struct {
 	modDir     string
 	mod        string
 	importedBy []*ast.File
+	sels       *goSels
+}
+
+// goSels are the exported names each file of importedBy selects from an
+// identifier (pkg.Name), collected in one walk of the files for all their
+// imports.
+type goSels struct {
+	byFile []map[string][]string // file index → identifier → selected names
+}
+
+func (im goImporter) selected() []map[string][]string {
+	if im.sels.byFile == nil {
+		im.sels.byFile = make([]map[string][]string, len(im.importedBy))
+		for i, f := range im.importedBy {
+			m := map[string][]string{}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok {
+					if id, ok := sel.X.(*ast.Ident); ok && token.IsExported(sel.Sel.Name) && !slices.Contains(m[id.Name], sel.Sel.Name) {
+						m[id.Name] = append(m[id.Name], sel.Sel.Name)
+					}
+				}
+				return true
+			})
+			im.sels.byFile[i] = m
+		}
+	}
+	return im.sels.byFile
 }
 
 func (im goImporter) Import(p string) (*types.Package, error) {
@@ -247,7 +275,7 @@ func (im goImporter) Import(p string) (*types.Package, error) {
 			}
 		}
 	}
-	return im.d.fake(p, im.importedBy), nil
+	return im.d.fake(p, im.importedBy, im.selected()), nil
 }
 
 // dirPackageName is the package name of the non-test Go files of dir.
@@ -266,7 +294,7 @@ func (d *defFinder) dirPackageName(dir string) string {
 // files use of it (pkg.Name) is a type with no methods, so a value of it is
 // known to be of another package, and nothing of it is looked up in the
 // project.
-func (d *defFinder) fake(p string, files []*ast.File) *types.Package {
+func (d *defFinder) fake(p string, files []*ast.File, sels []map[string][]string) *types.Package {
 	gt := d.typed()
 	pkg := gt.fakes[p]
 	if pkg == nil {
@@ -275,7 +303,7 @@ func (d *defFinder) fake(p string, files []*ast.File) *types.Package {
 		pkg.MarkComplete()
 		gt.fakes[p] = pkg
 	}
-	for _, f := range files {
+	for i, f := range files {
 		local := ""
 		for _, is := range f.Imports {
 			if v, err := strconv.Unquote(is.Path.Value); err == nil && v == p {
@@ -288,18 +316,13 @@ func (d *defFinder) fake(p string, files []*ast.File) *types.Package {
 		if local == "" {
 			continue
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			sel, ok := n.(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			if id, ok := sel.X.(*ast.Ident); ok && id.Name == local && token.IsExported(sel.Sel.Name) && pkg.Scope().Lookup(sel.Sel.Name) == nil {
-				tn := types.NewTypeName(token.NoPos, pkg, sel.Sel.Name, nil)
+		for _, name := range sels[i][local] {
+			if pkg.Scope().Lookup(name) == nil {
+				tn := types.NewTypeName(token.NoPos, pkg, name, nil)
 				types.NewNamed(tn, types.NewStruct(nil, nil), nil)
 				pkg.Scope().Insert(tn)
 			}
-			return true
-		})
+		}
 	}
 	return pkg
 }

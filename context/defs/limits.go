@@ -25,8 +25,11 @@ import (
 //     around a failing line, maxUseSpan), so finding the definitions of a file
 //     is linear in its lines even when its brackets never close;
 //   - Go files are parsed without comments (doc comments are found on the lines
-//     above a declaration) and their syntax trees are kept only for the files
-//     whose uses are read (failure points and the definitions of each hop).
+//     above a declaration), once, into one file set shared by definitions,
+//     uses and type checks; the trees of files outside the packages in play
+//     keep only the braces of their function bodies (gotypes.go's goSyntax), so
+//     a file is parsed at most twice (again with its bodies when a hop brings
+//     its package into play).
 //
 // A warning names the files left out by the first two bounds.
 var (
