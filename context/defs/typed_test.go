@@ -91,3 +91,24 @@ func TestDefinitionsGoProducerOfAWrongValue(t *testing.T) {
 		}
 	}
 }
+
+// s.Get of an imported project package's *Store is Store.Get, found by type
+// from that package's declarations (checked without function bodies), not the
+// Cache.Get of the same package; and each Go file of the module is parsed
+// once, its tree shared by definitions, uses and the type checks — the store
+// package's two files again, with their bodies, when the hop into Store.Get
+// reads its uses.
+func TestDefinitionsGoTypedImportedPackageParsedOnce(t *testing.T) {
+	root, problem := typedFixture(t, "imported")
+	before := defParsed.Load()
+	got := sectionsFor(t, root, problem, Request{})
+	if parsed := defParsed.Load() - before; parsed > 4+2 {
+		t.Errorf("%d Go files parsed for a module of 4 (2 of them in play for a hop)", parsed)
+	}
+	if _, ok := got.find("File store/store.go lines 11-14", "definition of Get"); !ok {
+		t.Errorf("Store.Get not shown; sections:\n%s", got.titles())
+	}
+	if _, ok := got.find("File store/cache.go", "definition of Get"); ok {
+		t.Errorf("Cache.Get shown for a *Store's Get; sections:\n%s", got.titles())
+	}
+}
