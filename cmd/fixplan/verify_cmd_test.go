@@ -86,12 +86,12 @@ func TestModelCommandNeverRunsUnderYes(t *testing.T) {
 		}
 	}
 	code, out, errOut := runEnv(t, providerEnv(srv), "", "--root", root, "plan", "--problem", "File \"calc.py\", line 2, in divide\nZeroDivisionError: division by zero", "--verify", "--yes")
-	if code != 0 || !strings.Contains(out, cmd+" (proposed by the model)") || strings.Contains(out, "$ "+cmd) {
+	if code != 0 || !labelled(out, cmd, " (proposed by the model)") || strings.Contains(out, "$ "+cmd) {
 		t.Fatalf("plan --verify --yes: %d\n%s%s", code, out, errOut)
 	}
 	ran("plan --verify --yes")
 	code, out, errOut = runEnv(t, nil, "", "--root", root, "apply", "--verify", "--dry-run", "--yes")
-	if code != 0 || !strings.Contains(out, cmd+" (proposed by the model)") {
+	if code != 0 || !labelled(out, cmd, " (proposed by the model)") {
 		t.Fatalf("apply --verify --yes: %d\n%s%s", code, out, errOut)
 	}
 	ran("apply --verify --yes")
@@ -208,10 +208,16 @@ func TestModelTestCommandInTheSharedProjectFile(t *testing.T) {
 	vars["FIXPLAN_SETTINGS"] = filepath.Join(mate, "settings.json")
 	vars["FIXPLAN_USER_PREFS"] = filepath.Join(mate, "preferences.json")
 	code, out, errOut = runEnv(t, vars, "", "--root", root, "plan", "--problem", "File \"calc.py\", line 2, in divide\nZeroDivisionError", "--verify", "--yes")
-	if code != 0 || !strings.Contains(out, "touch "+marker+" (test command the model proposed in plan "+rec.ID+" (applied ") {
+	if code != 0 || !labelled(out, "touch "+marker, " (test command the model proposed in plan "+rec.ID+" (applied ") {
 		t.Fatalf("teammate's plan --verify --yes: %d\n%s%s", code, out, errOut)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("--yes ran the model's test command from the project file")
 	}
+}
+
+// labelled reports whether out lists cmd with its origin label, as a plain command or
+// shell-quoted where the line tells the user what to approve (fixplan checks approve 'CMD').
+func labelled(out, cmd, label string) bool {
+	return strings.Contains(out, cmd+label) || strings.Contains(out, "'"+cmd+"'"+label)
 }
