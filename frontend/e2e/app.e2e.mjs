@@ -64,7 +64,7 @@ async function twoPhase(page, project, step, shot) {
   assert.equal(await offer.count(), 0, "written changes are not offered again");
   const written = sealedPlans(project).find((p) => p.approved_plan === approved.id);
   assert.equal(written.plan.mode, "apply");
-  assert.equal(await page.getByTestId("plan-mode").innerText(), "mode: apply");
+  assert.equal(await page.getByTestId("plan-mode").textContent(), "mode: apply");
   assert.deepEqual(await page.getByTestId("plan-rollback").locator("li").allInnerTexts(), ["git checkout calc.py; rm settings.json"]);
   assert.equal(written.calls.length, 2, "one correction request for the syntax error");
   assert.match(written.changes.find((c) => c.path === "settings.json").syntax_issues[0], /^line 3, column 1:/);
@@ -223,7 +223,7 @@ try {
   assert.match(await page.getByTestId("calls").textContent(), /1 model request to fake-model \(json_schema\): [\d,]+ tokens in/);
   step("plan shown with 2 changes and a diff; nothing written");
   // Everything the model answered is on screen: the mode, what to expect, no empty rollback.
-  assert.equal(await page.getByTestId("plan-mode").innerText(), "mode: fix-plan");
+  assert.equal(await page.getByTestId("plan-mode").textContent(), "mode: fix-plan");
   assert.deepEqual(await page.getByTestId("plan-expect").locator("li").allInnerTexts(), ["prints checked"]);
   assert.equal(await page.getByTestId("plan-rollback").count(), 0, "an empty rollback list is not shown");
   step("the plan's mode and what to expect after the fix are shown");
@@ -368,7 +368,7 @@ try {
   await page.getByTestId("fix").click();
   await page.getByTestId("summary").filter({ hasText: "second try" }).waitFor({ timeout: 90000 });
   assert.equal(await badge.getAttribute("data-state"), "failed", await badge.innerText());
-  assert.equal(await badge.innerText(), "Failed — a check fails with the change, and did not before");
+  assert.equal(await badge.innerText(), "Failed — a check fails with the change, and did not before · about the plan as proposed");
   const checkRows = page.getByTestId("check-result");
   assert.deepEqual(await checkRows.evaluateAll((rs) => rs.map((r) => r.getAttribute("data-outcome"))), ["passed", "failed"]);
   const failedRow = checkRows.filter({ hasText: CHECK_KEEP });
