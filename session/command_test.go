@@ -237,7 +237,7 @@ func TestModelCommandsNeedTheirOwnApproval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(v.Verification.Reason, "fixplan checks approve 'touch marker' (proposed by the model)") {
+	if !strings.Contains(v.Verification.Reason, "touch marker (proposed by the model): fixplan checks approve 'touch marker'") {
 		t.Errorf("reason = %q", v.Verification.Reason)
 	}
 	if _, err := os.Stat(marker); err == nil {

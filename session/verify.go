@@ -351,7 +351,7 @@ func approveHint(waiting []Check) string {
 		if c.Focused {
 			focused = &waiting[i]
 		} else {
-			others = append(others, "fixplan checks approve "+verify.ShellQuote(c.Command)+" ("+c.Source+")")
+			others = append(others, c.Command+" ("+c.Source+"): fixplan checks approve "+verify.ShellQuote(c.Command))
 		}
 	}
 	var b strings.Builder
@@ -359,13 +359,13 @@ func approveHint(waiting []Check) string {
 		fmt.Fprintf(&b, "to get a verdict, approve the focused test `%s`: run fixplan plan --verify again with --yes, or approve it once with fixplan checks approve %s (in the window: tick it under Verify)",
 			focused.Command, verify.ShellQuote(focused.Command))
 		if len(others) > 0 {
-			b.WriteString("; or a suite check: " + strings.Join(limitStrings(others, 3), " | "))
+			b.WriteString("; or a suite check: " + strings.Join(others, " | "))
 		}
 		return b.String()
 	}
 	b.WriteString("fixplan derives no focused test from this problem; to get a verdict, add a check that runs the failing test (fixplan plan --verify --check CMD, or Verify in the window)")
 	if len(others) > 0 {
-		b.WriteString(", or approve one: " + strings.Join(limitStrings(others, 3), " | "))
+		b.WriteString(", or approve one: " + strings.Join(others, " | "))
 	}
 	return b.String()
 }
