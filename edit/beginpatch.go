@@ -88,6 +88,19 @@ func (f Section) Content() string { return joinLines(f.add) }
 // with no lines, an update with neither a chunk nor a *** Move to:, a line
 // after *** End of File that does not start a new chunk.
 func ParseBeginPatch(patch string) ([]Section, error) {
+	files, _, err := parseBeginPatch(patch)
+	return files, err
+}
+
+// parseBeginPatch is ParseBeginPatch also saying which lines (0-based) it read
+// as section headers and as the end.
+func parseBeginPatch(patch string) ([]Section, map[int]bool, error) {
+	marks := map[int]bool{}
+	files, err := parseBeginPatchInto(patch, marks)
+	return files, marks, err
+}
+
+func parseBeginPatchInto(patch string, marks map[int]bool) ([]Section, error) {
 	lines := strings.Split(strings.ReplaceAll(patch, "\r\n", "\n"), "\n")
 	bad := func(n int, why string) error {
 		return plan.Errorf(plan.ErrInvalidInput, "the *** Begin Patch envelope is malformed at line %d (%q): %s", n+1, lines[n], why).
@@ -120,16 +133,31 @@ func ParseBeginPatch(patch string) ([]Section, error) {
 		cur.chunks = append(cur.chunks, codexChunk{anchor: anchor, line: at})
 		chunk = &cur.chunks[len(cur.chunks)-1]
 	}
+	// A marker may have white space around it, as Codex reads it, but only
+	// where a marker is allowed: in an update, a line starting with ' ', '-'
+	// or '+' is a changed line (" *** Update File: b" is the context line
+	// "*** Update File: b"), except after *** End of File, where no changed
+	// line may follow. " *** End Patch" is the end, a context line otherwise,
+	// when it is the envelope's last end line (Codex reads the last line).
+	lastEnd := -1
+	for n, l := range lines {
+		if strings.TrimSpace(l) == codexEnd {
+			lastEnd = n
+		}
+	}
 	ended := false
 	for i++; i < len(lines) && !ended; i++ {
 		l := lines[i]
 		t := strings.TrimRight(l, " \t")
+		if cur == nil || cur.Op != UpdateFile || (chunk != nil && chunk.eof) || !strings.ContainsAny(l[:min(len(l), 1)], " -+") {
+			t = strings.TrimSpace(l)
+		}
 		switch {
-		case t == codexEnd:
+		case t == codexEnd || (i == lastEnd && strings.TrimSpace(l) == codexEnd):
 			if err := done(); err != nil {
 				return nil, err
 			}
-			ended = true
+			ended, marks[i] = true, true
 			continue
 		case strings.HasPrefix(t, codexUpdate), strings.HasPrefix(t, codexAdd), strings.HasPrefix(t, codexDelete):
 			if err := done(); err != nil {
@@ -148,7 +176,7 @@ func ParseBeginPatch(patch string) ([]Section, error) {
 				return nil, bad(i, "the file header names no path")
 			}
 			files = append(files, f)
-			cur, chunk, header = &files[len(files)-1], nil, i
+			cur, chunk, header, marks[i] = &files[len(files)-1], nil, i, true
 			continue
 		case strings.HasPrefix(t, "```"):
 			continue
@@ -189,7 +217,10 @@ func ParseBeginPatch(patch string) ([]Section, error) {
 					return nil, err
 				}
 				newChunk(strings.TrimSpace(strings.TrimPrefix(t, "@@")), i)
-			case chunk != nil && chunk.eof && l != "":
+			case chunk != nil && chunk.eof && t == "":
+				// Codex skips blank lines between chunks; after *** End of File
+				// one cannot be a context line.
+			case chunk != nil && chunk.eof:
 				return nil, bad(i, "a line after *** End of File starts a new chunk with @@")
 			case l == "":
 				// A blank context line whose space was lost (unless it ends the text).
@@ -337,10 +368,20 @@ func DropBeginPatchFiles(patch string, drop map[string]bool) (string, bool) {
 	if !IsBeginPatch(patch) {
 		return patch, false
 	}
+	// The lines the parser reads as headers and end decide, so a header with
+	// white space around it is one and a context line that looks like one is
+	// not; an envelope it refuses is cut at the unindented markers.
+	_, marks, err := parseBeginPatch(patch)
 	var out []string
 	skipping, kept := false, 0
-	for _, l := range strings.SplitAfter(patch, "\n") {
+	for i, l := range strings.SplitAfter(patch, "\n") {
 		t := strings.TrimRight(l, " \t\r\n")
+		if err == nil {
+			if !marks[i] {
+				t = ""
+			}
+			t = strings.TrimSpace(t)
+		}
 		for _, h := range []string{codexUpdate, codexAdd, codexDelete} {
 			if strings.HasPrefix(t, h) {
 				skipping = drop[path.Clean(strings.ReplaceAll(strings.TrimSpace(t[len(h):]), `\`, "/"))]
