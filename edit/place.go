@@ -70,7 +70,7 @@ func Place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 		n++
 	}
 	var placements []string
-	cursor := 0
+	cursor, carried := 0, 0
 	var last hunkEnd
 	for hi, f := range frags {
 		var old []string
@@ -83,7 +83,7 @@ func Place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 		if len(old) == 0 {
 			expected = int(f.OldPosition) // insertion after line OldPosition
 		}
-		pos, level, err := find(lines, old, cursor, expected, maxLevel, mustEnd(f))
+		pos, level, err := find(lines, old, cursor, expected, carried, maxLevel, mustEnd(f))
 		if err == nil && repeatsBefore(lines, pos, level, f) {
 			err = fmt.Errorf("its lines are at line %d, but the lines it adds before them are the lines just before them, so it would write them twice; the change looks applied already", pos+1)
 		}
@@ -130,7 +130,7 @@ func Place(rel string, before []byte, frags []*gitdiff.TextFragment) ([]byte, []
 				emit(text)
 			}
 		}
-		cursor = k
+		cursor, carried = k, pos-expected
 		last = endOf(f)
 		placements = append(placements, describe(level, pos-expected))
 	}
@@ -264,8 +264,11 @@ func describe(level, offset int) string {
 
 // find returns where old matches lines (at or after cursor), nearest to expected,
 // at the strictest level that matches; a hunk that must end the file (end says
-// why) only there.
-func find(lines, old []string, cursor, expected, maxLevel int, end string) (int, int, error) {
+// why) only there. Where the lines match off the expected line and also
+// elsewhere, the match at expected+carried (the offset the file's previous hunk
+// was placed at) wins, as git expects a hunk where the hunks before it were
+// found; without a match there it is refused.
+func find(lines, old []string, cursor, expected, carried, maxLevel int, end string) (int, int, error) {
 	if end != "" {
 		return findAtEnd(lines, old, cursor, expected, maxLevel, end)
 	}
@@ -278,8 +281,16 @@ func find(lines, old []string, cursor, expected, maxLevel int, end string) (int,
 		}
 		return expected, levelExact, nil
 	}
+	shifted := expected + carried
 	for level := levelExact; level <= maxLevel; level++ {
 		matches := matcher(lines, old, cursor, level)
+		// byOffset is the match the carried offset picks among several.
+		byOffset := func(err error) (int, int, error) {
+			if carried != 0 && matches(shifted) {
+				return shifted, level, nil
+			}
+			return 0, 0, err
+		}
 		// Search outward from the expected line: the first distance with a match
 		// wins; a match on both sides at that distance is ambiguous, and so is a
 		// match off the stated line when the lines occur elsewhere too (the
@@ -293,7 +304,7 @@ func find(lines, old []string, cursor, expected, maxLevel int, end string) (int,
 			at := expected - d
 			switch {
 			case below && above:
-				return 0, 0, fmt.Errorf("its lines match at line %d and line %d equally well; fixplan does not guess", expected+1-d, expected+1+d)
+				return byOffset(fmt.Errorf("its lines match at line %d and line %d equally well; fixplan does not guess", expected+1-d, expected+1+d))
 			case above:
 				at = expected + d
 			case !below:
@@ -302,7 +313,7 @@ func find(lines, old []string, cursor, expected, maxLevel int, end string) (int,
 			if d > 0 {
 				for i := cursor; i+len(old) <= len(lines); i++ {
 					if i != at && matches(i) {
-						return 0, 0, fmt.Errorf("its lines are not at line %d and match at line %d and line %d; fixplan does not guess", expected+1, min(i, at)+1, max(i, at)+1)
+						return byOffset(fmt.Errorf("its lines are not at line %d and match at line %d and line %d; fixplan does not guess", expected+1, min(i, at)+1, max(i, at)+1))
 					}
 				}
 			}
