@@ -119,6 +119,7 @@ func cleanPatch(patch string) (string, error) {
 	var files []*cleanFile
 	var cur *cleanFile
 	var hunk *cleanHunk
+	var last *cleanHunk // the hunk the patch ends in, if it does
 	gitNames := func(l string) (string, string) {
 		rest := strings.TrimPrefix(l, "diff --git ")
 		if strings.HasPrefix(rest, `"`) {
@@ -237,7 +238,7 @@ func cleanPatch(patch string) (string, error) {
 			// (a hunk with no context after its change must end the file).
 			if onlySpace(lines[i+1:]) {
 				hunk.lines = append(hunk.lines, lostBlankContext(hunk, lines[i:])...)
-				hunk = nil
+				last, hunk = hunk, nil
 				continue
 			}
 			hunk.lines = append(hunk.lines, " ")
@@ -246,6 +247,12 @@ func cleanPatch(patch string) (string, error) {
 		default:
 			hunk = nil // prose after a hunk
 		}
+	}
+	if hunk != nil {
+		last = hunk
+	}
+	if err := cutOff(files, last); err != nil {
+		return "", err
 	}
 	var b strings.Builder
 	b.Grow(len(patch) + 64*len(files)) // the cleaned patch is about as long
@@ -298,18 +305,7 @@ func cleanPatch(patch string) (string, error) {
 			fmt.Fprintf(&b, "--- %s\n+++ %s\n", a, bb)
 		}
 		for _, h := range f.hunks {
-			oc, nc := 0, 0
-			for _, l := range h.lines {
-				switch l[0] {
-				case ' ':
-					oc++
-					nc++
-				case '-':
-					oc++
-				case '+':
-					nc++
-				}
-			}
+			oc, nc := countSides(h.lines)
 			ost, ns := h.oldStart, h.newStart
 			if oc == 0 && ost > 0 && f.oldName == "" {
 				ost = 0
@@ -383,17 +379,7 @@ func epochStamp(stamp string) bool {
 // blank; the one after its final line break is not a line): as many as both
 // counts lack, when they lack the same number and the patch has that many.
 func lostBlankContext(h *cleanHunk, rest []string) []string {
-	oc, nc := 0, 0
-	for _, l := range h.lines {
-		switch l[0] {
-		case ' ':
-			oc, nc = oc+1, nc+1
-		case '-':
-			oc++
-		case '+':
-			nc++
-		}
-	}
+	oc, nc := countSides(h.lines)
 	k := h.oldCount - oc
 	if k <= 0 || h.newCount-nc != k || k > len(rest)-1 {
 		return nil
@@ -403,6 +389,46 @@ func lostBlankContext(h *cleanHunk, rest []string) []string {
 		out[i] = " "
 	}
 	return out
+}
+
+// cutOff refuses a patch whose text ends inside the last hunk, h, of a file
+// it creates: fewer lines than the hunk's header says, and no fence, prose or
+// other hunk after them. Counts are recomputed for what models miscount in the
+// middle of a diff, but a created file is not placed anywhere, so nothing
+// else would notice a reply cut off there, and the file would be written cut
+// off. (A changed file's hunk cut inside a change has no context after it,
+// so it must end the file: mustEnd.)
+func cutOff(files []*cleanFile, h *cleanHunk) error {
+	if h == nil || len(files) == 0 {
+		return nil
+	}
+	f := files[len(files)-1]
+	if len(f.hunks) == 0 || &f.hunks[len(f.hunks)-1] != h || f.oldName != "" || f.newName == "" || (f.renameFrom != "" && f.renameTo != "") {
+		return nil
+	}
+	oc, nc := countSides(h.lines)
+	if nc >= h.newCount && oc >= h.oldCount {
+		return nil
+	}
+	return (&plan.Error{Code: plan.ErrInvalidInput, Paths: []string{f.newName},
+		Msg: fmt.Sprintf("the diff for %s ends inside a hunk: its header (@@ -%d,%d +%d,%d @@) says %d line(s), %d are there — the reply looks cut off, so none of it is applied",
+			f.newName, h.oldStart, h.oldCount, h.newStart, h.newCount, h.newCount, nc)}).
+		WithHint("re-plan; a complete hunk has as many lines as its header says")
+}
+
+// countSides counts a hunk's lines on its old and new side.
+func countSides(lines []string) (oc, nc int) {
+	for _, l := range lines {
+		switch l[0] {
+		case ' ':
+			oc, nc = oc+1, nc+1
+		case '-':
+			oc++
+		case '+':
+			nc++
+		}
+	}
+	return oc, nc
 }
 
 // onlySpace reports whether every line is blank (without joining them: a patch
