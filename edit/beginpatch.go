@@ -370,10 +370,13 @@ func DropBeginPatchFiles(patch string, drop map[string]bool) (string, bool) {
 	}
 	// The lines the parser reads as headers and end decide, so a header with
 	// white space around it is one and a context line that looks like one is
-	// not; an envelope it refuses is cut at the unindented markers.
+	// not; an envelope it refuses is cut at the unindented markers. The kept
+	// headers are written without white space around them: where a section is
+	// dropped, an indented header may come to follow a chunk, where it would
+	// be read as a context line.
 	_, marks, err := parseBeginPatch(patch)
 	var out []string
-	skipping, kept := false, 0
+	skipping, kept, dropped := false, 0, 0
 	for i, l := range strings.SplitAfter(patch, "\n") {
 		t := strings.TrimRight(l, " \t\r\n")
 		if err == nil {
@@ -385,7 +388,9 @@ func DropBeginPatchFiles(patch string, drop map[string]bool) (string, bool) {
 		for _, h := range []string{codexUpdate, codexAdd, codexDelete} {
 			if strings.HasPrefix(t, h) {
 				skipping = drop[path.Clean(strings.ReplaceAll(strings.TrimSpace(t[len(h):]), `\`, "/"))]
-				if !skipping {
+				if skipping {
+					dropped++
+				} else {
 					kept++
 				}
 			}
@@ -393,12 +398,18 @@ func DropBeginPatchFiles(patch string, drop map[string]bool) (string, bool) {
 		if t == codexEnd {
 			skipping = false
 		}
+		if err == nil && marks[i] {
+			l = t + l[len(strings.TrimRight(l, "\r\n")):]
+		}
 		if !skipping {
 			out = append(out, l)
 		}
 	}
-	if kept == 0 {
+	switch {
+	case kept == 0:
 		return "", true
+	case dropped == 0:
+		return patch, true
 	}
 	return strings.Join(out, ""), true
 }
