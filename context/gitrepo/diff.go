@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -86,19 +87,38 @@ func (g *Git) Changes(ctx context.Context, inPlay []string, o ChangesOptions) (s
 	// what is parsed below
 	safe := []string{"--no-ext-diff", "--no-textconv", "--no-color", "--relative", "--ignore-submodules=all", "-U3",
 		"--src-prefix=a/", "--dst-prefix=b/"}
-	out, cut, err := g.runGit(ctx, git, repo, append(append([]string{"diff"}, safe...), "HEAD", "--", ".")...)
+	// the files changed first (no contents diffed): git diffs only as many as
+	// can be shown, and the others are named
+	names, namesCut, err := g.runGit(ctx, git, repo, append(append([]string{"diff"}, safe...), "HEAD", "--name-only", "-z", "--", ".")...)
 	if err != nil {
 		return section.Candidate{}, false
 	}
+	rev := "HEAD"
+	diffArgs := append([]string{"diff"}, safe...)
 	title := ChangesTitle + " (git diff HEAD"
 	intro := "Changes not committed yet (staged and unstaged, tracked files; new files are in Recent files), relative to the project root:\n"
 	// the two sides of the diff, whose whole contents are Redacted: HEAD and the
 	// working tree ("")
 	sides := diffSides{old: "HEAD"}
-	if strings.TrimSpace(out) == "" && !cut {
-		out, cut, err = g.runGit(ctx, git, repo, append(append([]string{"log", "-1", "-p", "--no-notes", "--no-show-signature",
-			"--format=%H%ncommit %h%nDate: %cs%nSubject: %s%n"}, safe...), "HEAD", "--", ".")...)
-		if err != nil || strings.TrimSpace(out) == "" {
+	if names == "" && !namesCut {
+		// the last commit that touched the root, pinned by its hash: the diff
+		// of some of its files must not find an older commit
+		names, namesCut, err = g.runGit(ctx, git, repo, append(append([]string{"log", "-1", "--no-notes", "--format=%H", "--name-only", "-z"}, safe...), "HEAD", "--", ".")...)
+		hash, rest, _ := strings.Cut(names, "\x00")
+		if err != nil || !validHash(hash) {
+			return section.Candidate{}, false
+		}
+		names, rev = strings.TrimPrefix(rest, "\n"), hash
+		diffArgs = append([]string{"log", "-1", "-p", "--no-notes", "--no-show-signature",
+			"--format=%H%ncommit %h%nDate: %cs%nSubject: %s%n"}, safe...)
+	}
+	spec, skipped := patchScope(names, namesCut, inPlay)
+	out, cut, err := g.runGit(ctx, git, repo, append(append(diffArgs, rev, "--"), spec...)...)
+	if err != nil {
+		return section.Candidate{}, false
+	}
+	if rev != "HEAD" {
+		if strings.TrimSpace(out) == "" {
 			return section.Candidate{}, false
 		}
 		hash, rest, _ := strings.Cut(out, "\n")
@@ -113,6 +133,15 @@ func (g *Git) Changes(ctx context.Context, inPlay []string, o ChangesOptions) (s
 	head, files := splitDiff(out, cut)
 	head, n := redact.Text(head)
 	files = g.allowedDiffFiles(files)
+	// the files not diffed are named, the same ones left out
+	var notDiffed []diffFile
+	notShown := map[string]bool{}
+	for _, p := range skipped {
+		notDiffed = append(notDiffed, diffFile{path: p, paths: []string{p}})
+		notShown[p] = true
+	}
+	notDiffed = g.allowedDiffFiles(notDiffed)
+	files = append(files, notDiffed...)
 	// the project's rules files: their text goes only into the rules section
 	// (framed as project conventions), never here, and nowhere with the rules off
 	var rulesChanged []string
@@ -156,6 +185,10 @@ func (g *Git) Changes(ctx context.Context, inPlay []string, o ChangesOptions) (s
 	var left []string
 	for _, f := range files {
 		body := f.text
+		if notShown[f.path] {
+			left = append(left, f.path) // not diffed (patchScope)
+			continue
+		}
 		if diffLockFiles[path.Base(f.path)] {
 			body = fmt.Sprintf("%s (lock file: +%d -%d lines, not shown)\n", f.path, f.added, f.gone)
 		} else if b.Len() >= limit-256 {
@@ -190,11 +223,49 @@ func (g *Git) Changes(ctx context.Context, inPlay []string, o ChangesOptions) (s
 		}
 		b.WriteString(line + "]\n")
 	}
-	if cut {
+	if cut || namesCut {
 		b.WriteString("…[the diff is longer; the rest was not read]\n")
 	}
 	title += fmt.Sprintf(", %d file%s)", len(files)+len(rulesChanged), plural(len(files)+len(rulesChanged)))
 	return section.Candidate{Sec: plan.Section{Title: title, Body: b.String()}, Redacted: true, Redactions: n}, true
+}
+
+// maxPatchFiles is how many files' diffs git is asked for: of a change of more
+// (a commit of thousands of generated files), git diffs the files in play and
+// the first others only, and the rest are named as not shown — the section
+// holds a few dozen at most.
+const maxPatchFiles = 64
+
+// patchScope is the pathspec of the diff to run over names (git's -z list of
+// the changed files, cut when git wrote more than was read) and the files
+// left out of it: "." when all of them fit, else the files in play and then
+// the first others, each a literal path.
+func patchScope(names string, cut bool, inPlay []string) (spec, skipped []string) {
+	var list []string
+	for _, n := range strings.Split(names, "\x00") {
+		if n != "" {
+			list = append(list, n)
+		}
+	}
+	if cut && len(list) > 0 {
+		list = list[:len(list)-1] // the last name may be partial
+	}
+	if len(list) <= maxPatchFiles && !cut {
+		return []string{"."}, nil
+	}
+	var first, rest []string
+	for _, n := range list {
+		if slices.Contains(inPlay, n) {
+			first = append(first, n)
+		} else {
+			rest = append(rest, n)
+		}
+	}
+	list = append(first, rest...)
+	for _, n := range list[:min(len(list), maxPatchFiles)] {
+		spec = append(spec, ":(literal)"+n)
+	}
+	return spec, list[min(len(list), maxPatchFiles):]
 }
 
 // diffSides names the two versions a diff compares, as git revisions: old is

@@ -3,7 +3,9 @@ package gitrepo
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -170,5 +172,44 @@ func TestSplitDiff(t *testing.T) {
 	}
 	if _, files := splitDiff(out, true); len(files) != 3 {
 		t.Errorf("a cut diff must drop its last (partial) file, got %d files", len(files))
+	}
+}
+
+// A last commit that adds 5,000 files (500 with -short): git diffs only
+// maxPatchFiles of them (the file in play first), the section names how many
+// more were left out, and a secret file among those left out is not named.
+func TestGitDiffHugeCommit(t *testing.T) {
+	n := 5000
+	if testing.Short() {
+		n = 500
+	}
+	repo := t.TempDir()
+	testtree.Commit(t, repo, map[string]string{"main.go": "package main\n"})
+	files := map[string]string{".env": "TOKEN=x\n"}
+	for i := range n {
+		files[fmt.Sprintf("gen/f%04d.txt", i)] = fmt.Sprintf("generated %d\n", i)
+	}
+	files["zz/app.go"] = "package zz\n\nfunc Broken() {}\n"
+	testtree.Commit(t, repo, files)
+	g := newGit(t, repo)
+	c, ok := g.Changes(context.Background(), []string{"zz/app.go"}, testChanges)
+	if !ok {
+		t.Fatal("no section")
+	}
+	body := c.Sec.Body
+	if !strings.Contains(body, "diff --git a/zz/app.go") {
+		t.Errorf("the file in play (last in git's order) is not diffed:\n%.600s", body)
+	}
+	if !strings.Contains(body, "more files not shown: ") || !strings.Contains(c.Sec.Title, fmt.Sprintf("%d files", n+1)) {
+		t.Errorf("the files left out are not named or counted; title %q, end:\n%s", c.Sec.Title, body[max(0, len(body)-400):])
+	}
+	if strings.Contains(body, ".env") {
+		t.Errorf("a secret file is named:\n%s", body)
+	}
+	if len(body) > maxDiffBytes {
+		t.Errorf("section is %d bytes, budget %d", len(body), maxDiffBytes)
+	}
+	if _, skipped := patchScope(strings.Join(slices.Sorted(maps.Keys(files)), "\x00"), false, nil); len(skipped) != len(files)-maxPatchFiles {
+		t.Errorf("%d files left out of the diff of %d, want all but %d", len(skipped), len(files), maxPatchFiles)
 	}
 }
