@@ -39,7 +39,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"fixplan/context/frames"
 	"fixplan/context/section"
@@ -320,10 +319,16 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 		}
 	}
 	hits = append(hits, d.producerHits(hits)...)
-	hits = append(hits, d.messageHits(ctx, text, points)...)
+	// the message search and the project-wide name search read the tree in
+	// one walk
+	msgScan, msgHits := d.messageScan(text, points)
+	wideScan, wideHits := treeScan{}, func() []defHit { return nil }
 	if len(wanted) > 0 && wantedLang != nil {
-		hits = append(hits, d.wideSearch(ctx, wantedLang, wanted, points)...)
+		wideScan, wideHits = d.wideScan(wantedLang, wanted, points)
 	}
+	d.walkTree(ctx, msgScan, wideScan)
+	hits = append(hits, msgHits()...)
+	hits = append(hits, wideHits()...)
 	sortHits(hits)
 	// further hops: what the nearest definitions use, ranked after everything
 	// the hop before found (a test calls a helper, the helper calls F, F calls
@@ -574,9 +579,10 @@ func failurePoints(req Request) (points []defPoint, nFrames int) {
 	return out, nFrames
 }
 
-// wideSearch looks names up in the whole project in one walk of the files of
-// lang, and returns their definitions (tier 3), nearest folders first.
-func (d *defFinder) wideSearch(ctx context.Context, lang defLang, wanted map[string]defUse, points []defPoint) []defHit {
+// wideScan looks names up in the whole project's files of lang in the
+// gather's walk (walkTree); hits returns their definitions (tier 3), nearest
+// folders first, after the walk.
+func (d *defFinder) wideScan(lang defLang, wanted map[string]defUse, points []defPoint) (scan treeScan, hits func() []defHit) {
 	uses := make([]defUse, 0, len(wanted))
 	for _, u := range wanted {
 		uses = append(uses, u)
@@ -596,26 +602,13 @@ func (d *defFinder) wideSearch(ctx context.Context, lang defLang, wanted map[str
 	}
 	re, exts := lang.wide(names)
 	if re == nil {
-		return nil
+		return treeScan{}, func() []defHit { return nil }
 	}
-	type found struct {
-		file string
-		line int
-		name string
-	}
+	type found = wideFound
 	var mu sync.Mutex
 	var all []found
-	var read atomic.Int64 // the walk reads at most msgReadBudget bytes, like the message search
-	_ = d.proj.Walk(ctx, func(dir projfs.Dir, rel, name string) {
-		if !slices.Contains(exts, path.Ext(name)) || read.Load() >= msgReadBudget {
-			return
-		}
-		var buf []byte
-		data, ok := dir.ReadFile(name, &buf, min(d.proj.MaxFileBytes(), defFileCap))
-		read.Add(int64(len(data)))
-		if !ok || projfs.IsBinary(data) {
-			return
-		}
+	scan.want = func(_, name string) bool { return slices.Contains(exts, path.Ext(name)) }
+	scan.scan = func(rel string, data []byte) {
 		for i, l := range projfs.SplitLines(data) {
 			if m := re.FindStringSubmatch(l); m != nil {
 				mu.Lock()
@@ -623,7 +616,19 @@ func (d *defFinder) wideSearch(ctx context.Context, lang defLang, wanted map[str
 				mu.Unlock()
 			}
 		}
-	})
+	}
+	return scan, func() []defHit { return d.wideDefs(lang, uses, points, all) }
+}
+
+// wideFound is a definition line of a name the wide scan found.
+type wideFound struct {
+	file string
+	line int
+	name string
+}
+
+// wideDefs are the definitions of the names at the lines the wide scan found.
+func (d *defFinder) wideDefs(lang defLang, uses []defUse, points []defPoint, all []wideFound) []defHit {
 	byName := map[string]defUse{}
 	for _, u := range uses {
 		byName[u.name] = u

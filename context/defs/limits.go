@@ -44,6 +44,7 @@ const maxBlockLines = 2 * maxUseSpan
 var (
 	defScanned atomic.Int64 // lines visited by the block-end scanners
 	defParsed  atomic.Int64 // Go files parsed whole
+	defWalks   atomic.Int64 // walks of the whole tree (walk.go)
 )
 
 // maxLimitNames is how many file names a limit warning lists.

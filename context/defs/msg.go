@@ -2,12 +2,10 @@ package defs
 
 import (
 	"bytes"
-	"context"
 	"path"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"fixplan/context/frames"
 	"fixplan/internal/lazyre"
@@ -35,7 +33,8 @@ const (
 	msgTier      = 1
 )
 
-// msgReadBudget bounds the bytes the message search reads in one Base call (a
+// msgReadBudget bounds the bytes the walk of the tree (walk.go: the message
+// search and the project-wide name search together) reads in one Base call (a
 // huge repository is searched in part rather than slowly); a variable so a
 // test can lower it.
 var msgReadBudget int64 = 64 << 20
@@ -84,10 +83,12 @@ func goodFragment(f string) bool {
 	return letter && other
 }
 
-// messageHits finds the definitions of the project's source files (of the
+// messageScan finds the definitions of the project's source files (of the
 // failure points' languages, test files left out) whose lines hold a fragment
-// of the strings the failure output quotes or the failure points' lines write.
-func (d *defFinder) messageHits(ctx context.Context, text string, points []defPoint) []defHit {
+// of the strings the failure output quotes or the failure points' lines write:
+// its scan reads the files in the gather's walk (walkTree), and hits returns
+// what it found after the walk.
+func (d *defFinder) messageScan(text string, points []defPoint) (scan treeScan, hits func() []defHit) {
 	// what the output quotes first (what the failure shows), then the
 	// literals of the failing lines, nearest first
 	seen := map[string]bool{}
@@ -120,30 +121,17 @@ func (d *defFinder) messageHits(ctx context.Context, text string, points []defPo
 		frags = frags[:maxMsgFrags]
 	}
 	if len(frags) == 0 || len(exts) == 0 {
-		return nil
+		return treeScan{}, func() []defHit { return nil }
 	}
 	needles := make([][]byte, len(frags))
 	for i, f := range frags {
 		needles[i] = []byte(f)
 	}
-	type found struct {
-		file string
-		line int
-		frag int
-	}
+	type found = msgFound
 	var mu sync.Mutex
 	var all []found
-	var read atomic.Int64
-	_ = d.proj.Walk(ctx, func(dir projfs.Dir, rel, name string) {
-		if !exts[path.Ext(name)] || frames.LooksLikeTestFile(rel) || read.Load() >= msgReadBudget {
-			return
-		}
-		var buf []byte
-		data, ok := dir.ReadFile(name, &buf, min(d.proj.MaxFileBytes(), defFileCap))
-		read.Add(int64(len(data)))
-		if !ok || projfs.IsBinary(data) {
-			return
-		}
+	scan.want = func(rel, name string) bool { return exts[path.Ext(name)] && !frames.LooksLikeTestFile(rel) }
+	scan.scan = func(rel string, data []byte) {
 		var in []int
 		for i, n := range needles {
 			if bytes.Contains(data, n) {
@@ -162,7 +150,12 @@ func (d *defFinder) messageHits(ctx context.Context, text string, points []defPo
 				}
 			}
 		}
-	})
+	}
+	return scan, func() []defHit { return d.messageDefs(all, frags, points) }
+}
+
+// messageDefs are the definitions around the lines the message scan found.
+func (d *defFinder) messageDefs(all []msgFound, frags []string, points []defPoint) []defHit {
 	// the innermost definition around each line, per fragment
 	type defKey struct {
 		file string
@@ -214,6 +207,13 @@ func (d *defFinder) messageHits(ctx context.Context, text string, points []defPo
 		}
 	}
 	return out
+}
+
+// msgFound is a line that holds a fragment (frags[frag]).
+type msgFound struct {
+	file string
+	line int
+	frag int
 }
 
 // inLiteral reports whether line holds frag after a quote, outside a line
