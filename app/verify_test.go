@@ -78,7 +78,7 @@ func TestModelCommandRunsOnlyOnItsRunButton(t *testing.T) {
 		t.Fatalf("checks = %+v, %v", checks, err)
 	}
 	v, err := a.VerifyPlan(rec.ID, nil)
-	if err != nil || v.Verification.State != plan.VerifyNotVerified || !strings.Contains(v.Verification.Reason, "'"+cmd+"' (proposed by the model)") {
+	if err != nil || v.Verification.State != plan.VerifyNotVerified || !strings.Contains(v.Verification.Reason, cmd+" (proposed by the model)") {
 		t.Fatalf("verify: %+v %v", v.Verification, err)
 	}
 	if _, err := os.Stat(marker); err == nil {
