@@ -104,6 +104,14 @@ var errTooLong = errors.New("longer than the limit")
 func ReadBounded(r io.Reader, limit int64, shown string) ([]byte, error) {
 	start := time.Now()
 	var buf []byte
+	// A file says its size: the buffer starts at that size (plus one byte to see the
+	// end), so reading a small file does not cost a whole chunk. A file that grew
+	// since its size was taken is read on in chunks.
+	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() >= 0 {
+			buf = make([]byte, 0, int(min(fi.Size()+1, limit+1, int64(readChunk))))
+		}
+	}
 	for {
 		if int64(len(buf)) > limit {
 			return nil, &plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("%s is too big (over %d bytes)", shown, limit),
@@ -113,6 +121,9 @@ func ReadBounded(r io.Reader, limit int64, shown string) ([]byte, error) {
 			return nil, Refuse(plan.ErrIO, "reading %s took over %s; it was stopped (a slow or stalled file system?)", shown, MaxReadTime)
 		}
 		n := min(int64(readChunk), limit+1-int64(len(buf)))
+		if room := int64(cap(buf) - len(buf)); room > 0 && room < n {
+			n = room
+		}
 		if len(buf)+int(n) > cap(buf) {
 			nb := make([]byte, len(buf), max(2*cap(buf), len(buf)+int(n)))
 			copy(nb, buf)
