@@ -2,6 +2,7 @@ package apply
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -122,17 +123,31 @@ func (OSFS) SyncDir(r *os.Root, name string) error { return fsutil.SyncDirIn(r, 
 
 // readIn reads the file name in the root, like os.Root.ReadFile but opened with
 // noPoll (five system calls less per file read).
+// MaxFileBytes is the largest file the engine reads to change, preview or
+// restore: 64 MiB, sixteen times the largest content a model or a hand edit may
+// write (4 MiB).
+const MaxFileBytes = 64 << 20
+
 func readIn(r *os.Root, name string) ([]byte, error) {
 	f, err := r.OpenFile(name, os.O_RDONLY|noPoll, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	size := 512
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() < 1<<40 {
-		size = int(fi.Size()) + 1 // one byte more, to see the end in the first read
+	// The type and size are taken from the open descriptor: a path swapped for a
+	// named pipe or device since it was checked, or a sparse file terabytes long
+	// that holds 4 KiB on disk, is refused instead of read (or allocated) whole.
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
 	}
-	b := make([]byte, 0, size)
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", name, fi.Mode().Type())
+	}
+	if fi.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("%s is %d bytes, over the %d MiB fixplan changes or restores", name, fi.Size(), MaxFileBytes>>20)
+	}
+	b := make([]byte, 0, int(fi.Size())+1) // one byte more, to see the end in the first read
 	for {
 		n, err := f.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
@@ -141,6 +156,9 @@ func readIn(r *os.Root, name string) ([]byte, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if len(b) > MaxFileBytes {
+			return nil, fmt.Errorf("%s grew past the %d MiB fixplan changes or restores while it was read", name, MaxFileBytes>>20)
 		}
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)] // grow

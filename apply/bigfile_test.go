@@ -1,0 +1,50 @@
+package apply
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fixplan/plan"
+)
+
+// TestHugeSparseFileIsRefusedNotAllocated: a project file terabytes long that holds
+// a few KiB on disk, named by a plan's UPDATE_FILE, EDIT_FILE or DELETE_FILE, is
+// refused with its size — the engine allocated its whole length to preview it (the
+// process was killed) before it read files through their descriptor's size.
+func TestHugeSparseFileIsRefusedNotAllocated(t *testing.T) {
+	root := tree(t, map[string]string{"ok.txt": "a\n"})
+	f, err := os.Create(filepath.Join(root, "huge.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1 << 40); err != nil {
+		f.Close()
+		t.Skip("this file system cannot make a sparse 1 TiB file:", err)
+	}
+	f.Close()
+	e := open(t, root, nil)
+	for _, a := range []plan.Action{
+		act(plan.UpdateFile, "huge.log", str("new\n")),
+		{Kind: plan.EditFile, Path: "huge.log", Edits: []plan.Edit{{Search: "a", Replace: "b"}}},
+		act(plan.DeleteFile, "huge.log", nil),
+	} {
+		p := planOf(a)
+		_, err := e.Changes(&p)
+		if err == nil || !strings.Contains(err.Error(), "huge.log") || !strings.Contains(errText(err), "MiB") {
+			t.Fatalf("%s of a 1 TiB sparse file: %v, want a refusal naming its size", a.Kind, err)
+		}
+	}
+}
+
+// errText is an error with the errors it wraps, as the CLI shows them.
+func errText(err error) string {
+	var b strings.Builder
+	for ; err != nil; err = errors.Unwrap(err) {
+		b.WriteString(err.Error())
+		b.WriteString("\n")
+	}
+	return b.String()
+}
