@@ -33,7 +33,8 @@ func TestHugeSparseFileIsRefusedNotAllocated(t *testing.T) {
 	} {
 		p := planOf(a)
 		_, err := e.Changes(&p)
-		if err == nil || !strings.Contains(err.Error(), "huge.log") || !strings.Contains(errText(err), "MiB") {
+		if err == nil || !strings.Contains(err.Error(), "huge.log") || !strings.Contains(errText(err), "MiB") ||
+			plan.CodeOf(err) != plan.ErrInvalidInput || !hintHas(err, "by hand") {
 			t.Fatalf("%s of a 1 TiB sparse file: %v, want a refusal naming its size", a.Kind, err)
 		}
 	}
@@ -47,4 +48,9 @@ func errText(err error) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+func hintHas(err error, want string) bool {
+	var pe *plan.Error
+	return errors.As(err, &pe) && strings.Contains(pe.Hint, want)
 }

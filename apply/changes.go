@@ -94,6 +94,10 @@ func (e *Engine) look(rel, _ string, read bool) (stat, error) {
 	}
 	if read && !s.dir {
 		if s.data, err = readIn(e.r, name(rel)); err != nil {
+			if errors.Is(err, errTooBig) {
+				return s, (&plan.Error{Code: plan.ErrInvalidInput, Msg: fmt.Sprintf("%s is over %d MiB: fixplan does not change files that large", rel, MaxFileBytes>>20), Err: err, Paths: []string{rel}}).
+					WithHint("change it by hand, or re-plan asking the model to leave it alone")
+			}
 			return s, &plan.Error{Code: plan.ErrIO, Msg: "cannot read " + rel, Err: err, Paths: []string{rel}}
 		}
 	}

@@ -128,6 +128,9 @@ func (OSFS) SyncDir(r *os.Root, name string) error { return fsutil.SyncDirIn(r, 
 // write (4 MiB).
 const MaxFileBytes = 64 << 20
 
+// errTooBig is readIn's refusal of a file over MaxFileBytes.
+var errTooBig = errors.New("file too large")
+
 func readIn(r *os.Root, name string) ([]byte, error) {
 	f, err := r.OpenFile(name, os.O_RDONLY|noPoll, 0)
 	if err != nil {
@@ -145,7 +148,7 @@ func readIn(r *os.Root, name string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not a regular file (%s)", name, fi.Mode().Type())
 	}
 	if fi.Size() > MaxFileBytes {
-		return nil, fmt.Errorf("%s is %d bytes, over the %d MiB fixplan changes or restores", name, fi.Size(), MaxFileBytes>>20)
+		return nil, fmt.Errorf("%s is %d bytes, over the %d MiB fixplan changes or restores: %w", name, fi.Size(), MaxFileBytes>>20, errTooBig)
 	}
 	b := make([]byte, 0, int(fi.Size())+1) // one byte more, to see the end in the first read
 	for {
@@ -158,7 +161,7 @@ func readIn(r *os.Root, name string) ([]byte, error) {
 			return nil, err
 		}
 		if len(b) > MaxFileBytes {
-			return nil, fmt.Errorf("%s grew past the %d MiB fixplan changes or restores while it was read", name, MaxFileBytes>>20)
+			return nil, fmt.Errorf("%s grew past the %d MiB fixplan changes or restores while it was read: %w", name, MaxFileBytes>>20, errTooBig)
 		}
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)] // grow
