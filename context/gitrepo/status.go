@@ -121,7 +121,10 @@ func (g *Git) Tracks(rel string) (tracked bool, why string) {
 	if _, _, err := g.runGit(ctx, git, repo, "cat-file", "-e", sha+"^{blob}"); err != nil {
 		return false, "its index entry names a blob the repository does not have"
 	}
-	now, _, err := g.runGit(ctx, git, repo, "--literal-pathspecs", "hash-object", "--", rel)
+	// --no-filters: the bytes as they are, with no clean filter (a program the
+	// project's .gitattributes would pick) run on them; a filtered file then
+	// counts as untracked, the safe side.
+	now, _, err := g.runGit(ctx, git, repo, "--literal-pathspecs", "hash-object", "--no-filters", "--", rel)
 	if err != nil || strings.TrimSpace(now) != sha {
 		return false, "its content is not the blob its index entry names"
 	}
