@@ -84,6 +84,11 @@ type defUse struct {
 	// member use then ranks after the typed ones, nameOnlyTier)
 	typed, typedFile bool
 	targets          []goTarget
+	// Python and TS/JS (recv.go): prev is the name before qual in a chain
+	// (self.a.m: prev self, qual a); recv is the class qual is known to be
+	// (self/this, a variable made by a constructor or annotated with a class,
+	// an attribute so assigned or declared), "" when unknown
+	prev, recv string
 }
 
 // defSpan is one definition in a file.
@@ -93,6 +98,12 @@ type defSpan struct {
 	member   bool // a method (Go receiver, indented def, class member)
 	dflt     bool // TS/JS export default
 	data     bool // a variable or constant (not a function or type)
+	// a Python or TS/JS class (recv.go): its base classes as written,
+	// comma-separated (B,mod.C), and the last line of its body, however long
+	// (to is capped)
+	class bool
+	bases string
+	end   int
 }
 
 // defImport is one name a file imports from project files: local is the name
@@ -413,6 +424,12 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 	demote := 0
 	if member && u.typedFile {
 		demote = nameOnlyTier
+	}
+	if u.recv != "" && qualImp == nil {
+		if d.addMembersOf(lang, p, u, imps, folder, hits) {
+			return true
+		}
+		demote = nameOnlyTier // a class the project does not define, or a member it does not: name only, after the typed hits
 	}
 	add := func(tier int, file string, name string, wantMember, dflt bool) bool {
 		f := d.file(file, lang)
@@ -843,6 +860,9 @@ func chainUses(lines []string, from, line int) []defUse {
 				u := defUse{name: p, dist: dist}
 				if j > 0 {
 					u.qual = parts[j-1]
+				}
+				if j > 1 {
+					u.prev = parts[j-2]
 				}
 				last := j == len(parts)-1
 				u.call = (last && (strings.HasPrefix(rest, "(") || strings.HasSuffix(before, "new"))) || (p[0] >= 'A' && p[0] <= 'Z')

@@ -30,6 +30,7 @@ var (
 	pyAssignRe = lazyre.New(`^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]`)
 	pyStrRe    = lazyre.New(`(?:[rbuRBUfF]{0,2})(?:"""|'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')`)
 	pyImportRe = lazyre.New(`(?m)^[ \t]*import[ \t]+([\w. \t,]+?)[ \t]*(?:#.*)?$`)
+	pyClassRe  = lazyre.New(`^\s*class\s+[A-Za-z_]\w*\s*(?:\(([^)]*)\)?)?`)
 	pyFromRe   = lazyre.New(`(?m)^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)`)
 )
 
@@ -73,10 +74,13 @@ func pyScan(f *defFile) *pyLines {
 // outside the brackets opened since from; at most maxBlockLines lines below from
 // (a bracket that never closes does not make every block run to the end of the
 // file).
-func pyBlockEnd(p *pyLines, from, ind int) int {
+func pyBlockEnd(p *pyLines, from, ind int) int { return pyBlockEndMax(p, from, ind, maxBlockLines) }
+
+// pyBlockEndMax is pyBlockEnd looking at most max lines below from.
+func pyBlockEndMax(p *pyLines, from, ind, max int) int {
 	end := from
 	depth := p.delta[from-1]
-	last := min(len(p.ind), from+maxBlockLines)
+	last := min(len(p.ind), from+max)
 	i := from
 	for ; i < last; i++ {
 		if p.empty[i] {
@@ -103,7 +107,18 @@ func (pyLang) defs(f *defFile) []defSpan {
 			for from > 1 && strings.HasPrefix(strings.TrimSpace(lines[from-2]), "@") && indentOf(lines[from-2]) == ind {
 				from--
 			}
-			out = append(out, defSpan{name: m[2], from: from, to: pyBlockEnd(scan, i+1, ind), member: ind > 0})
+			s := defSpan{name: m[2], from: from, to: pyBlockEnd(scan, i+1, ind), member: ind > 0}
+			if c := pyClassRe.FindStringSubmatch(pyBlank(l)); c != nil {
+				s.class, s.end = true, pyBlockEndMax(scan, i+1, ind, len(lines))
+				var bases []string
+				for _, b := range strings.Split(c[1], ",") {
+					if b = strings.TrimSpace(b); b != "" && !strings.Contains(b, "=") {
+						bases = append(bases, b)
+					}
+				}
+				s.bases = strings.Join(bases, ",")
+			}
+			out = append(out, s)
 			continue
 		}
 		if m := pyAssignRe.FindStringSubmatch(l); m != nil {
@@ -141,7 +156,14 @@ func (l pyLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 	for _, s := range lines[span.from-1 : span.to] {
 		blank = append(blank, pyBlank(s))
 	}
-	return span, chainUses(blank, span.from, line)
+	uses := chainUses(blank, span.from, line)
+	typeUses(f, func(i int) string {
+		if i >= span.from-1 && i < span.to {
+			return blank[i-span.from+1]
+		}
+		return pyBlank(lines[i])
+	}, pyRecv, span, line, uses)
+	return span, uses
 }
 
 // pyModuleFiles returns the files a dotted module name may be, searched from

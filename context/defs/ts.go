@@ -39,6 +39,7 @@ var (
 	tsDefaultRe  = lazyre.New(`^\s*export\s+default\s+(?:(?:async\s+)?function\s*\*?\s*|(?:abstract\s+)?class\s+)?([A-Za-z_$][\w$]*)`)
 	tsFuncOpenRe = lazyre.New(`\bfunction\b|=>|\b(?:it|test|describe|beforeEach|afterEach)(?:\.\w+)?\s*\(`)
 	tsImportRe   = lazyre.New(`(?s)\bimport\s+(?:type\s+)?([^;'"]*?)\s+from\s+['"]([^'"\n]+)['"]`)
+	tsClassRe    = lazyre.New(`\bclass\s+([A-Za-z_$][\w$]*)(?:\s*<[^>{]*>)?(?:\s+extends\s+([A-Za-z_$][\w$.]*))?`)
 	tsRequireRe  = lazyre.New(`(?s)\b(?:const|let|var)\s+([^;=]+?)\s*=\s*require\(\s*['"]([^'"\n]+)['"]\s*\)`)
 )
 
@@ -173,6 +174,21 @@ func (tsLang) scanned(f *defFile) *tsLines {
 	return t
 }
 
+// blockEnd returns the line (1-based) where the brackets the block starting at
+// line from opens close again, however far below; the last line when they
+// never do.
+func (t *tsLines) blockEnd(from int) int {
+	base, opened := t.depthAt[from-1], false
+	for k := from; k <= len(t.blank); k++ {
+		if t.depthAt[k] > base {
+			opened = true
+		} else if opened || t.delta[k-1] != 0 {
+			return k
+		}
+	}
+	return len(t.blank)
+}
+
 // blanked returns the file's lines with strings and comments blanked, once.
 func (l tsLang) blanked(f *defFile) []string { return l.scanned(f).blank }
 
@@ -198,7 +214,12 @@ func (l tsLang) defs(f *defFile) []defSpan {
 		if name == "" {
 			continue
 		}
-		out = append(out, defSpan{name: name, from: i + 1, to: tsStmtEnd(scan, i+1), member: member, data: data})
+		s := defSpan{name: name, from: i + 1, to: tsStmtEnd(scan, i+1), member: member, data: data}
+		if c := tsClassRe.FindStringSubmatch(l); c != nil && c[1] == name {
+			s.class, s.end = true, scan.blockEnd(i+1)
+			s.bases = c[2]
+		}
+		out = append(out, s)
 	}
 	for i := range out {
 		out[i].dflt = dflt != "" && out[i].name == dflt && !out[i].member
@@ -235,7 +256,9 @@ func (l tsLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 	if span.to-span.from > 2*around {
 		span = lineRange{max(span.from, line-around), min(span.to, line+around)}
 	}
-	return span, chainUses(blank[span.from-1:span.to], span.from, line)
+	uses := chainUses(blank[span.from-1:span.to], span.from, line)
+	typeUses(f, func(i int) string { return blank[i] }, tsRecv, span, line, uses)
+	return span, uses
 }
 
 // tsResolve returns the project file a relative import specifier names.
