@@ -341,6 +341,13 @@ func (gt *goTyped) targets(id *ast.Ident, sel *ast.SelectorExpr) (out []goTarget
 			obj = o // pkg.Name
 		} else if tv, ok := gt.info.Types[sel.X]; ok && tv.Type != nil {
 			if named := namedOf(tv.Type); named != nil && named.Obj().Pkg() != nil && !gt.own[named.Obj().Pkg()] {
+				if stdInterfaceHas(named.Obj().Pkg().Path(), named.Obj().Name(), sel.Sel.Name) {
+					// a standard interface's method: the project's implementations
+					if impls := gt.methodsNamed(sel.Sel.Name); len(impls) <= maxStdImpls {
+						return impls, true
+					}
+					return nil, false
+				}
 				return nil, true // a method or field of another package's type
 			}
 			return nil, false

@@ -2,6 +2,7 @@ package defs
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -110,5 +111,26 @@ func TestDefinitionsGoTypedImportedPackageParsedOnce(t *testing.T) {
 	}
 	if _, ok := got.find("File store/cache.go", "definition of Get"); ok {
 		t.Errorf("Cache.Get shown for a *Store's Get; sections:\n%s", got.titles())
+	}
+}
+
+// A call through a standard interface (next.ServeHTTP on an http.Handler)
+// runs the project's own implementations: the middleware chain is followed to
+// hello's ServeHTTP, while a strings.Builder's WriteString (a concrete type of
+// another package) still shows no project method of that name.
+func TestDefinitionsGoStandardInterface(t *testing.T) {
+	root, problem := typedFixture(t, "stdhandler")
+	got := sectionsFor(t, root, problem, Request{})
+	found := false
+	for _, c := range got.sections {
+		if strings.Contains(c.Sec.Title, "definition of ServeHTTP") && strings.Contains(c.Sec.Body, "StatusInternalServerError") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("hello.ServeHTTP (reached through http.Handler) not shown; sections:\n%s", got.titles())
+	}
+	if _, ok := got.find("definition of WriteString"); ok {
+		t.Errorf("Page.WriteString shown for a strings.Builder's WriteString; sections:\n%s", got.titles())
 	}
 }
