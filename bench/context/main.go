@@ -39,7 +39,7 @@ import (
 	"strings"
 	"time"
 
-	codectx "fixplan/context"
+	"fixplan/bench/internal/ctxbench"
 	"fixplan/plan"
 )
 
@@ -348,16 +348,7 @@ func goTest(root, pkgDir, skip string) ([]byte, bool) {
 }
 
 func gather(root, problem, envCache string, noDefs bool) plan.Gathered {
-	o := codectx.DefaultOptions()
-	o.EnvCachePath = envCache
-	o.NoDefinitions = noDefs
-	g, err := codectx.New(root, o)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	defer g.Close()
-	res, err := g.Base(context.Background(), plan.ProblemInput{Problem: problem})
+	res, err := ctxbench.Gather(root, problem, envCache, noDefs)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -365,42 +356,15 @@ func gather(root, problem, envCache string, noDefs bool) plan.Gathered {
 	return res
 }
 
-var (
-	titleRe    = regexp.MustCompile(`^File (\S+) lines `)
-	numberedRe = regexp.MustCompile(`(?m)^\s*(\d+) \| `)
-)
-
 // shown reports whether every line of t, and any line of its file, is in a
 // section of the base context.
 func shown(g plan.Gathered, t target) (fn, file bool) {
-	lines := map[int]bool{}
-	for _, s := range g.Sections {
-		m := titleRe.FindStringSubmatch(s.Title)
-		if m == nil || m[1] != t.file {
-			continue
-		}
-		for _, n := range numberedRe.FindAllStringSubmatch(s.Body, -1) {
-			v, _ := strconv.Atoi(n[1])
-			lines[v] = true
-		}
-	}
-	for i := t.from; i <= t.to; i++ {
-		if !lines[i] {
-			return false, len(lines) > 0
-		}
-	}
-	return true, true
+	return ctxbench.Shown(g, t.file, t.from, t.to)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-func size(g plan.Gathered) int {
-	n := 0
-	for _, s := range g.Sections {
-		n += len(s.Title) + len(s.Body)
-	}
-	return n
-}
+func size(g plan.Gathered) int { return ctxbench.Size(g) }
 
 func pct(a, b int) string {
 	if b == 0 {
