@@ -49,7 +49,8 @@ import (
 
 const (
 	maxDefPoints   = 6    // failure points whose names are looked up
-	maxDefLines    = 100  // lines shown of one definition
+	maxDefLines    = 100  // lines shown of one definition, unless it is shown whole (maxWholeLong)
+	maxWholeLong   = 2    // definitions over maxDefLines lines shown whole when they fit in half the room left
 	maxDefsPerName = 2    // definitions shown for one name (methods share names)
 	maxWideNames   = 16   // names looked up project-wide
 	maxDirFiles    = 200  // files of one folder or package read
@@ -742,6 +743,7 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 	links := linkNames(hits)
 	frags := msgFragments(d.req.Text, map[string]bool{})
 	left := d.defsBudget(have)
+	wholeLong := 0 // long definitions shown whole so far
 	var out []section.Candidate
 	var dropped []string
 	done := map[string]bool{}
@@ -771,6 +773,12 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 		}
 		body := section.Numbered(ft.Lines, from, to)
 		what := "definition of " + h.span.name
+		if long && wholeLong < maxWholeLong && len(body) <= left/2 && !covered(from, to) {
+			// room for all of it: a long function is shown whole (the bug of a
+			// real fix is anywhere in it), up to half of the room left
+			long, parts = false, []lineRange{{from, to}}
+			wholeLong++
+		}
 		if long {
 			body = longBody(ft.Lines, parts)
 			n := 0

@@ -8,19 +8,18 @@ import (
 	"fixplan/internal/testtree"
 )
 
-// A 250-line function whose failing message is written near its end: its
-// section shows the head, the lines that write the message and call the next
-// definition, and says which lines it leaves out, instead of its first 100
-// lines.
-func TestDefinitionsGoLongFunctionShowsWhatMatters(t *testing.T) {
+// longParse is a 232-line Go function whose error message is written near its
+// end (at the call of validKey), in a module with a test that fails on it.
+func longParse(t *testing.T) (root, src, problem string) {
+	t.Helper()
 	var b strings.Builder
 	b.WriteString("package conf\n\nimport \"fmt\"\n\n// Parse reads the settings, one a line.\nfunc Parse(lines []string) (map[string]string, error) {\n\tout := map[string]string{}\n\tfor i, l := range lines {\n\t\tswitch {\n")
 	for i := range 110 {
 		fmt.Fprintf(&b, "\t\tcase l == %q:\n\t\t\tout[%q] = \"on\"\n", fmt.Sprint("flag", i), fmt.Sprint("flag", i))
 	}
 	b.WriteString("\t\tdefault:\n\t\t\tif !validKey(l) {\n\t\t\t\treturn nil, fmt.Errorf(\"line %d: not a known setting: %s\", i+1, l)\n\t\t\t}\n\t\t}\n\t}\n\treturn out, nil\n}\n\n// validKey reports whether l is key=value.\nfunc validKey(l string) bool {\n\treturn len(l) > 100\n}\n")
-	src := b.String()
-	root := t.TempDir()
+	src = b.String()
+	root = t.TempDir()
 	testtree.Write(t, root, map[string]string{
 		"go.mod":  "module example.com/conf\n\ngo 1.22\n",
 		"conf.go": src,
@@ -35,8 +34,18 @@ func TestParseKeyValue(t *testing.T) {
 }
 `,
 	})
-	problem := "--- FAIL: TestParseKeyValue (0.00s)\n    conf_test.go:7: Parse: line 1: not a known setting: name=x\nFAIL\nFAIL\texample.com/conf\t0.002s\n"
-	got := sectionsFor(t, root, problem, Request{})
+	problem = "--- FAIL: TestParseKeyValue (0.00s)\n    conf_test.go:7: Parse: line 1: not a known setting: name=x\nFAIL\nFAIL\texample.com/conf\t0.002s\n"
+	return root, src, problem
+}
+
+// A 232-line function whose failing message is written near its end, when the
+// definitions' room is short (it would take more than half of it): its
+// section shows the head, the lines that write the message and call the next
+// definition, and says which lines it leaves out, instead of its first 100
+// lines.
+func TestDefinitionsGoLongFunctionShowsWhatMatters(t *testing.T) {
+	root, src, problem := longParse(t)
+	got := sectionsFor(t, root, problem, Request{MaxResultBytes: 6000, MaxTotalBytes: 12000})
 	s, ok := got.find("File conf.go", "definition of Parse")
 	if !ok {
 		t.Fatalf("Parse not shown; sections:\n%s", got.titles())
@@ -62,5 +71,26 @@ func TestParseKeyValue(t *testing.T) {
 	}
 	if !strings.Contains(s.Sec.Body, "left out") || !strings.Contains(s.Sec.Title, "lines of") {
 		t.Errorf("Parse's section does not say what it leaves out: %s\n%s", s.Sec.Title, s.Sec.Body)
+	}
+}
+
+// With room for it (at most half of what is left of the definitions' budget),
+// the long function is shown whole — the line of a real fix can be anywhere in
+// it.
+func TestDefinitionsGoLongFunctionWholeWhenItFits(t *testing.T) {
+	root, src, problem := longParse(t)
+	got := sectionsFor(t, root, problem, Request{})
+	s, ok := got.find("File conf.go", "definition of Parse")
+	if !ok {
+		t.Fatalf("Parse not shown; sections:\n%s", got.titles())
+	}
+	lines := strings.Split(src, "\n")
+	for n := 5; n <= 237; n++ {
+		if want := fmt.Sprintf("%d | %s", n, lines[n-1]); !strings.Contains(s.Sec.Body, want) {
+			t.Fatalf("Parse's section lacks line %d %q:\n%s", n, lines[n-1], s.Sec.Body)
+		}
+	}
+	if strings.Contains(s.Sec.Body, "left out") || strings.Contains(s.Sec.Title, "lines of 2") {
+		t.Errorf("Parse shown in parts although it fits: %s", s.Sec.Title)
 	}
 }
