@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"fixplan/plan"
 )
@@ -52,6 +53,7 @@ type Root struct {
 	// openTop opens the root for a walk (tests swap in the portable os.Root
 	// walker).
 	openTop func(root string) (Dir, error)
+	walks   atomic.Int64 // Walks
 }
 
 // OpenRoot opens the project folder dir. It fails when dir does not exist or

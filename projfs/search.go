@@ -26,6 +26,9 @@ type SearchOptions struct {
 	Glob string
 	// Max bounds the matches returned (the first ones by path, then line); 0 = all.
 	Max int
+	// Want restricts the files searched further (rel root-relative, name its
+	// base name); nil = no further restriction.
+	Want func(rel, name string) bool
 }
 
 // SearchResult is the outcome of a search. Total and Files count every match,
@@ -42,56 +45,129 @@ type SearchResult struct {
 // symlinks and (unless allowed) secret files are skipped. It fails on an empty or
 // multi-line query, an invalid glob, or when ctx is done.
 func (r *Root) Search(ctx context.Context, query string, o SearchOptions) (SearchResult, error) {
-	if query == "" {
-		return SearchResult{}, Refuse(plan.ErrInvalidInput, "empty search query")
-	}
-	if strings.ContainsAny(query, "\r\n") {
-		return SearchResult{}, Refuse(plan.ErrInvalidInput, "the search query spans lines: search for one line at a time")
-	}
-	match, err := globMatcher(o.Glob)
+	s, err := newSearch(query, o)
 	if err != nil {
 		return SearchResult{}, err
 	}
-	q := newFinder([]byte(query))
 	pool := sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
-	var (
-		mu      sync.Mutex
-		perFile [][]Match
-		total   int
-	)
 	err = r.Walk(ctx, func(dir Dir, rel, name string) {
-		if !match(rel, name) {
+		if !s.want(rel, name) {
 			return
 		}
 		bp := pool.Get().(*[]byte)
 		defer pool.Put(bp)
-		data, ok := dir.ReadFile(name, bp, r.opts.MaxFileBytes)
-		if !ok || bytes.IndexByte(data, 0) >= 0 {
-			return
+		if data, ok := dir.ReadFile(name, bp, r.opts.MaxFileBytes); ok {
+			s.file(rel, data)
 		}
-		ms := scanFile(data, q, rel)
-		if len(ms) == 0 {
-			return
-		}
-		mu.Lock()
-		perFile = append(perFile, ms)
-		total += len(ms)
-		mu.Unlock()
 	})
 	if err != nil {
 		return SearchResult{}, fmt.Errorf("search project: %w", err)
 	}
+	return s.result(o.Max), nil
+}
+
+// Search is Root.Search over the files of the listing: the tree is not
+// walked again.
+func (t *Tree) Search(ctx context.Context, query string, o SearchOptions) (SearchResult, error) {
+	s, err := newSearch(query, o)
+	if err != nil {
+		return SearchResult{}, err
+	}
+	if err := t.Scan(ctx, ScanOptions{Want: s.want}, s.file); err != nil {
+		return SearchResult{}, fmt.Errorf("search project: %w", err)
+	}
+	return s.result(o.Max), nil
+}
+
+// search is one Search: the files it reads and the matches found so far.
+type search struct {
+	q       finder
+	want    func(rel, name string) bool
+	mu      sync.Mutex
+	perFile [][]Match
+	total   int
+}
+
+func newSearch(query string, o SearchOptions) (*search, error) {
+	if query == "" {
+		return nil, Refuse(plan.ErrInvalidInput, "empty search query")
+	}
+	if strings.ContainsAny(query, "\r\n") {
+		return nil, Refuse(plan.ErrInvalidInput, "the search query spans lines: search for one line at a time")
+	}
+	match, err := globMatcher(o.Glob)
+	if err != nil {
+		return nil, err
+	}
+	want := match
+	if o.Want != nil {
+		want = func(rel, name string) bool { return match(rel, name) && o.Want(rel, name) }
+	}
+	return &search{q: newFinder([]byte(query)), want: want}, nil
+}
+
+// file searches one file's bytes (a binary file, with a NUL byte, is skipped).
+func (s *search) file(rel string, data []byte) {
+	if bytes.IndexByte(data, 0) >= 0 {
+		return
+	}
+	ms := scanFile(data, s.q, rel)
+	if len(ms) == 0 {
+		return
+	}
+	s.mu.Lock()
+	s.perFile = append(s.perFile, ms)
+	s.total += len(ms)
+	s.mu.Unlock()
+}
+
+// result is every match, by path then line, at most max of them (0: all).
+func (s *search) result(max int) SearchResult {
 	// each file's matches are in line order already: sort the files by path
-	slices.SortFunc(perFile, func(a, b []Match) int { return cmp.Compare(a[0].Path, b[0].Path) })
-	all := make([]Match, 0, total)
-	for _, ms := range perFile {
+	slices.SortFunc(s.perFile, func(a, b []Match) int { return cmp.Compare(a[0].Path, b[0].Path) })
+	all := make([]Match, 0, s.total)
+	for _, ms := range s.perFile {
 		all = append(all, ms...)
 	}
-	res := SearchResult{Matches: all, Total: total, Files: len(perFile)}
-	if o.Max > 0 && len(all) > o.Max {
-		res.Matches = all[:o.Max:o.Max]
+	res := SearchResult{Matches: all, Total: s.total, Files: len(s.perFile)}
+	if max > 0 && len(all) > max {
+		res.Matches = all[:max:max]
 	}
-	return res, nil
+	return res
+}
+
+// Literals finds several literals at once in a file's bytes, line by line, as
+// Search finds its one (literal, case-sensitive, CR of a CRLF line dropped).
+type Literals []finder
+
+// NewLiterals prepares the non-empty literals qs (in order; an empty one
+// never matches).
+func NewLiterals(qs []string) Literals {
+	l := make(Literals, len(qs))
+	for i, q := range qs {
+		if q != "" {
+			l[i] = newFinder([]byte(q))
+		}
+	}
+	return l
+}
+
+// Lines returns, for each literal i, the lines of data that hold it (in line
+// order, each a Match with path rel), nil when data holds none.
+func (l Literals) Lines(rel string, data []byte) [][]Match {
+	var out [][]Match
+	for i, f := range l {
+		if len(f.q) == 0 {
+			continue
+		}
+		if ms := scanFile(data, f, rel); len(ms) > 0 {
+			if out == nil {
+				out = make([][]Match, len(l))
+			}
+			out[i] = ms
+		}
+	}
+	return out
 }
 
 // finder finds a literal by scanning (memchr-style, SIMD) for its rarest byte,

@@ -227,3 +227,29 @@ func BenchmarkSearchGoroot(b *testing.B) {
 		})
 	}
 }
+
+// TestLiterals: several literals found at once give, for each, the lines
+// Search's matcher gives it alone; an empty literal and an absent one give none.
+func TestLiterals(t *testing.T) {
+	data := []byte("needle one\r\nno\nneedle needle twice\nfunc (r *R) needle() {}\nlast needle")
+	qs := []string{"needle", "", "func (", "absent", "needle needle"}
+	got := NewLiterals(qs).Lines("a.txt", data)
+	if len(got) != len(qs) {
+		t.Fatalf("Lines gave %d lists for %d literals", len(got), len(qs))
+	}
+	for i, q := range qs {
+		var want []Match
+		if q != "" {
+			want = scanFile(data, newFinder([]byte(q)), "a.txt")
+		}
+		if fmt.Sprint(got[i]) != fmt.Sprint(want) {
+			t.Errorf("%q: %+v, want %+v", q, got[i], want)
+		}
+	}
+	if got[0][0].Text != "needle one" || got[0][3].Line != 5 {
+		t.Errorf("lines: %+v", got[0])
+	}
+	if NewLiterals([]string{"absent"}).Lines("a.txt", data) != nil {
+		t.Error("no literal found should give nil")
+	}
+}

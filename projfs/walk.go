@@ -51,7 +51,27 @@ type Dir interface {
 	read(name string, bp *[]byte, limit int64) ([]byte, uint64, bool)
 	list() ([]dirent, error)
 	sub(name string) (Dir, error)
+	// subPath opens the folder rel (slash-separated, below this one) without
+	// following a symlink on the way.
+	subPath(rel string) (Dir, error)
 	close()
+}
+
+// subPathByComponent opens the folder rel below d one component at a time
+// (sub: never through a symlink).
+func subPathByComponent(d Dir, rel string) (Dir, error) {
+	cur := d
+	for c := range strings.SplitSeq(rel, "/") {
+		next, err := cur.sub(c)
+		if cur != d {
+			cur.close()
+		}
+		if err != nil {
+			return nil, err
+		}
+		cur = next
+	}
+	return cur, nil
 }
 
 // walkDir is one directory to list: its root-relative path ("" for the root),
@@ -85,6 +105,35 @@ type VisitFunc func(dir Dir, rel, name string)
 // files ignored by .gitignore files (nested ones too), symlinks and (unless
 // allowed) secret files. It stops early when ctx is done.
 func (r *Root) Walk(ctx context.Context, visit VisitFunc) error {
+	return r.walk(ctx, func(dir Dir, rel string, names []string) {
+		for _, n := range names {
+			visit(dir, joinRel(rel, n), n)
+		}
+	})
+}
+
+// Walks is how many times the tree has been walked (Walk, Search, a Tree's
+// listing) through r: tests count the walks of one operation.
+func (r *Root) Walks() int64 { return r.walks.Load() }
+
+// joinRel is the root-relative path of name in the folder rel ("" for the root).
+func joinRel(rel, name string) string {
+	if rel == "" {
+		return name
+	}
+	return rel + "/" + name
+}
+
+// dirFunc is given each listed folder (rel, "" for the root) with the names of
+// its regular files that are not excluded, ignored or (unless allowed) secret,
+// and the folder opened (with Open's hard-link decision). It runs on several
+// goroutines at once; dir is open only during the call.
+type dirFunc func(dir Dir, rel string, names []string)
+
+// walk lists every folder of the root in parallel (Walk's rules) and gives
+// each one's files to visit.
+func (r *Root) walk(ctx context.Context, visit dirFunc) error {
+	r.walks.Add(1)
 	top, err := r.openTop(r.dir)
 	if err != nil {
 		return fmt.Errorf("open root: %w", err)
@@ -149,7 +198,7 @@ func (r *Root) Walk(ctx context.Context, visit VisitFunc) error {
 
 // listDir lists one directory, visits its files and returns its subdirectories,
 // which keep h open until they are opened themselves.
-func (r *Root) listDir(h Dir, d walkDir, excl map[string]bool, visit VisitFunc) []walkDir {
+func (r *Root) listDir(h Dir, d walkDir, excl map[string]bool, visit dirFunc) []walkDir {
 	ents, err := h.list()
 	if err != nil && len(ents) == 0 {
 		h.close()
@@ -163,6 +212,7 @@ func (r *Root) listDir(h Dir, d walkDir, excl map[string]bool, visit VisitFunc) 
 		}
 	}
 	var subs []walkDir
+	var names []string
 	var comps []string
 	if d.rel != "" {
 		comps = strings.Split(d.rel, "/")
@@ -171,25 +221,24 @@ func (r *Root) listDir(h Dir, d walkDir, excl map[string]bool, visit VisitFunc) 
 	shared.refs.Store(1)
 	for _, e := range ents {
 		n := e.name
-		rel := n
-		if d.rel != "" {
-			rel = d.rel + "/" + n
-		}
 		switch {
 		case e.dir:
 			if excl[n] || plan.InProtectedFolder(n) || (len(patterns) > 0 && ignored(patterns, append(comps[:len(comps):len(comps)], n), true)) {
 				continue
 			}
-			subs = append(subs, walkDir{rel: rel, name: n, parent: shared, patterns: patterns})
+			subs = append(subs, walkDir{rel: joinRel(d.rel, n), name: n, parent: shared, patterns: patterns})
 		case e.file:
 			if len(patterns) > 0 && ignored(patterns, append(comps[:len(comps):len(comps)], n), false) {
 				continue
 			}
-			if !r.opts.AllowSecrets && IsSecretPath(rel) {
+			if !r.opts.AllowSecrets && IsSecretPath(joinRel(d.rel, n)) {
 				continue
 			}
-			visit(guardedDir{Dir: h, r: r, rel: d.rel}, rel, n)
+			names = append(names, n)
 		}
+	}
+	if len(names) > 0 {
+		visit(guardedDir{Dir: h, r: r, rel: d.rel}, d.rel, names)
 	}
 	shared.refs.Add(int32(len(subs)))
 	shared.release()
@@ -268,10 +317,7 @@ func (g guardedDir) ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool
 	if !ok || links <= 1 {
 		return data, ok
 	}
-	rel := name
-	if g.rel != "" {
-		rel = g.rel + "/" + name
-	}
+	rel := joinRel(g.rel, name)
 	if g.r.opts.Tracked == nil {
 		return nil, false
 	}

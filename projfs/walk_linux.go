@@ -4,6 +4,7 @@ package projfs
 
 import (
 	"errors"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
@@ -94,6 +95,30 @@ func (d fdDir) sub(name string) (Dir, error) {
 	return fdDir(fd), nil
 }
 
+// noOpenat2 is set once openat2 has failed as unsupported (a kernel before
+// 5.6, or a sandbox that filters it); subPath then opens one component at a
+// time.
+var noOpenat2 atomic.Bool
+
+// subPath opens the folder rel (slash-separated, below d) with one openat2
+// that resolves it beneath d and refuses every symlink on the way, as the
+// walk's one-component-at-a-time opens do.
+func (d fdDir) subPath(rel string) (Dir, error) {
+	if !noOpenat2.Load() {
+		how := unix.OpenHow{Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+		fd, err := retry(func() (int, error) { return unix.Openat2(int(d), rel, &how) })
+		if err == nil {
+			return fdDir(fd), nil
+		}
+		if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EPERM) {
+			return nil, err
+		}
+		noOpenat2.Store(true)
+	}
+	return subPathByComponent(d, rel)
+}
+
 // ReadFile reads name when it has one hard link (no policy here to ask).
 func (d fdDir) ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
 	data, links, ok := d.read(name, bp, limit)
@@ -141,9 +166,11 @@ func (d fdDir) read(name string, bp *[]byte, limit int64) ([]byte, uint64, bool)
 	return buf[:n], uint64(st.Nlink), true
 }
 
+// ModTime stats name without following a symlink (fstatat opens nothing, so a
+// FIFO or a device is not touched).
 func (d fdDir) ModTime(name string) (time.Time, bool) {
-	st, ok := d.lstat(name)
-	if !ok || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+	var st unix.Stat_t
+	if unix.Fstatat(int(d), name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return time.Time{}, false
 	}
 	return time.Unix(st.Mtim.Unix()), true

@@ -48,6 +48,8 @@ func (d rootDir) sub(name string) (Dir, error) {
 	return rootDir{r}, nil
 }
 
+func (d rootDir) subPath(rel string) (Dir, error) { return subPathByComponent(d, rel) }
+
 // ReadFile reads name when it has one hard link (no policy here to ask).
 func (d rootDir) ReadFile(name string, bp *[]byte, limit int64) ([]byte, bool) {
 	data, links, ok := d.read(name, bp, limit)
