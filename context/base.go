@@ -66,7 +66,8 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 			Redacted: true, Redactions: n})
 	}
 
-	res := frames.NewResolver(g.files)
+	tree := g.tree()
+	res := frames.NewResolver(tree)
 	resolved := res.Trace(ctx, traceText)
 	if len(resolved) > 0 {
 		add("Stack frames", framesList(resolved))
@@ -82,7 +83,7 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	if len(win) > 1 {
 		defsAt = rulesAt + 1
 	}
-	cands = slices.Insert(cands, defsAt, g.definitionSections(ctx, cands, resolved, traceText, res, &warnings)...)
+	cands = slices.Insert(cands, defsAt, g.definitionSections(ctx, cands, resolved, traceText, res, tree, &warnings)...)
 	if !g.opts.NoProjectRules {
 		if c, ok := rules.Section(g.files, inPlay, g.opts.MaxTotalBytes); ok {
 			cands = slices.Insert(cands, rulesAt, c)
@@ -95,7 +96,7 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 		cands = append(cands, c)
 	}
 	cands = append(cands, logSecs...)
-	if rf := g.recentFiles(ctx); rf != "" {
+	if rf := g.recentFiles(ctx, tree); rf != "" {
 		add("Recent files", rf)
 	}
 	cands = append(cands, lib...)
@@ -103,6 +104,14 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 		return plan.Gathered{}, fmt.Errorf("gather base context: %w", err)
 	}
 	return g.budget(dropCovered(cands, g.opts.MaxResultBytes), warnings), nil
+}
+
+// tree is one listing of the project's files, made when first needed, for
+// every reader of it in one base context: the frames' file index, the failing
+// tests' definitions, the definitions' message and name searches, and (where
+// git gives no status) the recent files, for which it keeps the files' times.
+func (g *Gatherer) tree() *projfs.Tree {
+	return g.files.Tree(projfs.TreeOptions{ModTimes: !g.git.Usable()})
 }
 
 // filesShown lists the project files the candidates show, in order, once each.
@@ -218,13 +227,14 @@ func (g *Gatherer) windowSection(file string, centers []int, before, after int, 
 // definitionSections returns the definitions the failure points use
 // (defs.Sections: the failing frames' lines, then the failing tests'), after
 // the sections in have and within the definitions' budget.
-func (g *Gatherer) definitionSections(ctx context.Context, have []section.Candidate, resolved []frames.ResolvedFrame, text string, res *frames.Resolver, warnings *[]string) []section.Candidate {
+func (g *Gatherer) definitionSections(ctx context.Context, have []section.Candidate, resolved []frames.ResolvedFrame, text string, res *frames.Resolver,
+	tree *projfs.Tree, warnings *[]string) []section.Candidate {
 	if g.opts.NoDefinitions {
 		return nil
 	}
 	frameAt, testAt := res.Points(ctx, resolved, text, maxFailingTests)
 	cands, warns := defs.Sections(ctx, g.files, defs.Request{Frames: frameAt, Tests: testAt, Text: text, Have: have,
-		MaxResultBytes: g.opts.MaxResultBytes, MaxTotalBytes: g.opts.MaxTotalBytes})
+		MaxResultBytes: g.opts.MaxResultBytes, MaxTotalBytes: g.opts.MaxTotalBytes, Tree: tree})
 	*warnings = append(*warnings, warns...)
 	return cands
 }

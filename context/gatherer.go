@@ -158,13 +158,13 @@ func (g *Gatherer) Env(ctx context.Context) string { return g.env.Text(ctx) }
 // ResolveTrace parses the frames of text and resolves them to the project's
 // files (frames.Resolver.Trace).
 func (g *Gatherer) ResolveTrace(ctx context.Context, text string) []frames.ResolvedFrame {
-	return frames.NewResolver(g.files).Trace(ctx, text)
+	return frames.NewResolver(g.files.Tree(projfs.TreeOptions{})).Trace(ctx, text)
 }
 
 // ResolveFrames resolves each frame to a file of the project
 // (frames.Resolver.Frames).
 func (g *Gatherer) ResolveFrames(ctx context.Context, fs []frames.Frame) []frames.ResolvedFrame {
-	return frames.NewResolver(g.files).Frames(ctx, fs)
+	return frames.NewResolver(g.files.Tree(projfs.TreeOptions{})).Frames(ctx, fs)
 }
 
 // Exists reports whether rel (slash-separated) names a file or folder in the

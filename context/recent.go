@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"fixplan/context/gitrepo"
@@ -19,33 +18,26 @@ const maxRecentFiles = 20
 
 // recentFiles lists the files changed according to git status (also when the
 // root is a folder inside a repository; paths relative to the root), else the
-// most recently modified files, after a line saying why git status was skipped
-// when fixplan chose not to run it.
-func (g *Gatherer) recentFiles(ctx context.Context) string {
+// most recently modified files of tree, after a line saying why git status was
+// skipped when fixplan chose not to run it.
+func (g *Gatherer) recentFiles(ctx context.Context, tree *projfs.Tree) string {
 	status, note := g.git.Status(ctx, maxRecentFiles)
 	if status != "" {
 		return status
 	}
-	return note + g.modifiedFiles(ctx)
+	return note + modifiedFiles(ctx, tree)
 }
 
-// modifiedFiles lists the most recently modified files of the root.
-func (g *Gatherer) modifiedFiles(ctx context.Context) string {
+// modifiedFiles lists the most recently modified files of tree.
+func modifiedFiles(ctx context.Context, tree *projfs.Tree) string {
 	type fm struct {
 		rel string
 		t   time.Time
 	}
-	var (
-		mu    sync.Mutex
-		files []fm
-	)
-	_ = g.files.Walk(ctx, func(dir projfs.Dir, rel, name string) {
-		if t, ok := dir.ModTime(name); ok {
-			mu.Lock()
-			files = append(files, fm{rel, t})
-			mu.Unlock()
-		}
-	})
+	var files []fm
+	for rel, t := range tree.ModTimes(ctx) {
+		files = append(files, fm{rel, t})
+	}
 	if len(files) == 0 {
 		return ""
 	}

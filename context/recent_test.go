@@ -52,7 +52,7 @@ func TestRecentFiles(t *testing.T) {
 			if tt.root == plain { // keep a repository that may enclose the temp dir out of it
 				g.lookPath = func(string) (string, error) { return "", exec.ErrNotFound }
 			}
-			if got := g.recentFiles(context.Background()); got != tt.want {
+			if got := g.recentFiles(context.Background(), g.tree()); got != tt.want {
 				t.Errorf("recentFiles =\n%s\nwant\n%s", got, tt.want)
 			}
 		})

@@ -55,7 +55,7 @@ func BenchmarkBaseTyped(b *testing.B) {
 			problem := strings.ReplaceAll(c.problem, "ROOT", root)
 			files := projfstest.Open(b, root, projfs.Options{})
 			ctx := context.Background()
-			res := frames.NewResolver(files)
+			res := frames.NewResolver(files.Tree(projfs.TreeOptions{}))
 			req := Request{Text: problem, MaxResultBytes: 24 * 1024, MaxTotalBytes: 96 * 1024}
 			req.Frames, req.Tests = res.Points(ctx, res.Trace(ctx, problem), problem, 3)
 			if len(req.Frames) == 0 {

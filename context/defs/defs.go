@@ -34,6 +34,7 @@ package defs
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -180,6 +181,7 @@ type defHit struct {
 // defFinder holds one Sections call's reads.
 type defFinder struct {
 	proj    *projfs.Root
+	tree    *projfs.Tree // the listing the message and name searches read
 	req     Request
 	files   map[string]*defFile
 	imports map[string][]defImport
@@ -280,6 +282,10 @@ type Request struct {
 	MaxResultBytes int
 	// MaxTotalBytes caps the whole base context.
 	MaxTotalBytes int
+	// Tree is the listing of the project's files the message and name
+	// searches read (the gather's, shared with its other readers); nil: a
+	// listing of its own.
+	Tree *projfs.Tree
 }
 
 // Sections returns the definitions the failure points of req use, ranked,
@@ -292,7 +298,10 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 		return nil, nil
 	}
 	text := req.Text
-	d := &defFinder{proj: proj, req: req, files: map[string]*defFile{}, imports: map[string][]defImport{}, folders: map[string][]string{}}
+	d := &defFinder{proj: proj, req: req, tree: req.Tree, files: map[string]*defFile{}, imports: map[string][]defImport{}, folders: map[string][]string{}}
+	if d.tree == nil {
+		d.tree = proj.Tree(projfs.TreeOptions{})
+	}
 	var hits []defHit
 	wanted := map[string]defUse{} // names for the project-wide search
 	var wantedLang defLang
@@ -338,7 +347,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 	if len(wanted) > 0 && wantedLang != nil {
 		wideScan, wideHits = d.wideScan(wantedLang, wanted, points)
 	}
-	d.walkTree(ctx, msgScan, wideScan)
+	d.walkTree(ctx, points, msgScan, wideScan)
 	hits = append(hits, msgHits()...)
 	hits = append(hits, wideHits()...)
 	sortHits(hits)
@@ -625,12 +634,21 @@ func (d *defFinder) wideScan(lang defLang, wanted map[string]defUse, points []de
 	type found = wideFound
 	var mu sync.Mutex
 	var all []found
+	// a definition line of a name holds the name: the pattern is tried on
+	// the lines that hold one
+	lits := projfs.NewLiterals(names)
 	scan.want = func(_, name string) bool { return slices.Contains(exts, path.Ext(name)) }
 	scan.scan = func(rel string, data []byte) {
-		for i, l := range projfs.SplitLines(data) {
-			if m := re.FindStringSubmatch(l); m != nil {
+		byLine := map[int]string{}
+		for _, ms := range lits.Lines(rel, data) {
+			for _, m := range ms {
+				byLine[m.Line] = m.Text
+			}
+		}
+		for _, n := range slices.Sorted(maps.Keys(byLine)) {
+			if m := re.FindStringSubmatch(byLine[n]); m != nil {
 				mu.Lock()
-				all = append(all, found{rel, i + 1, m[1]})
+				all = append(all, found{rel, n, m[1]})
 				mu.Unlock()
 			}
 		}

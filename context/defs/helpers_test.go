@@ -19,15 +19,16 @@ type result struct {
 
 // sectionsFor looks up the definitions the failure in problem uses, as the
 // gatherer does (the frames resolved to the project's files, then the first
-// three failing tests' definitions), with no section before them and the
+// three failing tests' definitions, over one listing of the tree), with no section before them and the
 // gatherer's default budget unless o says.
 func sectionsFor(t *testing.T, root, problem string, o Request) result {
 	t.Helper()
 	files := projfstest.Open(t, root, projfs.Options{})
 	ctx := context.Background()
-	res := frames.NewResolver(files)
+	tree := files.Tree(projfs.TreeOptions{}) // one listing, shared
+	res := frames.NewResolver(tree)
 	o.Frames, o.Tests = res.Points(ctx, res.Trace(ctx, problem), problem, 3)
-	o.Text = problem
+	o.Text, o.Tree = problem, tree
 	if o.MaxResultBytes == 0 {
 		o.MaxResultBytes = 24 * 1024
 	}

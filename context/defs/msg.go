@@ -1,7 +1,7 @@
 package defs
 
 import (
-	"bytes"
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -123,29 +123,17 @@ func (d *defFinder) messageScan(text string, points []defPoint) (scan treeScan, 
 	if len(frags) == 0 || len(exts) == 0 {
 		return treeScan{}, func() []defHit { return nil }
 	}
-	needles := make([][]byte, len(frags))
-	for i, f := range frags {
-		needles[i] = []byte(f)
-	}
+	lits := projfs.NewLiterals(frags)
 	type found = msgFound
 	var mu sync.Mutex
 	var all []found
 	scan.want = func(rel, name string) bool { return exts[path.Ext(name)] && !frames.LooksLikeTestFile(rel) }
 	scan.scan = func(rel string, data []byte) {
-		var in []int
-		for i, n := range needles {
-			if bytes.Contains(data, n) {
-				in = append(in, i)
-			}
-		}
-		if len(in) == 0 {
-			return
-		}
-		for ln, l := range projfs.SplitLines(data) {
-			for _, i := range in {
-				if inLiteral(l, frags[i]) {
+		for i, ms := range lits.Lines(rel, data) {
+			for _, m := range ms {
+				if inLiteral(m.Text, frags[i]) {
 					mu.Lock()
-					all = append(all, found{rel, ln + 1, i})
+					all = append(all, found{rel, m.Line, i})
 					mu.Unlock()
 				}
 			}
@@ -154,8 +142,12 @@ func (d *defFinder) messageScan(text string, points []defPoint) (scan treeScan, 
 	return scan, func() []defHit { return d.messageDefs(all, frags, points) }
 }
 
-// messageDefs are the definitions around the lines the message scan found.
+// messageDefs are the definitions around the lines the message scan found
+// (in any order: they are taken by file and line).
 func (d *defFinder) messageDefs(all []msgFound, frags []string, points []defPoint) []defHit {
+	slices.SortFunc(all, func(a, b msgFound) int {
+		return cmp.Or(strings.Compare(a.file, b.file), a.line-b.line, a.frag-b.frag)
+	})
 	// the innermost definition around each line, per fragment
 	type defKey struct {
 		file string

@@ -208,8 +208,36 @@ func (r *Resolver) findDefinition(ctx context.Context, t FailingTest) (Location,
 // failing in text, and returns where it is; ok is false when no definition is
 // found. A Go test's package (the FAIL/ok line below its "--- FAIL: name") puts
 // the definitions in that package's folder first, so TestLRU of simplelru/ is
-// not taken for the root's TestLRU.
+// not taken for the root's TestLRU. Each test is searched for once per
+// Resolver (a base context asks twice: for its window and its definitions).
 func (r *Resolver) TestDefinition(ctx context.Context, t FailingTest, text string) (Location, bool) {
+	k := testKey{t, text}
+	if d, ok := r.tests[k]; ok {
+		return d.at, d.ok
+	}
+	var d testDef
+	d.at, d.ok = r.testDefinition(ctx, t, text)
+	if ctx.Err() == nil {
+		if r.tests == nil {
+			r.tests = map[testKey]testDef{}
+		}
+		r.tests[k] = d
+	}
+	return d.at, d.ok
+}
+
+// testKey and testDef are a failing test named in a text and its definition.
+type testKey struct {
+	t    FailingTest
+	text string
+}
+
+type testDef struct {
+	at Location
+	ok bool
+}
+
+func (r *Resolver) testDefinition(ctx context.Context, t FailingTest, text string) (Location, bool) {
 	if t.File == "" {
 		if i := strings.Index(text, "--- FAIL: "+t.Name+" "); i >= 0 {
 			if dir, ok := r.goPackageDir(ctx, goPackageMarks(text).at(i)); ok {
@@ -242,9 +270,29 @@ func (r *Resolver) Points(ctx context.Context, resolved []ResolvedFrame, text st
 }
 
 // findDefinitionIn is findDefinition; with inDir, a definition in folder dir
-// ("" for the root) ranks first.
+// ("" for the root) ranks first: the folder's own files are searched first,
+// since a definition found there outranks every one elsewhere (by 4, more
+// than any other score can add).
 func (r *Resolver) findDefinitionIn(ctx context.Context, t FailingTest, dir string, inDir bool) (Location, bool) {
-	res, err := r.files.Search(ctx, t.Name, projfs.SearchOptions{Max: 500})
+	if inDir {
+		only := func(rel, _ string) bool { return inFolder(rel, dir) }
+		if loc, ok := r.bestDefinition(ctx, t, dir, inDir, only); ok {
+			return loc, true
+		}
+	}
+	return r.bestDefinition(ctx, t, dir, inDir, nil)
+}
+
+// inFolder reports whether the file rel is directly in folder dir ("" for
+// the root).
+func inFolder(rel, dir string) bool {
+	return path.Dir(rel) == dir || dir == "" && !strings.Contains(rel, "/")
+}
+
+// bestDefinition searches the files want picks (nil: all) for the definition
+// of t and returns the best one (findDefinitionIn's ranking).
+func (r *Resolver) bestDefinition(ctx context.Context, t FailingTest, dir string, inDir bool, want func(rel, name string) bool) (Location, bool) {
+	res, err := r.tree.Search(ctx, t.Name, projfs.SearchOptions{Max: 500, Want: want})
 	if err != nil {
 		return Location{}, false
 	}
@@ -282,7 +330,7 @@ func (r *Resolver) findDefinitionIn(ctx context.Context, t FailingTest, dir stri
 		if LooksLikeTestFile(m.Path) {
 			score++
 		}
-		if inDir && (path.Dir(m.Path) == dir || dir == "" && !strings.Contains(m.Path, "/")) {
+		if inDir && inFolder(m.Path, dir) {
 			score += 4
 		}
 		if score > bestScore {

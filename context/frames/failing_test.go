@@ -87,7 +87,7 @@ func TestFindDefinition(t *testing.T) {
 		"src/lib.rs":            "#[test]\nfn overflow() {\n}\n",
 		"unrelated/TestAdd.txt": "TestAdd\n",
 	})
-	g := NewResolver(projfstest.Open(t, root, projfs.Options{}))
+	g := NewResolver(projfstest.Open(t, root, projfs.Options{}).Tree(projfs.TreeOptions{}))
 	tests := []struct {
 		t        FailingTest
 		file     string

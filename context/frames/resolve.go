@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"fixplan/internal/lazyre"
 	"fixplan/projfs"
@@ -26,20 +25,25 @@ type ResolvedFrame struct {
 // fileIndex maps base names to the root-relative paths of the project's files.
 type fileIndex map[string][]string
 
-// Resolver resolves frames to the files of one project. It lists the
-// project's files (and reads its go.mod files) on first use and keeps them:
+// Resolver resolves frames to the files of one project. It indexes the
+// listing of the project's files it is given (and reads its go.mod files) on
+// first use and keeps them, and finds each failing test's definition once:
 // one Resolver serves one operation (a base context), so a later one sees the
 // project as it is then. It is not safe for concurrent use.
 type Resolver struct {
 	files *projfs.Root
+	tree  *projfs.Tree
 	idx   fileIndex
 	// mods are the project's Go modules (read from its go.mod files on first use).
 	mods    []goModule
 	modsSet bool
+	// tests are the definitions of failing tests found so far (TestDefinition).
+	tests map[testKey]testDef
 }
 
-// NewResolver returns a Resolver of the project files.
-func NewResolver(files *projfs.Root) *Resolver { return &Resolver{files: files} }
+// NewResolver returns a Resolver of the files tree lists (its listing is
+// shared with the operation's other readers: the tree is walked once).
+func NewResolver(tree *projfs.Tree) *Resolver { return &Resolver{files: tree.Root(), tree: tree} }
 
 // index returns the file index, built on first use.
 func (r *Resolver) index(ctx context.Context) fileIndex {
@@ -55,15 +59,12 @@ func (r *Resolver) BestSuffix(ctx context.Context, p string) string {
 	return r.index(ctx).bestSuffix(p)
 }
 
-// listFiles lists the project's files (the same files search sees).
+// listFiles indexes the project's files (the same files search sees).
 func (r *Resolver) listFiles(ctx context.Context) fileIndex {
-	var mu sync.Mutex
 	idx := fileIndex{}
-	_ = r.files.Walk(ctx, func(_ projfs.Dir, rel, name string) {
-		mu.Lock()
+	for rel, name := range r.tree.Files(ctx) {
 		idx[name] = append(idx[name], rel)
-		mu.Unlock()
-	})
+	}
 	for _, v := range idx {
 		sort.Strings(v)
 	}

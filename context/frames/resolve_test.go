@@ -41,7 +41,7 @@ func resolveFixture(t *testing.T) string {
 
 func TestResolveFrames(t *testing.T) {
 	root := resolveFixture(t)
-	g := NewResolver(projfstest.Open(t, root, projfs.Options{}))
+	g := NewResolver(projfstest.Open(t, root, projfs.Options{}).Tree(projfs.TreeOptions{}))
 	tests := []struct {
 		name    string
 		frame   Frame
@@ -88,7 +88,7 @@ func TestResolveFrames(t *testing.T) {
 func TestResolveTraceGoPackages(t *testing.T) {
 	root := t.TempDir()
 	testtree.Write(t, root, map[string]string{"calc/calc_test.go": "x", "other/calc_test.go": "x", "util_test.go": "x"})
-	g := NewResolver(projfstest.Open(t, root, projfs.Options{}))
+	g := NewResolver(projfstest.Open(t, root, projfs.Options{}).Tree(projfs.TreeOptions{}))
 	tests := []struct {
 		name, text, want string
 	}{
@@ -124,7 +124,7 @@ func TestResolveTraceGoPackageFolder(t *testing.T) {
 		"tools/gen/lru_test.go":    "package gen\n",
 		"vendor2/example.com/x.go": "package x\n",
 	})
-	g := NewResolver(projfstest.Open(t, root, projfs.Options{}))
+	g := NewResolver(projfstest.Open(t, root, projfs.Options{}).Tree(projfs.TreeOptions{}))
 	tests := []struct {
 		name, text string
 		want       []string
@@ -165,7 +165,7 @@ func TestResolveTraceGoPackageFolder(t *testing.T) {
 // out like the machine that produced them.
 func TestResolveTraceGoldens(t *testing.T) {
 	root := resolveFixture(t)
-	g := NewResolver(projfstest.Open(t, root, projfs.Options{}))
+	g := NewResolver(projfstest.Open(t, root, projfs.Options{}).Tree(projfs.TreeOptions{}))
 	tests := []struct {
 		trace string
 		want  []string // resolved files in frame order ("" = unresolved)

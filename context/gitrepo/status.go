@@ -71,6 +71,17 @@ func (g *Git) Status(ctx context.Context, max int) (status, note string) {
 	return "git status --porcelain:\n" + strings.Join(lines, "\n") + "\n", ""
 }
 
+// Usable reports whether git would be run on the project (Status, Changes):
+// git is installed and the repository was found and checked, and its own
+// config names no program. Nothing is run to tell.
+func (g *Git) Usable() bool {
+	if _, err := g.opts.LookPath("git"); err != nil {
+		return false
+	}
+	repo, ok := g.gitRepo()
+	return ok && repo.untrusted == "" && len(repo.programs) == 0 && repo.unreadable == ""
+}
+
 // Refusal is the warning shown when the project's own .git leads out of the
 // project (findGitRepo's untrusted), or "".
 func (g *Git) Refusal() string {
