@@ -2,7 +2,10 @@ package session
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
+	"fixplan/context/section"
 	"fixplan/llm"
 	"fixplan/plan"
 )
@@ -97,10 +100,65 @@ func (r *run) prepareResults(raw string, results []plan.ContextResult) []plan.Co
 		}
 		results[i] = deduped
 	}
+	results = capRound(results, r.p.cfg.RoundBudget)
 	msgs := append(append([]llm.Message{}, r.msgs...), llm.Message{Role: llm.RoleAssistant, Content: raw})
 	results = r.fit.fitResults(msgs, results)
 	for i, res := range results {
 		r.sent.AddResult(r.rounds, i, res)
+	}
+	return results
+}
+
+// roundFullPrefix opens the refusal of a request the round's context budget
+// left no room for; resultsMessage names a run of them in one line.
+const roundFullPrefix = "this round's context budget"
+
+// minRoundResult is the least room (bytes) a result is cut to; with less it is
+// refused instead. minRoundShare is the share a result may take, even when an
+// equal share of what is left would be less (many requests): the first ones are
+// then served and the rest refused, rather than all cut to nothing.
+const (
+	minRoundResult = 256
+	minRoundShare  = 1024
+)
+
+// capRound caps a round's results together at budget bytes, the request lines
+// that head them included (docs/CONTRACT.md §5.5): in order, each result gets an
+// equal share of what is left, at least minRoundShare (what one does not use is
+// left to the next); a longer one is cut at a line boundary (a read_file result
+// cut so counts as the file seen in part), and one whose share is too small for
+// a useful part — and every request after the budget is used up — is refused,
+// saying so.
+func capRound(results []plan.ContextResult, budget int) []plan.ContextResult {
+	left := budget
+	full := func(r *plan.ContextResult) {
+		*r = plan.ContextResult{Request: r.Request,
+			Error: fmt.Sprintf("%s (%d bytes) is used up; ask again in a later round for what you still need", roundFullPrefix, budget)}
+	}
+	for i := range results {
+		r := &results[i]
+		if left < minRoundResult {
+			full(r)
+			continue
+		}
+		head := len(requestLine(i+1, r.Request))
+		share := min(left, max(left/(len(results)-i), minRoundShare)) - head
+		if r.OK && len(r.Text) > share {
+			label, body, _ := strings.Cut(r.Text, "\n")
+			if room := share - len(label) - 1; room >= minRoundResult {
+				r.Text = label + "\n" + section.Cap(body, room)
+				for j := range r.Seen {
+					r.Seen[j].Whole = false
+				}
+			} else {
+				full(r)
+			}
+		}
+		if r.OK {
+			left -= head + len(r.Text)
+		} else {
+			left -= head + len(r.Error)
+		}
 	}
 	return results
 }

@@ -55,6 +55,9 @@ type Config struct {
 	// PriceInput and PriceOutput are the prices per million prompt and reply
 	// tokens set in Settings (0: not set); a plan's Usage carries its cost.
 	PriceInput, PriceOutput float64
+	// RoundBudget caps the bytes of one context round's results together,
+	// their request lines included (the context_budget setting; 0: its default).
+	RoundBudget int
 }
 
 // Planner runs the fix loop.
@@ -75,6 +78,9 @@ func NewPlanner(cfg Config) (*Planner, error) {
 	}
 	if cfg.NewID == nil {
 		cfg.NewID = NewID
+	}
+	if cfg.RoundBudget <= 0 {
+		cfg.RoundBudget = DefaultSettings().ContextBudget
 	}
 	if cfg.EditFormatNote == "" {
 		cfg.EditFormatNote = editFormatNote(resolveEditFormat(EditAuto, "", nil))

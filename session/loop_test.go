@@ -87,6 +87,12 @@ type fixture struct {
 
 func newFixture(t *testing.T, mod func(*openai.Config), replies ...llmtest.Reply) *fixture {
 	t.Helper()
+	return newFixtureWith(t, mod, nil, replies...)
+}
+
+// newFixtureWith is newFixture with settings changed by set (nil: the defaults).
+func newFixtureWith(t *testing.T, mod func(*openai.Config), set func(*Settings), replies ...llmtest.Reply) *fixture {
+	t.Helper()
 	f := &fixture{root: project(t), ev: &events{}}
 	f.srv = llmtest.NewServer(t, replies...)
 	cfg := openai.Config{BaseURL: f.srv.URL(), Model: "fake-model", APIKey: apiKey, Timeout: 5 * time.Second, MaxRetries: 2,
@@ -101,6 +107,9 @@ func newFixture(t *testing.T, mod func(*openai.Config), replies ...llmtest.Reply
 	f.user = filepath.Join(t.TempDir(), "preferences.json")
 	st := DefaultSettings()
 	st.BaseURL = f.srv.URL()
+	if set != nil {
+		set(&st)
+	}
 	f.s, err = Open(f.root, st, m, f.ev, Options{UserPrefsPath: f.user, ConfigDir: filepath.Dir(f.user)})
 	if err != nil {
 		t.Fatal(err)

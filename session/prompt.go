@@ -193,8 +193,15 @@ func resultsMessage(round int, results []plan.ContextResult, roundsLeft int, not
 		b.WriteString(note)
 		b.WriteByte('\n')
 	}
-	for i, r := range results {
-		fmt.Fprintf(&b, "\n--- request %d: %s\n", i+1, describeRequest(r.Request))
+	for i := 0; i < len(results); i++ {
+		r := results[i]
+		if run := budgetRun(results[i:]); run > 1 {
+			// one line for the requests the round's budget left no room for
+			fmt.Fprintf(&b, "\n--- requests %d to %d: NOT FULFILLED: %s\n", i+1, i+run, r.Error)
+			i += run - 1
+			continue
+		}
+		b.WriteString(requestLine(i+1, r.Request))
 		if r.OK {
 			b.WriteString(r.Text)
 			if !strings.HasSuffix(r.Text, "\n") {
@@ -210,6 +217,21 @@ func resultsMessage(round int, results []plan.ContextResult, roundsLeft int, not
 		b.WriteString("\nThis was the last context round: answer now with the complete JSON fix plan and an empty context_requests list.\n")
 	}
 	return b.String()
+}
+
+// requestLine heads result i (1-based) of a results message with the request it answers.
+func requestLine(i int, q plan.ContextRequest) string {
+	return fmt.Sprintf("\n--- request %d: %s\n", i, describeRequest(q))
+}
+
+// budgetRun is how many results from the start of rs were refused because the
+// round's context budget was used up (capRound).
+func budgetRun(rs []plan.ContextResult) int {
+	n := 0
+	for n < len(rs) && !rs[n].OK && strings.HasPrefix(rs[n].Error, roundFullPrefix) {
+		n++
+	}
+	return n
 }
 
 // repairMessage quotes the issues of an invalid reply back to the model.

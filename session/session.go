@@ -209,7 +209,7 @@ func (s *Session) planner() (*Planner, error) {
 		Emitter: s.em, Provider: s.st.BaseURL, MaxTokens: s.st.MaxTokens, NewID: apply.NewID,
 		Secrets: s.opts.Secrets, Warnings: s.mem.Warnings(), Version: s.opts.Version,
 		Counter: tokens.For(s.st.Model), Window: windowOf(s.model), ContextWindow: s.st.ContextWindow,
-		PriceInput: s.st.PriceInput, PriceOutput: s.st.PriceOutput,
+		PriceInput: s.st.PriceInput, PriceOutput: s.st.PriceOutput, RoundBudget: s.st.ContextBudget,
 		EditFormatNote: s.editFormatNote(),
 	})
 }
