@@ -282,3 +282,27 @@ func TestEnvProbeTimeoutIsNotCached(t *testing.T) {
 		}
 	}
 }
+
+// TestLookOutside finds a program the way fixplan finds the user's editor: the
+// project's own programs of the same name are never found — neither in a PATH
+// entry inside the project (absolute, relative or through a link) nor through a
+// program link outside that leads into it.
+func TestLookOutside(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	testtree.Scripts(t, root, map[string]string{"bin/ed1": "", "bin/ed2": ""})
+	testtree.Scripts(t, out, map[string]string{"real/ed1": ""})
+	testtree.Write(t, out, map[string]string{"into/bin": "->" + filepath.Join(root, "bin"), "links/ed2": "->" + filepath.Join(root, "bin", "ed2")})
+	sep := string(os.PathListSeparator)
+	list := strings.Join([]string{filepath.Join(root, "bin"), "bin", filepath.Join(out, "into", "bin"), filepath.Join(out, "links"), filepath.Join(out, "real")}, sep)
+	got, err := LookOutside("ed1", root, list)
+	if err != nil || got != filepath.Join(out, "real", "ed1") {
+		t.Fatalf("LookOutside(ed1) = %q, %v; want the one outside the project", got, err)
+	}
+	if got, err := LookOutside("ed2", root, list); err == nil {
+		t.Fatalf("LookOutside(ed2) = %q: found a program of the project", got)
+	}
+}

@@ -20,12 +20,25 @@ import (
 
 // LookTool finds the tool name on the scrubbed PATH (PATH()), never inside the
 // root: the default Options.LookPath.
-func (p *Probe) LookTool(name string) (string, error) {
-	path, err := lookPathIn(name, p.PATH())
+func (p *Probe) LookTool(name string) (string, error) { return lookOutside(name, p.root, p.PATH()) }
+
+// LookOutside finds the program name in the folders of pathList (a $PATH value)
+// the way LookTool does for a probe: never in a relative or empty entry, never
+// in a folder inside root (absolute, symlinks resolved) nor through a link that
+// leads into it. Programs fixplan starts for the user (their editor) are found
+// with it, so a project cannot put its own program in their place.
+func LookOutside(name, root, pathList string) (string, error) {
+	return lookOutside(name, root, scrubPATH(pathList, root))
+}
+
+// lookOutside finds name in list (already scrubbed for root) and refuses a
+// program that leads into root.
+func lookOutside(name, root, list string) (string, error) {
+	path, err := lookPathIn(name, list)
 	if err != nil {
 		return "", err
 	}
-	if real, err := filepath.EvalSymlinks(path); err == nil && inside(p.root, real) {
+	if real, err := filepath.EvalSymlinks(path); err == nil && inside(root, real) {
 		return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
 	}
 	return path, nil
