@@ -21,6 +21,11 @@
 //     one, never a model's or project's command under a blanket yes (approvals.go,
 //     verify.go).
 //   - Write-then-verify: WriteChangesVerified (writechanges.go).
+//   - Jump to the code: OpenInEditor opens a file the model or the project
+//     named at a line in the user's editor, with the Settings' "Open files
+//     with" command or the automatic choice; the path is confined to the
+//     project and neither it nor the line can become an option or a command
+//     (package editor; editor.go).
 //
 // The config folder the edges pass in Options.ConfigDir is resolved by
 // internal/config. The ports the loop consumes are in ports.go, the progress

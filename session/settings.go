@@ -55,6 +55,11 @@ type Settings struct {
 	// NoProjectRules leaves the project's own instructions for AI tools
 	// (AGENTS.md, CLAUDE.md, .cursorrules, …) out of the context sent.
 	NoProjectRules bool `json:"no_project_rules"`
+
+	// OpenWith is the "Open files with" command that opens a project file at a
+	// line in the user's editor (editor.ParseTemplate: {file}, {line}); ""
+	// chooses automatically ($VISUAL, $EDITOR, VS Code, the system's default).
+	OpenWith string `json:"open_with"`
 }
 
 // Preset is a provider preset offered in the settings.
@@ -147,6 +152,7 @@ func (s Settings) normalised() Settings {
 		s.EditFormat = d.EditFormat
 	}
 	s.ContextWindow = max(s.ContextWindow, 0)
+	s.OpenWith = storedOpenWith(s.OpenWith)
 	if s.PriceInput < 0 || math.IsNaN(s.PriceInput) || math.IsInf(s.PriceInput, 0) {
 		s.PriceInput = 0
 	}
@@ -186,7 +192,7 @@ func (s Settings) Validate() error {
 	case s.CheckTimeoutSeconds < 1:
 		return bad("check timeout (s)", s.CheckTimeoutSeconds, "at least 1 second")
 	}
-	return nil
+	return validOpenWith(s.OpenWith)
 }
 
 // SaveSettings checks s (Validate) and writes it to path atomically (temp file,

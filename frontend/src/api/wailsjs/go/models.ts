@@ -246,6 +246,7 @@ export namespace app {
 	    price_input_per_mtok: number;
 	    price_output_per_mtok: number;
 	    no_project_rules: boolean;
+	    open_with: string;
 	    key_set: boolean;
 	    key_hint: string;
 	    key_source: string;
@@ -276,6 +277,7 @@ export namespace app {
 	        this.price_input_per_mtok = source["price_input_per_mtok"];
 	        this.price_output_per_mtok = source["price_output_per_mtok"];
 	        this.no_project_rules = source["no_project_rules"];
+	        this.open_with = source["open_with"];
 	        this.key_set = source["key_set"];
 	        this.key_hint = source["key_hint"];
 	        this.key_source = source["key_source"];
