@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/mattn/go-isatty"
+
+	"fixplan/editor"
 )
 
 // version is stamped at build time (-ldflags "-X main.version=…"; make cli does it).
@@ -33,6 +35,9 @@ type env struct {
 	// OneShot: the process ends with the command (main, not tests), so patch,
 	// apply and undo may let the heap grow more between collections.
 	OneShot bool
+	// Term is the terminal the CLI runs in, when stdin and stdout are one: a
+	// terminal editor opened by `fixplan open` runs there (nil in tests).
+	Term *editor.Terminal
 }
 
 // command runs one subcommand with its own arguments and returns the exit code:
@@ -51,6 +56,7 @@ func commands() map[string]command {
 		"history":  runHistory,
 		"journals": runJournals,
 		"checks":   runChecks,
+		"open":     runOpen,
 	}
 }
 
@@ -67,6 +73,7 @@ commands:
   journals  list, show or discard transactions (and state set aside as not yours)
   checks    list, approve or revoke the check commands that verify plans (plan --verify)
   context   show exactly what context the model would get (trace|read|search|logs|env|base)
+  open      open FILE[:LINE] of the project in your editor (settings' open_with, $VISUAL, $EDITOR, code)
 
 Run 'fixplan COMMAND -h' for a command's flags.
 `
@@ -77,6 +84,9 @@ func main() {
 	// A real terminal, not just a character device (</dev/null is one).
 	tty := isatty.IsTerminal(os.Stdin.Fd()) || isatty.IsCygwinTerminal(os.Stdin.Fd())
 	e := &env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, StdinIsTTY: tty, OneShot: true}
+	if tty && isatty.IsTerminal(os.Stdout.Fd()) {
+		e.Term = &editor.Terminal{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
+	}
 	os.Exit(run(ctx, e, os.Args[1:]))
 }
 
@@ -127,7 +137,7 @@ func run(ctx context.Context, e *env, args []string) int {
 
 func known() []string {
 	var out []string
-	for _, n := range []string{"plan", "apply", "undo", "patch", "verify", "history", "journals", "checks", "context"} {
+	for _, n := range []string{"plan", "apply", "undo", "patch", "verify", "history", "journals", "checks", "context", "open"} {
 		if _, ok := commands()[n]; ok {
 			out = append(out, n)
 		}
