@@ -25,6 +25,8 @@ export function Journals():Promise<Array<apply.JournalInfo>>;
 
 export function LoadPlan(arg1:string):Promise<plan.Record>;
 
+export function OpenInEditor(arg1:string,arg2:number):Promise<string>;
+
 export function OpenProject(arg1:string):Promise<app.ProjectInfo>;
 
 export function Plan(arg1:app.PlanRequest):Promise<plan.Record>;

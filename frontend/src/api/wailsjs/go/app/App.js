@@ -42,6 +42,10 @@ export function LoadPlan(arg1) {
   return window['go']['app']['App']['LoadPlan'](arg1);
 }
 
+export function OpenInEditor(arg1, arg2) {
+  return window['go']['app']['App']['OpenInEditor'](arg1, arg2);
+}
+
 export function OpenProject(arg1) {
   return window['go']['app']['App']['OpenProject'](arg1);
 }
