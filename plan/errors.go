@@ -40,6 +40,9 @@ const (
 	// ErrForeignState: a plan or journal in .fixplan/ was not written by this
 	// user's fixplan (it may have come with the project); it is never obeyed.
 	ErrForeignState Code = "ERR_FOREIGN_STATE"
+	// ErrCeiling: a request would take the plan over the per-plan ceiling the
+	// user set (tokens or cost); it was not sent.
+	ErrCeiling Code = "ERR_CEILING"
 )
 
 // Error is an error with a stable code, a sentence for people (Msg) and what to do (Hint).

@@ -303,6 +303,11 @@ type Usage struct {
 	// Cost is PromptTokens and CompletionTokens at the prices set in Settings
 	// (per million tokens); absent when no price is set.
 	Cost *float64 `json:"cost,omitempty"`
+	// CeilingTokens and CeilingCost are the per-plan ceiling in force (0: none),
+	// and Stopped says which request the ceiling kept from being sent ("": none).
+	CeilingTokens int     `json:"ceiling_tokens,omitempty"`
+	CeilingCost   float64 `json:"ceiling_cost,omitempty"`
+	Stopped       string  `json:"stopped,omitempty"`
 }
 
 // State is the lifecycle state of a stored plan.

@@ -26,6 +26,13 @@
 //     with" command or the automatic choice; the path is confined to the
 //     project and neither it nor the line can become an option or a command
 //     (package editor; editor.go).
+//   - The cost before you pay it: Estimate works out what a plan will cost
+//     before anything is sent (its first request exactly as it will be sent,
+//     the worst case of the context rounds and of every request the loop can
+//     make), and the per-plan ceiling of the settings (Settings.Ceiling; the
+//     CLI's flags override it, CheckCeiling refuses one with no meaning) keeps
+//     any request from being sent that would take the plan past it (cost.go,
+//     loop.go).
 //
 // The config folder the edges pass in Options.ConfigDir is resolved by
 // internal/config. The ports the loop consumes are in ports.go, the progress

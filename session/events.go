@@ -3,6 +3,8 @@ package session
 // Stages reported through Emitter while planning.
 const (
 	StageGather   = "gather"   // gathering base context
+	StageEstimate = "estimate" // what the plan will cost, before the first request (Message words it)
+	StageCeiling  = "ceiling"  // the per-plan ceiling kept a request from being sent (Message says which)
 	StageAsk      = "ask"      // a request to the model is under way (Round says which)
 	StageStream   = "stream"   // reply tokens are arriving (Chars counts them)
 	StageRepair   = "repair"   // the reply was invalid: one repair request

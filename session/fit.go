@@ -82,10 +82,11 @@ func (r *run) system(memoryBlock string) string {
 
 // prepareResults makes a round's results what the model will read: lines it
 // already has become references to where they were sent (no repeats), the
-// results are cut to the room left in the window, each carries its token
-// count, and the ledger records what they send. raw is the model's reply the
-// results answer (it goes into the conversation before them).
-func (r *run) prepareResults(raw string, results []plan.ContextResult) []plan.ContextResult {
+// results are cut to the round's budget and to the room left in the window, and
+// each carries its token count. raw is the model's reply the results answer (it
+// goes into the conversation before them). avoided is the tokens the references
+// save; the ledger records the results once they are sent (fulfil).
+func (r *run) prepareResults(raw string, results []plan.ContextResult) (_ []plan.ContextResult, avoided int) {
 	for i, res := range results {
 		deduped := r.sent.Dedupe(res)
 		if deduped.Text != res.Text {
@@ -93,7 +94,7 @@ func (r *run) prepareResults(raw string, results []plan.ContextResult) []plan.Co
 			// long): for a line or two it costs more than the lines themselves, and
 			// the model then gets the lines again, which is cheaper.
 			if before, after := r.fit.count.Count(res.Text), r.fit.count.Count(deduped.Text); after < before {
-				r.usage.RepeatsAvoided += before - after
+				avoided += before - after
 			} else {
 				deduped = res
 			}
@@ -102,11 +103,7 @@ func (r *run) prepareResults(raw string, results []plan.ContextResult) []plan.Co
 	}
 	results = capRound(results, r.p.cfg.RoundBudget)
 	msgs := append(append([]llm.Message{}, r.msgs...), llm.Message{Role: llm.RoleAssistant, Content: raw})
-	results = r.fit.fitResults(msgs, results)
-	for i, res := range results {
-		r.sent.AddResult(r.rounds, i, res)
-	}
-	return results
+	return r.fit.fitResults(msgs, results), avoided
 }
 
 // roundFullPrefix opens the refusal of a request the round's context budget
@@ -189,8 +186,9 @@ func (r *run) finalUsage() *plan.Usage {
 		u.CompletionTokens += c.CompletionTokens
 	}
 	if in, out := r.p.cfg.PriceInput, r.p.cfg.PriceOutput; in > 0 || out > 0 {
-		cost := float64(u.PromptTokens)/1e6*in + float64(u.CompletionTokens)/1e6*out
+		cost := spend{u.PromptTokens, u.CompletionTokens}.cost(in, out)
 		u.Cost = &cost
 	}
+	u.CeilingTokens, u.CeilingCost = r.p.cfg.Ceiling.Tokens, r.p.cfg.Ceiling.Cost
 	return &u
 }

@@ -219,7 +219,7 @@ func TestPlanWithoutContextRounds(t *testing.T) {
 	if len(rec.Calls) != 1 || rec.Calls[0].Format != "json_schema" || rec.Calls[0].PromptTokens == 0 || rec.Calls[0].Model != "fake-model" {
 		t.Errorf("calls = %+v", rec.Calls)
 	}
-	if st := f.ev.stages(); st != "gather,ask,preview,done" {
+	if st := f.ev.stages(); st != "gather,estimate,ask,preview,done" {
 		t.Errorf("stages = %s", st)
 	}
 	saved, err := f.s.Load(rec.ID)

@@ -203,10 +203,14 @@ func (s *Session) Plan(ctx context.Context, in plan.ProblemInput) (*plan.Record,
 }
 
 // planner is the fix loop wired to this project (s.mu held, s.model set).
-func (s *Session) planner() (*Planner, error) {
-	return NewPlanner(Config{
+func (s *Session) planner() (*Planner, error) { return s.plannerWith(s.em) }
+
+// plannerWith is the fix loop wired to this project reporting progress to em
+// (s.mu held); without a model it can only estimate.
+func (s *Session) plannerWith(em Emitter) (*Planner, error) {
+	return newPlanner(Config{
 		Model: s.model, Gatherer: s.gath, Memory: s.mem, Previewer: engineAdapter{s.eng}, Store: s.eng,
-		Emitter: s.em, Provider: s.st.BaseURL, MaxTokens: s.st.MaxTokens, NewID: apply.NewID,
+		Emitter: em, Provider: s.st.BaseURL, MaxTokens: s.st.MaxTokens, NewID: apply.NewID, Ceiling: s.st.Ceiling(),
 		Secrets: s.opts.Secrets, Warnings: s.mem.Warnings(), Version: s.opts.Version,
 		Counter: tokens.For(s.st.Model), Window: windowOf(s.model), ContextWindow: s.st.ContextWindow,
 		PriceInput: s.st.PriceInput, PriceOutput: s.st.PriceOutput, RoundBudget: s.st.ContextBudget,

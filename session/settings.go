@@ -60,6 +60,11 @@ type Settings struct {
 	// line in the user's editor (editor.ParseTemplate: {file}, {line}); ""
 	// chooses automatically ($VISUAL, $EDITOR, VS Code, the system's default).
 	OpenWith string `json:"open_with"`
+	// MaxTokensPerPlan and MaxCostPerPlan are the per-plan ceiling (0: none): a
+	// request that would take the plan's tokens (in and out, every request) or
+	// its cost at the prices above past it is not sent (cost.go).
+	MaxTokensPerPlan int     `json:"max_tokens_per_plan"`
+	MaxCostPerPlan   float64 `json:"max_cost_per_plan"`
 }
 
 // Preset is a provider preset offered in the settings.
@@ -159,6 +164,10 @@ func (s Settings) normalised() Settings {
 	if s.PriceOutput < 0 || math.IsNaN(s.PriceOutput) || math.IsInf(s.PriceOutput, 0) {
 		s.PriceOutput = 0
 	}
+	s.MaxTokensPerPlan = max(s.MaxTokensPerPlan, 0)
+	if s.MaxCostPerPlan < 0 || math.IsNaN(s.MaxCostPerPlan) || math.IsInf(s.MaxCostPerPlan, 0) {
+		s.MaxCostPerPlan = 0
+	}
 	return s
 }
 
@@ -192,7 +201,34 @@ func (s Settings) Validate() error {
 	case s.CheckTimeoutSeconds < 1:
 		return bad("check timeout (s)", s.CheckTimeoutSeconds, "at least 1 second")
 	}
+	if err := s.CheckCeiling(); err != nil {
+		return err.WithHint("correct the value in Settings and save again; " + err.Hint)
+	}
 	return validOpenWith(s.OpenWith)
+}
+
+// CheckCeiling refuses a per-plan ceiling that has no meaning, with
+// ERR_INVALID_INPUT: a negative one, or a cost ceiling without any price (nothing
+// would have a cost, so it could never stop anything). Validate runs it; the CLI
+// runs it on the ceiling its flags set.
+func (s Settings) CheckCeiling() *plan.Error {
+	switch {
+	case s.MaxTokensPerPlan < 0:
+		return plan.Errorf(plan.ErrInvalidInput, "max tokens per plan %d is out of range: it must be 0 (no ceiling) or more", s.MaxTokensPerPlan).
+			WithHint("give a whole number of tokens")
+	case s.MaxCostPerPlan < 0 || math.IsNaN(s.MaxCostPerPlan) || math.IsInf(s.MaxCostPerPlan, 0):
+		return plan.Errorf(plan.ErrInvalidInput, "max cost per plan %v is out of range: it must be 0 (no ceiling) or more", s.MaxCostPerPlan).
+			WithHint("give an amount in the currency of your prices")
+	case s.MaxCostPerPlan > 0 && s.PriceInput == 0 && s.PriceOutput == 0:
+		return plan.Errorf(plan.ErrInvalidInput, "max cost per plan %v cannot apply: no price per 1M tokens is set, so nothing has a cost", s.MaxCostPerPlan).
+			WithHint("set the prices in and out (Settings, or price_input_per_mtok and price_output_per_mtok in settings.json), or cap the plan in tokens (max tokens per plan, fixplan plan --max-tokens N)")
+	}
+	return nil
+}
+
+// Ceiling is the per-plan ceiling these settings set.
+func (s Settings) Ceiling() Ceiling {
+	return Ceiling{Tokens: s.MaxTokensPerPlan, Cost: s.MaxCostPerPlan}
 }
 
 // SaveSettings checks s (Validate) and writes it to path atomically (temp file,

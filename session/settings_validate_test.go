@@ -27,6 +27,8 @@ func TestSaveSettingsRefusesOutOfRange(t *testing.T) {
 		{"negative price", func(s *Settings) { s.PriceOutput = -1 }, "price per 1M tokens out"},
 		{"NaN price", func(s *Settings) { s.PriceInput = math.NaN() }, "price per 1M tokens in"},
 		{"negative retries", func(s *Settings) { s.MaxRetries = -1 }, "retries"},
+		{"negative max tokens per plan", func(s *Settings) { s.MaxTokensPerPlan = -1 }, "max tokens per plan"},
+		{"infinite max cost per plan", func(s *Settings) { s.PriceInput, s.MaxCostPerPlan = 1, math.Inf(1) }, "max cost per plan"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -53,6 +55,7 @@ func TestSaveSettingsKeepsInRangeValues(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	s := DefaultSettings()
 	s.ContextWindow, s.CheckTimeoutSeconds, s.VerifyAttempts, s.MaxRetries, s.PriceInput = 0, 1, 5, 0, 0.15
+	s.MaxTokensPerPlan, s.MaxCostPerPlan = 50000, 0.25
 	if err := SaveSettings(path, s); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +63,28 @@ func TestSaveSettingsKeepsInRangeValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ContextWindow != 0 || got.CheckTimeoutSeconds != 1 || got.VerifyAttempts != 5 || got.PriceInput != 0.15 {
+	if got.ContextWindow != 0 || got.CheckTimeoutSeconds != 1 || got.VerifyAttempts != 5 || got.PriceInput != 0.15 ||
+		got.Ceiling() != (Ceiling{Tokens: 50000, Cost: 0.25}) {
 		t.Errorf("stored %+v", got)
+	}
+}
+
+// A cost ceiling without any price could never stop anything: it is refused with
+// what to do instead, not stored to give a false sense of safety.
+func TestSaveSettingsRefusesACostCeilingWithoutPrices(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	s := DefaultSettings()
+	s.MaxCostPerPlan = 0.5
+	err := SaveSettings(path, s)
+	var pe *plan.Error
+	if !errors.As(err, &pe) {
+		t.Fatalf("SaveSettings = %v, want a *plan.Error", err)
+	}
+	if pe.Code != plan.ErrInvalidInput || !strings.Contains(pe.Msg, "max cost per plan 0.5 cannot apply: no price") ||
+		!strings.Contains(pe.Hint, "set the prices") || !strings.Contains(pe.Hint, "max tokens per plan") {
+		t.Fatalf("SaveSettings = %v (hint %q)", err, pe.Hint)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("a refused value was written: %v", err)
 	}
 }

@@ -135,6 +135,7 @@ func (pl *Planner) WriteChanges(ctx context.Context, approved *plan.Record) (*pl
 		pl.emit(Event{Stage: StageError, Message: err.Error()})
 		return nil, err
 	}
+	r.announce()
 	rec, err := r.converse(ctx)
 	if err != nil {
 		pl.emit(Event{Stage: StageError, Message: err.Error()})

@@ -46,6 +46,10 @@ type Reply struct {
 	RejectFormat string `json:"reject_format,omitempty"`
 	// Model is reported in the reply (default "fake-model").
 	Model string `json:"model,omitempty"`
+	// PromptTokens and CompletionTokens are the usage reported with a JSON
+	// reply (0: the request's and the reply's bytes / 4).
+	PromptTokens     int `json:"prompt_tokens,omitempty"`
+	CompletionTokens int `json:"completion_tokens,omitempty"`
 	// Repeat serves Content that many times over (0 or 1 → once), generated while
 	// it is written, so a test can be sent a reply of many megabytes without the
 	// server holding it. The server stops writing when the client goes away.
@@ -224,11 +228,15 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		repeatJSON(w, r, rp, model, finish, len(body))
 		return
 	}
+	in, out := len(body)/4, len(rp.Content)/4
+	if rp.PromptTokens > 0 || rp.CompletionTokens > 0 {
+		in, out = rp.PromptTokens, rp.CompletionTokens
+	}
 	resp := map[string]any{
 		"id": "chatcmpl-fake", "object": "chat.completion", "created": 1, "model": model,
 		"choices": []any{map[string]any{"index": 0, "finish_reason": finish,
 			"message": map[string]any{"role": "assistant", "content": rp.Content}}},
-		"usage": map[string]any{"prompt_tokens": len(body) / 4, "completion_tokens": len(rp.Content) / 4, "total_tokens": (len(body) + len(rp.Content)) / 4},
+		"usage": map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out},
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(resp)

@@ -233,7 +233,7 @@ export function sampleSettings(): Settings {
   return {
     provider: "openai", base_url: "https://api.openai.com/v1", model: "gpt-4o-mini", timeout_seconds: 120, max_tokens: 8192, max_retries: 3,
     stream: true, context_budget: 98304, result_budget: 24576, command_timeout_seconds: 600, verify_before_review: false, verify_attempts: 2,
-    check_timeout_seconds: 300, edit_format: "auto", context_window: 0, price_input_per_mtok: 0, price_output_per_mtok: 0, no_project_rules: false, key_set: true, key_hint: "sk-…a1b2", key_source: "keychain", keychain_available: true, keychain_note: "",
+    check_timeout_seconds: 300, edit_format: "auto", context_window: 0, price_input_per_mtok: 0, price_output_per_mtok: 0, no_project_rules: false, max_tokens_per_plan: 0, max_cost_per_plan: 0, key_set: true, key_hint: "sk-…a1b2", key_source: "keychain", keychain_available: true, keychain_note: "",
     open_with: "",
   };
 }

@@ -23,6 +23,9 @@ export function stageText(p: Progress | null): string {
   switch (p.stage) {
     case "gather":
       return "Gathering context…";
+    case "estimate":
+      // the estimate itself is shown next to Fix; the message is the CLI's line
+      return "Context ready — sending the first request…";
     case "ask":
       return `Round ${p.round}${of} — asking the model…`;
     case "stream":

@@ -247,6 +247,8 @@ export namespace app {
 	    price_output_per_mtok: number;
 	    no_project_rules: boolean;
 	    open_with: string;
+	    max_tokens_per_plan: number;
+	    max_cost_per_plan: number;
 	    key_set: boolean;
 	    key_hint: string;
 	    key_source: string;
@@ -278,6 +280,8 @@ export namespace app {
 	        this.price_output_per_mtok = source["price_output_per_mtok"];
 	        this.no_project_rules = source["no_project_rules"];
 	        this.open_with = source["open_with"];
+	        this.max_tokens_per_plan = source["max_tokens_per_plan"];
+	        this.max_cost_per_plan = source["max_cost_per_plan"];
 	        this.key_set = source["key_set"];
 	        this.key_hint = source["key_hint"];
 	        this.key_source = source["key_source"];
@@ -985,6 +989,9 @@ export namespace plan {
 	    compact?: boolean;
 	    repeats_avoided?: number;
 	    cost?: number;
+	    ceiling_tokens?: number;
+	    ceiling_cost?: number;
+	    stopped?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Usage(source);
@@ -1002,6 +1009,9 @@ export namespace plan {
 	        this.compact = source["compact"];
 	        this.repeats_avoided = source["repeats_avoided"];
 	        this.cost = source["cost"];
+	        this.ceiling_tokens = source["ceiling_tokens"];
+	        this.ceiling_cost = source["ceiling_cost"];
+	        this.stopped = source["stopped"];
 	    }
 	}
 	export class Round {
