@@ -261,7 +261,7 @@ func asStop(err error) *ceilingStop {
 // limit words the ceiling that was crossed.
 func (s *ceilingStop) limit() string {
 	if s.byCost {
-		return fmt.Sprintf("your ceiling of %s per plan (at your Settings prices)", costText(s.ceiling.Cost))
+		return fmt.Sprintf("your ceiling of %s per plan (at your Settings prices)", CostText(s.ceiling.Cost))
 	}
 	return fmt.Sprintf("your ceiling of %d tokens per plan", s.ceiling.Tokens)
 }
@@ -270,7 +270,7 @@ func (s *ceilingStop) limit() string {
 func (s *ceilingStop) size() string {
 	t := fmt.Sprintf("%d tokens (%d in, up to %d out)", s.request.tokens(), s.request.in, s.request.out)
 	if s.byCost {
-		return fmt.Sprintf("up to %s, %s", costText(s.request.cost(s.prices[0], s.prices[1])), t)
+		return fmt.Sprintf("up to %s, %s", CostText(s.request.cost(s.prices[0], s.prices[1])), t)
 	}
 	return "up to " + t
 }
@@ -278,7 +278,7 @@ func (s *ceilingStop) size() string {
 func (s *ceilingStop) Error() string {
 	spent := fmt.Sprintf("%d tokens", s.spent.tokens())
 	if s.byCost {
-		spent = costText(s.spent.cost(s.prices[0], s.prices[1]))
+		spent = CostText(s.spent.cost(s.prices[0], s.prices[1]))
 	}
 	return fmt.Sprintf("%s was not sent: with %s spent, it would take %s more, over %s", s.what, spent, s.size(), s.limit())
 }
@@ -305,8 +305,9 @@ func (s *ceilingStop) replyError(id string) error {
 		s.size(), s.limit(), id).WithHint(s.hint())
 }
 
-// costText words a cost at the Settings prices (no currency is assumed).
-func costText(c float64) string {
+// CostText words a cost at the Settings prices (no currency is assumed): two
+// decimals, or two significant digits under 0.01.
+func CostText(c float64) string {
 	if c >= 0.01 {
 		return fmt.Sprintf("%.2f", c)
 	}
@@ -366,7 +367,7 @@ func (e Estimate) Summary() string {
 		if c == nil {
 			return ""
 		}
-		return ", cost " + costText(*c)
+		return ", cost " + CostText(*c)
 	}
 	reply := fmt.Sprintf("up to %d out", e.ReplyTokens)
 	if e.ReplyTokens == 0 {
@@ -379,9 +380,9 @@ func (e Estimate) Summary() string {
 	}
 	switch {
 	case e.OverCeiling:
-		fmt.Fprintf(&b, "; the first request alone crosses %s: nothing will be sent", ceilingText(e.CeilingTokens, e.CeilingCost))
+		fmt.Fprintf(&b, "; the first request alone crosses your ceiling of %s: nothing will be sent", Ceiling{e.CeilingTokens, e.CeilingCost})
 	case e.RoundsOverCeiling:
-		fmt.Fprintf(&b, "; the context rounds may cross %s: a round that would is not sent", ceilingText(e.CeilingTokens, e.CeilingCost))
+		fmt.Fprintf(&b, "; the context rounds may cross your ceiling of %s: a round that would is not sent", Ceiling{e.CeilingTokens, e.CeilingCost})
 	}
 	for _, n := range e.Notes {
 		b.WriteString("; " + n)
@@ -389,16 +390,17 @@ func (e Estimate) Summary() string {
 	return b.String()
 }
 
-// ceilingText words a ceiling.
-func ceilingText(tok int, cost float64) string {
+// String words the ceiling: "10000 tokens per plan", "0.05 per plan" (at the
+// Settings prices; no currency is assumed), "10000 tokens or 0.05 per plan".
+func (c Ceiling) String() string {
 	var parts []string
-	if tok > 0 {
-		parts = append(parts, fmt.Sprintf("%d tokens", tok))
+	if c.Tokens > 0 {
+		parts = append(parts, fmt.Sprintf("%d tokens", c.Tokens))
 	}
-	if cost > 0 {
-		parts = append(parts, costText(cost))
+	if c.Cost > 0 {
+		parts = append(parts, CostText(c.Cost))
 	}
-	return "your ceiling of " + strings.Join(parts, " or ") + " per plan"
+	return strings.Join(parts, " or ") + " per plan"
 }
 
 // Estimate is what planning in would cost, worked out without sending anything:

@@ -164,7 +164,7 @@ func TestCostCeilingStopsTheFirstRequest(t *testing.T) {
 	}
 	_, err := f.plan(t)
 	if plan.CodeOf(err) != plan.ErrCeiling || !strings.Contains(err.Error(), "over your ceiling of 0.001 per plan (at your Settings prices); nothing was sent") ||
-		!strings.Contains(err.Error(), "would take up to "+costText(*est.FirstCost)+", ") {
+		!strings.Contains(err.Error(), "would take up to "+CostText(*est.FirstCost)+", ") {
 		t.Fatalf("Plan = %v", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 )
 
 const planUsage = `usage: fixplan [--root DIR] plan (--problem TEXT | --problem-file FILE|-) [--log SOURCE=FILE]... [--json] [--quiet]
+                  [--estimate] [--max-tokens N] [--max-cost AMOUNT]
        fixplan [--root DIR] plan --replan ID --answer TEXT [--answer TEXT] [--reject PATH[:N,N]]...
        fixplan [--root DIR] plan --write-changes ID [--verify]
 
@@ -30,14 +31,26 @@ FIXPLAN_MAX_TOKENS, or the settings file (FIXPLAN_SETTINGS). Nothing in the proj
 --edit-format asks for whole files, search/replace pairs (EDIT_FILE) or a unified diff;
 auto (the default) asks for whole files up to 200 lines and pairs beyond, unless this
 model's pairs kept failing in this project's earlier plans.
+
+Cost: before it sends anything, plan prints on stderr what the plan will cost — the first
+request's tokens in and its reply cap, the worst case with both context rounds and of every
+request the loop can make, and the cost at your prices (price_input_per_mtok and
+price_output_per_mtok in the settings file). --estimate prints that and sends nothing.
+--max-tokens N and --max-cost AMOUNT set a ceiling for this plan (over max_tokens_per_plan
+and max_cost_per_plan of the settings file; 0 = none): no request is sent that would take
+the plan's tokens in and out, or their cost, past it — the first ends the run with
+ERR_CEILING, a later one ends the plan with what it has (docs/CONTRACT.md §4.7).
 `
 
 // planFlags are the flags of `fixplan plan`.
 type planFlags struct {
 	problem, problemFile, replan, writeChanges, baseURL, model, editFormat string
-	timeout                                                                int
-	asJSON, quiet, planOnly, verify, noRules, yes                          bool
+	timeout, maxTokens                                                     int
+	maxCost                                                                float64
+	asJSON, quiet, planOnly, verify, noRules, yes, estimate                bool
 	logs, answers, checks, rejects                                         multiFlag
+	// given names the flags given on the command line.
+	given map[string]bool
 }
 
 func parsePlanFlags(e *env, args []string) (planFlags, int, bool) {
@@ -63,9 +76,14 @@ func parsePlanFlags(e *env, args []string) (planFlags, int, bool) {
 	fs.Var(&f.logs, "log", "attach a log file as `SOURCE=FILE` (repeatable)")
 	fs.Var(&f.answers, "answer", "answer to the plan's next question (repeatable, with --replan)")
 	fs.Var(&f.rejects, "reject", "with --replan of a draft: tell the model you reject hunks N,N of `PATH:N,N` (numbered as apply --show-hunks shows them), or PATH's whole change (repeatable)")
+	fs.BoolVar(&f.estimate, "estimate", false, "print what the plan would cost (tokens, worst case, cost at your prices) and send nothing")
+	fs.IntVar(&f.maxTokens, "max-tokens", 0, "stop the plan before a request would take its tokens in and out past `N` (0 = no ceiling; overrides max_tokens_per_plan; the cap on each reply is FIXPLAN_MAX_TOKENS)")
+	fs.Float64Var(&f.maxCost, "max-cost", 0, "stop the plan before a request would take its cost past `AMOUNT`, in the currency of your prices (0 = no ceiling; overrides max_cost_per_plan; needs prices in the settings file)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return f, code, false
 	}
+	f.given = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { f.given[fl.Name] = true })
 	if fs.NArg() > 0 {
 		fmt.Fprintf(e.Stderr, "fixplan plan: unexpected argument %q; pass the problem with --problem or --problem-file\n", fs.Arg(0))
 		return f, 2, false
@@ -87,6 +105,9 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	st, err := f.settings(e)
 	if err != nil {
 		return f.fail(e, err)
+	}
+	if f.estimate {
+		return f.estimateOnly(ctx, e, st, in)
 	}
 	m, err := newModel(e, st)
 	if err != nil {
@@ -211,7 +232,46 @@ func (f planFlags) settings(e *env) (session.Settings, error) {
 			return st, err
 		}
 	}
+	if f.given["max-tokens"] {
+		st.MaxTokensPerPlan = f.maxTokens
+	}
+	if f.given["max-cost"] {
+		st.MaxCostPerPlan = f.maxCost
+	}
+	if err := st.CheckCeiling(); err != nil {
+		return st, err
+	}
 	return st, nil
+}
+
+// estimateOnly implements `fixplan plan --estimate`: the plan's estimate
+// (session.Estimate), and nothing sent. Without a usable model (no key for
+// OpenAI's API, say) the server is not asked for its window.
+func (f planFlags) estimateOnly(ctx context.Context, e *env, st session.Settings, in plan.ProblemInput) int {
+	if f.writeChanges != "" {
+		return f.fail(e, usageError("--estimate works out what a new plan would cost; Write the changes prints its estimate on stderr before it sends anything"))
+	}
+	m, _ := newModel(e, st)
+	s, err := openSession(e, st, m, nil)
+	if err != nil {
+		return f.fail(e, err)
+	}
+	defer s.Close()
+	if f.replan != "" {
+		if err := f.fromPrevious(s, &in); err != nil {
+			return f.fail(e, err)
+		}
+	}
+	est, err := s.Estimate(ctx, in)
+	if err != nil {
+		return f.fail(e, err)
+	}
+	if f.asJSON {
+		writeJSON(e.Stdout, est)
+		return 0
+	}
+	printEstimate(e.Stdout, est, st)
+	return 0
 }
 
 // fromPrevious fills in from the plan --replan names: what the user rejected of

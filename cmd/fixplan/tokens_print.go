@@ -84,4 +84,58 @@ func printUsage(w io.Writer, r *plan.Record) {
 		}
 		fmt.Fprintln(w)
 	}
+	if u != nil && (u.CeilingTokens > 0 || u.CeilingCost > 0) {
+		fmt.Fprintf(w, "Ceiling: %s", session.Ceiling{Tokens: u.CeilingTokens, Cost: u.CeilingCost})
+		if u.Stopped != "" {
+			fmt.Fprint(w, "; it kept a request from being sent (see the warnings)")
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// printEstimate prints what a plan would cost (`fixplan plan --estimate`):
+// the first request, the worst cases, the window, the ceiling and the notes.
+func printEstimate(w io.Writer, e session.Estimate, st session.Settings) {
+	cost := func(c *float64) string {
+		if c == nil {
+			return ""
+		}
+		return fmt.Sprintf(", cost %s", session.CostText(*c))
+	}
+	name := st.Model
+	if name == "" {
+		name = "an unnamed model"
+	}
+	fmt.Fprintf(w, "Estimate for %s (%s); nothing was sent.\n", name, countedBy(e.Tokenizer))
+	reply := fmt.Sprintf("up to %d out", e.ReplyTokens)
+	if e.ReplyTokens == 0 {
+		reply = "a reply of no set size (not counted)"
+	}
+	fmt.Fprintf(w, "  first request: %d tokens in (%d of messages, %d of the plan's JSON schema) and %s: %d tokens%s\n",
+		e.PromptTokens+e.SchemaTokens, e.PromptTokens, e.SchemaTokens, reply, e.FirstTokens, cost(e.FirstCost))
+	fmt.Fprintf(w, "  with both context rounds (3 requests): up to %d tokens%s\n", e.RoundsTokens, cost(e.RoundsCost))
+	fmt.Fprintf(w, "  every request the loop can make (%d: repairs, the read of unseen files, corrections): up to %d tokens%s\n",
+		e.WorstRequests, e.WorstTokens, cost(e.WorstCost))
+	fmt.Fprintf(w, "  a context round adds at most %d tokens of results (context_budget %d bytes)\n", e.RoundContextTokens, st.ContextBudget)
+	if e.Window > 0 {
+		fmt.Fprintf(w, "Window: %d tokens (%s)\n", e.Window, e.WindowSource)
+	}
+	if e.CeilingTokens > 0 || e.CeilingCost > 0 {
+		fmt.Fprintf(w, "Ceiling: %s", session.Ceiling{Tokens: e.CeilingTokens, Cost: e.CeilingCost})
+		switch {
+		case e.OverCeiling:
+			fmt.Fprint(w, " — the first request alone crosses it: nothing would be sent")
+		case e.RoundsOverCeiling:
+			fmt.Fprint(w, " — the context rounds may cross it: a round that would is not sent")
+		default:
+			fmt.Fprint(w, " — the plan stays within it with both context rounds")
+		}
+		fmt.Fprintln(w)
+	}
+	if e.OverWindow {
+		fmt.Fprintln(w, "The first request does not fit the model's window: planning would stop before sending.")
+	}
+	for _, n := range e.Notes {
+		fmt.Fprintf(w, "Note: %s\n", n)
+	}
 }
