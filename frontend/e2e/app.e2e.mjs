@@ -2,7 +2,7 @@
 // with its real bindings; Debian's Chromium drives it like a user would.
 // Usage: node e2e/app.e2e.mjs URL PROJECT_DIR SCREENSHOT
 import { chromium } from "playwright-core";
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync, statSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import assert from "node:assert/strict";
@@ -196,6 +196,80 @@ ZeroDivisionError: division by zero`);
   step("Fix again: the recorded request describes the rejected hunk and the hand edit");
 }
 
+/** jumpToCode: Settings' "Open files with" is set to a fake editor (a script, its path
+ * with a blank, that writes the argument it gets); a diff's file header and a stack frame
+ * in Context sent open their file at their line, exactly; a command that cannot start
+ * shows an error toast that says which. */
+async function jumpToCode(page, project, step, shot) {
+  const dir = mkdtempSync(join(tmpdir(), "fixplan-editor-"));
+  const out = join(dir, "opened");
+  const editor = join(dir, "fake editor");
+  writeFileSync(editor, `#!/bin/sh\nprintf '%s' "$1" > '${out}.tmp' && mv '${out}.tmp' '${out}'\n`, { mode: 0o755 });
+  const real = realpathSync(project);
+  const opened = async () => {
+    for (let i = 0; i < 200; i++) {
+      if (existsSync(out)) {
+        const got = readFileSync(out, "utf8");
+        rmSync(out);
+        return got;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("the fake editor was never started");
+  };
+  const openWith = async (command) => {
+    await page.getByTestId("settings").click();
+    const dialog = page.getByTestId("settings-dialog");
+    await dialog.getByTestId("open-with").fill(command);
+    assert.match(await dialog.getByTestId("open-with-hint").innerText(), /\{file\} is the file's full path and \{line\} the line/);
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.getByText("Saved.").waitFor();
+    await dialog.getByRole("button", { name: "Close" }).click();
+  };
+  const toast = page.getByTestId("toast");
+  const dismiss = async () => {
+    await toast.getByRole("button", { name: "Dismiss" }).click();
+    await toast.waitFor({ state: "detached" });
+  };
+
+  await openWith(`"${editor}" {file}:{line}`);
+  const header = page.locator('[data-testid="change-row"][data-path="calc.py"] .file-link');
+  assert.equal(await header.getAttribute("title"), "Open calc.py at line 2 in your editor");
+  await header.click();
+  assert.equal(await opened(), `${real}/calc.py:2`);
+  await toast.filter({ hasText: "Opened calc.py at line 2 with fake editor (Settings)." }).waitFor();
+  assert.equal(await toast.getAttribute("data-kind"), "note");
+  assert.equal(await page.locator('[data-testid="change-row"][data-path="calc.py"]').evaluate((d) => d.open), true, "the click folded the change");
+  await dismiss();
+  step("Open files with set in Settings; the diff's file header opened calc.py:2 in the (fake) editor");
+
+  const sent = page.getByTestId("context-sent");
+  await sent.locator(":scope > summary").click();
+  const frames = page.locator('[data-testid="context-section"][data-title="Stack frames"]');
+  await frames.locator(":scope > summary").click();
+  await frames.getByRole("button", { name: "Open test_calc.py at line 5 in your editor" }).click();
+  assert.equal(await opened(), `${real}/test_calc.py:5`);
+  await toast.filter({ hasText: "Opened test_calc.py at line 5" }).waitFor();
+  await frames.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot.replace(/\.png$/, "-jump.png"), fullPage: false });
+  await dismiss();
+  step("a stack frame in Context sent opened test_calc.py:5 in the editor");
+
+  await openWith(join(dir, "no-such-editor") + " {file}");
+  await header.click();
+  await toast.filter({ hasText: "ERR_CONFIG" }).waitFor();
+  assert.equal(await toast.getAttribute("data-kind"), "error");
+  assert.match(await toast.innerText(), /no-such-editor set in Settings → Open files with is not found/);
+  await page.waitForTimeout(300);
+  assert.equal(existsSync(out), false, "an editor ran");
+  await dismiss();
+  await openWith("");
+  await frames.locator(":scope > summary").click();
+  await sent.locator(":scope > summary").click();
+  rmSync(dir, { recursive: true, force: true });
+  step("an editor that cannot be started: an error toast says which and what to set");
+}
+
 const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "fixplan-e2e-")), {
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   headless: true,
@@ -241,6 +315,8 @@ try {
   assert.ok(!sentHead.includes("))"), sentHead);
   assert.ok((await page.getByTestId("section-tokens").count()) > 0, "each section of the context says what it cost");
   step("Context sent says what the context cost in (estimated) tokens, section by section");
+
+  await jumpToCode(page, project, step, shot);
 
   await page.locator('[data-testid="change-row"][data-path="notes.md"] [data-testid="change-check"]').uncheck();
   assert.equal(await page.getByTestId("apply").innerText(), "Apply 1 file + 1 memory entry", "Apply says what it counts");

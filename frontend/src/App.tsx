@@ -9,6 +9,7 @@ import { HistoryDrawer } from "./components/HistoryDrawer";
 import { JournalsDrawer } from "./components/JournalsDrawer";
 import { RecoveryNotice } from "./components/RecoveryNotice";
 import { SettingsDialog } from "./components/SettingsDialog";
+import { Toast } from "./components/Toast";
 
 // The plan view and its diff viewer (diff2html, highlight.js) are a chunk of their own,
 // so the first paint does not wait for them. It is fetched when a plan is on its way —
@@ -110,6 +111,7 @@ export function App({ store }: { store: Store }) {
               filesChanged={s.changedSince === s.plan.id}
               onReplanReviewed={() => store.fix({ previous: s.plan?.id })}
               approvedSummary={s.plan.approved_plan ? s.summaries[s.plan.approved_plan] : undefined}
+              onOpenFile={(at) => store.openInEditor(at.path, at.line)}
               actionError={
                 s.error && s.errorAt === "actions" && !s.journals && !s.settings ? (
                   <ErrorAlert
@@ -130,6 +132,7 @@ export function App({ store }: { store: Store }) {
           {s.error && <ErrorAlert error={s.error} onDismiss={store.dismissError} />}
         </JournalsDrawer>
       )}
+      {s.toast && <Toast toast={s.toast} onDismiss={store.dismissToast} />}
       {s.settings && (
         <SettingsDialog
           settings={s.settings}

@@ -84,6 +84,7 @@ export const wailsBackend: Backend = {
   saveSettings: (s, key) => call(() => go.SaveSettings(s, key)),
   presets: () => call(() => go.Presets()),
   testConnection: () => call(() => go.TestConnection()),
+  openInEditor: (path, line) => call(() => go.OpenInEditor(path, line)),
   onProgress: (cb) => on<ProgressEvent[]>("plan:progress", cb),
   onCommandOutput: (cb) => on<CommandOutput>("command:output", cb),
   onFileDrop: (cb) => {

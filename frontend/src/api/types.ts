@@ -172,6 +172,9 @@ export interface Backend {
   saveSettings(s: Settings, apiKey: string): Promise<Settings>;
   presets(): Promise<Preset[]>;
   testConnection(): Promise<string>;
+  /** openInEditor opens a project file at a line (0: none) in the user's editor and
+   * says in one sentence what it did (or why the line could not be passed). */
+  openInEditor(path: string, line: number): Promise<string>;
   onProgress(cb: (evs: ProgressEvent[]) => void): () => void;
   onCommandOutput(cb: (o: CommandOutput) => void): () => void;
   onFileDrop(cb: (paths: string[]) => void): () => void;

@@ -1,8 +1,10 @@
 import { lazy, Suspense, useEffect } from "react";
-import type { FileChange, Review } from "../api/types";
+import type { FileChange, PlanRecord, Review } from "../api/types";
+import { changeRef, type FileRef } from "../state/jump";
 import { editable, reviewable, type ReviewActions, type ReviewState } from "../state/review";
 import { DiffView } from "./DiffView";
 import { HunkReview, hunkId } from "./HunkReview";
+import { OpenFile } from "./OpenFile";
 
 // CodeMirror is fetched only when the user edits a proposal.
 const ProposalEditor = lazy(() => import("./ProposalEditor"));
@@ -20,6 +22,10 @@ type Props = {
   reviewActions?: ReviewActions;
   /** recorded is what the user rejected or edited when this plan was applied (shown read-only). */
   recorded?: Review | null;
+  /** onOpen opens a file of the plan in the user's editor (its header and hunks link there);
+   * state says which side of the diffs is on disk. Absent: no links. */
+  onOpen?: (at: FileRef) => void;
+  state?: PlanRecord["state"];
 };
 
 /** elsewhere: the key went to a text field, an editor, or a dialog or drawer open over
@@ -55,7 +61,21 @@ export function editDiffShown(diff: string): string {
   return diff.replace(/^--- proposed\/(.+)\n\+\+\+ operator\/\1\n/m, "--- $1\n+++ $1\n");
 }
 
-export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAll, onLayout, review, reviewActions, recorded }: Props) {
+/** fileHeader is a change's file name: a link that opens it in the editor at its first
+ * change, when the file is on disk and links are on. */
+function fileHeader(c: FileChange, state: PlanRecord["state"], onOpen?: (at: FileRef) => void) {
+  const name = <code className="file">{c.path}</code>;
+  const at = onOpen ? changeRef(c, state) : null;
+  return at && onOpen ? (
+    <OpenFile at={at} onOpen={onOpen} className="file-link">
+      {name}
+    </OpenFile>
+  ) : (
+    name
+  );
+}
+
+export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAll, onLayout, review, reviewActions, recorded, onOpen, state = "draft" }: Props) {
   const reviewing = !readOnly && !!review && !!reviewActions;
   const editing = review?.editing ?? null;
   const focus = review?.focus ?? null;
@@ -144,7 +164,7 @@ export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAl
                 onClick={(e) => e.stopPropagation()}
               />
               <span className={`badge op-${c.op}`}>{c.op}</span>
-              <code className="file">{c.path}</code>
+              {fileHeader(c, state, onOpen)}
               {(edited || rec?.edited) && (
                 <span className="badge edited" data-testid="edited-badge">
                   edited by you
@@ -208,7 +228,7 @@ export function ChangeList({ changes, selected, layout, readOnly, onToggle, onAl
               </div>
             ) : reviewing && reviewable(c) && review && reviewActions ? (
               <>
-                <HunkReview change={c} layout={layout} rejected={rejected} focused={focus?.path === c.path ? focus.n : null} actions={reviewActions} />
+                <HunkReview change={c} layout={layout} rejected={rejected} focused={focus?.path === c.path ? focus.n : null} actions={reviewActions} onOpen={onOpen} />
                 {rejected.length > 0 && (
                   <details className="selection-preview" data-testid="selection-preview" data-path={c.path}>
                     <summary className="small">What will be written (the accepted hunks)</summary>

@@ -1,6 +1,8 @@
 import type { FileChange } from "../api/types";
+import { hunkLine, type FileRef, type Side } from "../state/jump";
 import { splitDiff, type ReviewActions } from "../state/review";
 import { DiffView } from "./DiffView";
+import { OpenFile } from "./OpenFile";
 
 type Props = {
   change: FileChange;
@@ -11,6 +13,9 @@ type Props = {
   focused: number | null;
   /** actions are absent on a plan already applied: the hunks are only shown as they were chosen. */
   actions?: ReviewActions;
+  /** onOpen opens a hunk's place in the user's editor, on side (the one on disk); absent: no links. */
+  onOpen?: (at: FileRef) => void;
+  side?: Side;
 };
 
 /** hunkId is the DOM id of a hunk block (the keyboard scrolls it into view). */
@@ -20,7 +25,7 @@ export function hunkId(path: string, n: number): string {
 
 /** HunkReview shows one file's diff hunk by hunk, each with Accept and Reject: what
  * is applied is exactly the accepted hunks (numbered as `fixplan apply --hunks`). */
-export function HunkReview({ change, layout, rejected, focused, actions }: Props) {
+export function HunkReview({ change, layout, rejected, focused, actions, onOpen, side = "old" }: Props) {
   const { head, hunks } = splitDiff(change.diff);
   return (
     <div className="hunks" data-testid="hunks" data-path={change.path}>
@@ -50,6 +55,11 @@ export function HunkReview({ change, layout, rejected, focused, actions }: Props
                 Hunk {h.n} of {hunks.length}
               </span>
               <span className={`badge ${rej ? "hunk-rejected" : "hunk-accepted"}`}>{rej ? "rejected: not applied" : "accepted"}</span>
+              {onOpen && (
+                <OpenFile at={{ path: change.path, line: hunkLine(h.text, side) }} onOpen={onOpen} className="small">
+                  line {hunkLine(h.text, side)} ↗
+                </OpenFile>
+              )}
               <span className="spacer" />
               {actions && (
                 <>

@@ -5,7 +5,9 @@ import type { ChecksState } from "../state/slices/checks";
 import type { CommandState } from "../state/slices/commands";
 import { emptyReview, type ReviewActions, type ReviewState } from "../state/review";
 import { verdictAbout } from "../state/verdict";
+import { frameRef, sectionRef, type FileRef } from "../state/jump";
 import { ChangeList } from "./ChangeList";
+import { OpenFile } from "./OpenFile";
 import { VerificationView, VerifyBadge, VerifyPanel } from "./Verification";
 
 type Props = {
@@ -53,6 +55,9 @@ type Props = {
   onReplanReviewed?: () => void;
   /** actionError is a failure of Apply or Undo, shown next to those buttons. */
   actionError?: ReactNode;
+  /** onOpenFile opens a place of the project in the user's editor: the changes' file
+   * headers and hunks, the stack frames and file sections of Context sent link there. */
+  onOpenFile?: (at: FileRef) => void;
 };
 
 export function describeRequest(r: ContextRequest): string {
@@ -302,6 +307,8 @@ export function PlanView(p: Props) {
         review={p.review}
         reviewActions={p.reviewActions}
         recorded={plan.review}
+        onOpen={p.onOpenFile}
+        state={plan.state}
       />
       {plan.memory.length > 0 && (
         <>
@@ -440,22 +447,30 @@ export function PlanView(p: Props) {
           {plan.usage && ` — the sections are ${tokenText(plan.base.sections.reduce((n, s) => n + (s.tokens ?? 0), 0), plan.usage)}`}
           {rulesUsed(plan) && <span data-testid="rules-used"> · project rules from {rulesUsed(plan)}</span>}
         </summary>
-        {plan.base.sections.map((s, i) => (
-          <details key={i}>
-            <summary>
-              {s.title}
-              {s.tokens ? <span className="muted small" data-testid="section-tokens"> — {tokenText(s.tokens, plan.usage)}</span> : null}
-            </summary>
-            <pre>{s.body}</pre>
-          </details>
-        ))}
+        {plan.base.sections.map((s, i) => {
+          const at = p.onOpenFile ? sectionRef(s.title) : null;
+          return (
+            <details key={i} data-testid="context-section" data-title={s.title}>
+              <summary>
+                {s.title}
+                {at && p.onOpenFile && <OpenFile at={at} onOpen={p.onOpenFile} className="small" />}
+                {s.tokens ? <span className="muted small" data-testid="section-tokens"> — {tokenText(s.tokens, plan.usage)}</span> : null}
+              </summary>
+              {s.title === "Stack frames" && p.onOpenFile ? <FramesBody body={s.body} onOpen={p.onOpenFile} /> : <pre>{s.body}</pre>}
+            </details>
+          );
+        })}
         {plan.rounds.map((r, i) => (
           <div key={i}>
             <h4>Round {i + 1}</h4>
             {r.results.map((res, j) => (
               <details key={j}>
                 <summary>
-                  {describeRequest(res.request)} — {res.ok ? "sent" : `not fulfilled: ${res.error}`}
+                  {describeRequest(res.request)}
+                  {res.ok && res.request.type === "read_file" && res.request.path && p.onOpenFile && (
+                    <OpenFile at={{ path: res.request.path, line: res.request.start_line || 1 }} onOpen={p.onOpenFile} className="small" />
+                  )}{" "}
+                  — {res.ok ? "sent" : `not fulfilled: ${res.error}`}
                   {res.tokens ? <span className="muted small"> ({tokenText(res.tokens, plan.usage)})</span> : null}
                 </summary>
                 {res.ok && <pre>{res.text}</pre>}
@@ -485,6 +500,31 @@ export function PlanView(p: Props) {
         {(plan.unfulfilled ?? []).length > 0 && <p className="muted">Not fulfilled (round limit): {(plan.unfulfilled ?? []).map(describeRequest).join(", ")}</p>}
       </details>
     </section>
+  );
+}
+
+/** FramesBody is the "Stack frames" section with each frame found in the project a
+ * link to its line. */
+function FramesBody({ body, onOpen }: { body: string; onOpen: (at: FileRef) => void }) {
+  const lines = body.replace(/\n$/, "").split("\n");
+  return (
+    <pre data-testid="frames">
+      {lines.map((l, i) => {
+        const at = frameRef(l);
+        return (
+          <span key={i}>
+            {at ? (
+              <OpenFile at={at} onOpen={onOpen} className="frame">
+                {l}
+              </OpenFile>
+            ) : (
+              l
+            )}
+            {"\n"}
+          </span>
+        );
+      })}
+    </pre>
   );
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { appVersion } from "../api/backend";
 import type { EditFormat, Preset, Settings } from "../api/types";
+import { OpenWithField } from "./OpenWithField";
 import { useModal } from "./useModal";
 
 type NumKey = "timeout_seconds" | "max_tokens" | "context_budget" | "max_retries" | "context_window" | "price_input_per_mtok" | "price_output_per_mtok" | "verify_attempts" | "check_timeout_seconds";
@@ -215,6 +216,7 @@ export function SettingsDialog({ settings, presets, connection, approved, onSave
           )}
         </div>
       </fieldset>
+      <OpenWithField value={s.open_with ?? ""} onChange={(v) => setS({ ...s, open_with: v })} />
       {children}
       {connection && (
         <p className="connection" role="status">

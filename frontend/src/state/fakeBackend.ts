@@ -192,6 +192,12 @@ export class FakeBackend implements Backend {
   async testConnection() {
     return "OK";
   }
+  /** openResult answers openInEditor: the Go side's sentence by default. */
+  openResult: (path: string, line: number) => Promise<string> = async (path, line) => `Opened ${path} at line ${line} with code (Settings).`;
+  async openInEditor(path: string, line: number) {
+    this.rec("openInEditor", path, line);
+    return this.openResult(path, line);
+  }
   onProgress(cb: (evs: ProgressEvent[]) => void) {
     this.progress = cb;
     return () => (this.progress = undefined);

@@ -1,13 +1,15 @@
 // The UI state and everything the UI asks of the Go side. The store is composed of
 // slices, one concern each (src/state/slices/): the project and the problem typed,
 // the plan run, what the user takes of the plan shown, apply and undo, the Verify
-// panel, the commands run, history and journals, settings. Each slice owns its part
-// of State and its actions; all act through one Core (the state, one way to change
-// it, the backend) and call another slice's actions only when given them.
+// panel, the commands run, history and journals, settings, files opened in the
+// user's editor. Each slice owns its part of State and its actions; all act through
+// one Core (the state, one way to change it, the backend) and call another slice's
+// actions only when given them.
 import { toAppError, type AppError, type Backend } from "../api/types";
 import { applyInitial, applySlice, type ApplyState } from "./slices/apply";
 import { checksInitial, checksSlice, type ChecksSliceState } from "./slices/checks";
 import { commandsInitial, commandsSlice, withOutput, type CommandsState } from "./slices/commands";
+import { editorInitial, editorSlice, type EditorState } from "./slices/editor";
 import { historyInitial, historySlice, type HistoryState } from "./slices/history";
 import { projectInitial, projectSlice, type ProjectState } from "./slices/project";
 import { runInitial, runSlice, withProgress, type RunState } from "./slices/run";
@@ -22,7 +24,7 @@ export type ErrorState = {
   errorAt: "top" | "actions";
 };
 
-export type State = ErrorState & ProjectState & RunState & SelectionState & ApplyState & ChecksSliceState & CommandsState & HistoryState & SettingsState;
+export type State = ErrorState & ProjectState & RunState & SelectionState & ApplyState & ChecksSliceState & CommandsState & HistoryState & SettingsState & EditorState;
 
 export const initialState: State = {
   error: null,
@@ -35,6 +37,7 @@ export const initialState: State = {
   ...commandsInitial,
   ...historyInitial,
   ...settingsInitial,
+  ...editorInitial,
 };
 
 /** Core is what every slice acts through. */
@@ -61,6 +64,7 @@ function slices(c: Core) {
     ...commandsSlice(c),
     ...historySlice(c, { ...run, ...apply, ...checks }),
     ...settingsSlice(c, checks),
+    ...editorSlice(c),
   };
 }
 
