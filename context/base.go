@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"fixplan/context/defs"
 	"fixplan/context/frames"
@@ -37,6 +38,9 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	add := func(title, body string) {
 		cands = append(cands, section.Candidate{Sec: plan.Section{Title: title, Body: body}})
 	}
+	tree := g.tree()
+	// git status (the recent files) runs beside the rest from the start
+	recent := later(func() string { return g.recentFiles(ctx, tree) })
 
 	add("Environment", g.Env(ctx))
 	if prefs, _ := g.projectMemory(); len(prefs) > 0 {
@@ -66,7 +70,6 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 			Redacted: true, Redactions: n})
 	}
 
-	tree := g.tree()
 	res := frames.NewResolver(tree)
 	resolved := res.Trace(ctx, traceText)
 	if len(resolved) > 0 {
@@ -77,6 +80,8 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	cands = append(cands, win...)
 	cands = append(cands, g.failingTestSections(ctx, traceText, res, &warnings)...)
 	inPlay := filesShown(cands[rulesAt:]) // the files of the frames and failing tests
+	// the recent changes (git diff, the files in play first) beside the definitions
+	diff := later(func() gitChanges { c, ok := g.gitDiffSection(ctx, inPlay); return gitChanges{c, ok} })
 	// the definitions the failing lines use come before the windows of farther
 	// frames' files (a failure across many test files fills the budget with them)
 	defsAt := len(cands)
@@ -92,11 +97,11 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 	if w := g.git.Refusal(); w != "" {
 		warnings = append(warnings, w)
 	}
-	if c, ok := g.gitDiffSection(ctx, inPlay); ok {
-		cands = append(cands, c)
+	if d := diff(); d.ok {
+		cands = append(cands, d.c)
 	}
 	cands = append(cands, logSecs...)
-	if rf := g.recentFiles(ctx, tree); rf != "" {
+	if rf := recent(); rf != "" {
 		add("Recent files", rf)
 	}
 	cands = append(cands, lib...)
@@ -104,6 +109,20 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 		return plan.Gathered{}, fmt.Errorf("gather base context: %w", err)
 	}
 	return g.budget(dropCovered(cands, g.opts.MaxResultBytes), warnings), nil
+}
+
+// gitChanges is the recent-changes section, when there is one.
+type gitChanges struct {
+	c  section.Candidate
+	ok bool
+}
+
+// later runs f on a goroutine of its own and returns what waits for its
+// result: git runs beside the reading and parsing of a base context.
+func later[T any](f func() T) func() T {
+	c := make(chan T, 1)
+	go func() { c <- f() }()
+	return sync.OnceValue(func() T { return <-c })
 }
 
 // tree is one listing of the project's files, made when first needed, for

@@ -19,6 +19,7 @@ import (
 	"fixplan/context/gitrepo"
 	"fixplan/context/rules"
 	"fixplan/projfs"
+	"fixplan/redact"
 )
 
 // Options tune a Gatherer. Zero fields take the value of DefaultOptions, except
@@ -126,6 +127,7 @@ type Gatherer struct {
 // New opens a Gatherer on root. It fails when root does not exist or is not a
 // directory (a *plan.Error with code ERR_INVALID_INPUT).
 func New(root string, opts Options) (*Gatherer, error) {
+	redact.Prepare() // everything gathered is redacted
 	g := &Gatherer{opts: opts.normalised()}
 	files, err := projfs.OpenRoot(root, projfs.Options{AllowSecrets: g.opts.AllowSecrets, MaxFileBytes: g.opts.MaxFileBytes,
 		Tracked: func(rel string) (bool, string) { return g.git.Tracks(rel) }})

@@ -81,6 +81,11 @@ var rules = sync.OnceValue(func() *ruleSet {
 	return rs
 })
 
+// Prepare starts compiling the rule set on a goroutine of its own, when it is
+// not compiled yet: a caller that will redact soon (a gatherer about to read
+// the project) does not wait the whole compile at its first redaction.
+func Prepare() { go rules() }
+
 // loadRules compiles a gitleaks TOML configuration (with its own viper instance:
 // the global one is left alone) and adds the hand-written detectors.
 func loadRules(toml string) (*ruleSet, error) {
