@@ -308,6 +308,20 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 	for _, p := range points {
 		d.markInPlay(p.file)
 	}
+	// the message search reads the tree: beside the type checks of the
+	// points' packages when it is the only reader (Go has no project-wide
+	// name search: its names are in the package or an import)
+	var msgHits func() []defHit
+	if onlyGo(points) {
+		msgScan, hits := d.messageScan(text, points)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			d.walkTree(ctx, points, msgScan)
+		}()
+		defer func() { <-done }()
+		msgHits = func() []defHit { <-done; return hits() }
+	}
 	for pi, p := range points {
 		if ctx.Err() != nil {
 			return nil, nil
@@ -340,14 +354,17 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 		}
 	}
 	hits = append(hits, d.producerHits(hits)...)
-	// the message search and the project-wide name search read the tree in
-	// one walk
-	msgScan, msgHits := d.messageScan(text, points)
-	wideScan, wideHits := treeScan{}, func() []defHit { return nil }
-	if len(wanted) > 0 && wantedLang != nil {
-		wideScan, wideHits = d.wideScan(wantedLang, wanted, points)
+	// else the message search and the project-wide name search read the
+	// tree together
+	wideHits := func() []defHit { return nil }
+	if msgHits == nil {
+		var msgScan, wideScan treeScan
+		msgScan, msgHits = d.messageScan(text, points)
+		if len(wanted) > 0 && wantedLang != nil {
+			wideScan, wideHits = d.wideScan(wantedLang, wanted, points)
+		}
+		d.walkTree(ctx, points, msgScan, wideScan)
 	}
-	d.walkTree(ctx, points, msgScan, wideScan)
 	hits = append(hits, msgHits()...)
 	hits = append(hits, wideHits()...)
 	sortHits(hits)
@@ -567,6 +584,16 @@ func sortHits(hits []defHit) {
 		}
 		return a.span.from - b.span.from
 	})
+}
+
+// onlyGo reports whether every failure point is in a Go file.
+func onlyGo(points []defPoint) bool {
+	for _, p := range points {
+		if _, ok := langFor(p.file).(goLang); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // pathDistance counts the folders between two files.
