@@ -270,17 +270,26 @@ func (r *Resolver) Points(ctx context.Context, resolved []ResolvedFrame, text st
 }
 
 // findDefinitionIn is findDefinition; with inDir, a definition in folder dir
-// ("" for the root) ranks first: the folder's own files are searched first,
-// since a definition found there outranks every one elsewhere (by 4, more
-// than any other score can add).
+// ("" for the root) ranks first. The files whose definition would outrank
+// every one elsewhere are searched first, and the rest of the tree only when
+// they hold none: with inDir, the folder's own files (4 more than any file
+// elsewhere can score), then the test file the output names when it looks
+// like a test file (2 + 2 + 1, where a file elsewhere scores at most 2 + 1 + 1,
+// or 2 + 2 + 1 in the folder).
 func (r *Resolver) findDefinitionIn(ctx context.Context, t FailingTest, dir string, inDir bool) (Location, bool) {
 	if inDir {
-		only := func(rel, _ string) bool { return inFolder(rel, dir) }
-		if loc, ok := r.bestDefinition(ctx, t, dir, inDir, only); ok {
+		if loc, score := r.bestDefinition(ctx, t, dir, inDir, func(rel, _ string) bool { return inFolder(rel, dir) }); score > 0 {
 			return loc, true
 		}
 	}
-	return r.bestDefinition(ctx, t, dir, inDir, nil)
+	if f := strings.TrimPrefix(t.File, "./"); f != "" {
+		named := func(rel, _ string) bool { return rel == f || strings.HasSuffix(rel, "/"+f) }
+		if loc, score := r.bestDefinition(ctx, t, dir, inDir, named); score >= 5 {
+			return loc, true
+		}
+	}
+	loc, score := r.bestDefinition(ctx, t, dir, inDir, nil)
+	return loc, score > 0
 }
 
 // inFolder reports whether the file rel is directly in folder dir ("" for
@@ -290,11 +299,12 @@ func inFolder(rel, dir string) bool {
 }
 
 // bestDefinition searches the files want picks (nil: all) for the definition
-// of t and returns the best one (findDefinitionIn's ranking).
-func (r *Resolver) bestDefinition(ctx context.Context, t FailingTest, dir string, inDir bool, want func(rel, name string) bool) (Location, bool) {
+// of t and returns the best one and its score (findDefinitionIn's ranking; 0:
+// none).
+func (r *Resolver) bestDefinition(ctx context.Context, t FailingTest, dir string, inDir bool, want func(rel, name string) bool) (Location, int) {
 	res, err := r.tree.Search(ctx, t.Name, projfs.SearchOptions{Max: 500, Want: want})
 	if err != nil {
-		return Location{}, false
+		return Location{}, 0
 	}
 	var best Location
 	bestScore := 0
@@ -337,7 +347,7 @@ func (r *Resolver) bestDefinition(ctx context.Context, t FailingTest, dir string
 			best, bestScore = Location{m.Path, m.Line}, score
 		}
 	}
-	return best, bestScore > 0
+	return best, bestScore
 }
 
 // LooksLikeTestFile reports whether a path follows a test naming convention.

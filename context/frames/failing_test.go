@@ -86,6 +86,14 @@ func TestFindDefinition(t *testing.T) {
 		"web/cart.ts":           "// applies discount\n",
 		"src/lib.rs":            "#[test]\nfn overflow() {\n}\n",
 		"unrelated/TestAdd.txt": "TestAdd\n",
+		// the file the output names holds no definition: found elsewhere
+		"tests/test_empty.py": "# test_moved lives in test_moved.py\n",
+		"tests/test_moved.py": "def test_moved():\n    pass\n",
+		// the file named does not look like a test file: a test-looking file
+		// of the same name elsewhere scores as much, and comes first by path
+		"lib/sums.py":      "def check_sum():\n    pass\n",
+		"a/test/sums.py":   "def check_sum():\n    pass\n",
+		"lib/test_sums.py": "def check_sum():\n    pass\n",
 	})
 	g := NewResolver(projfstest.Open(t, root, projfs.Options{}).Tree(projfs.TreeOptions{}))
 	tests := []struct {
@@ -101,6 +109,8 @@ func TestFindDefinition(t *testing.T) {
 		{FailingTest{Name: "applies discount"}, "web/cart.test.ts", 4, false},
 		{FailingTest{Name: "overflow"}, "src/lib.rs", 2, false},
 		{FailingTest{Name: "TestMissing"}, "", 0, true},
+		{FailingTest{Name: "test_moved", File: "tests/test_empty.py"}, "tests/test_moved.py", 1, false},
+		{FailingTest{Name: "check_sum", File: "lib/sums.py"}, "a/test/sums.py", 1, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.t.Name, func(t *testing.T) {
