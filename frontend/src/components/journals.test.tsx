@@ -3,6 +3,7 @@ import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import { JournalsDrawer } from "./JournalsDrawer";
 import { HistoryDrawer } from "./HistoryDrawer";
 import { PlanView } from "./PlanView";
+import { planViewProps } from "./planViewProps";
 import { RecoveryNotice } from "./RecoveryNotice";
 import { App } from "../App";
 import { Store } from "../state/store";
@@ -15,36 +16,7 @@ function planView(plan: PlanRecord) {
   const onApply = vi.fn();
   const onRun = vi.fn();
   const onReplan = vi.fn();
-  render(
-    <PlanView
-      plan={plan}
-      selected={selected}
-      memorySelected={memorySelected}
-      answers={["3.8"]}
-      commands={{}}
-      busy={false}
-      planning={false}
-      result={null}
-      onToggle={() => {}}
-      onAll={() => {}}
-      onToggleMemory={() => {}}
-      onAnswer={() => {}}
-      onReplan={onReplan}
-      onApply={onApply}
-      onUndo={() => {}}
-      onRun={onRun}
-      onStop={() => {}}
-      onFixAgain={() => {}}
-      checks={null}
-      verifying={false}
-      verifyProgress=""
-      onToggleCheck={() => {}}
-      onAddCheck={() => {}}
-      onRemoveCheck={() => {}}
-      onVerify={() => {}}
-      onCancelVerify={() => {}}
-    />,
-  );
+  render(<PlanView {...planViewProps(plan, { selected, memorySelected, answers: ["3.8"], onReplan, onApply, onRun })} />);
   return { onApply, onRun, onReplan };
 }
 

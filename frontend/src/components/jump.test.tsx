@@ -8,6 +8,7 @@ import { Store } from "../state/store";
 import { App } from "../App";
 import { ChangeList } from "./ChangeList";
 import { PlanView } from "./PlanView";
+import { planViewProps } from "./planViewProps";
 import { SettingsDialog } from "./SettingsDialog";
 import { NOTE_MS, Toast } from "./Toast";
 
@@ -34,37 +35,7 @@ function framedPlan(state: PlanRecord["state"] = "draft"): PlanRecord {
 }
 
 function renderPlan(plan: PlanRecord, onOpenFile?: (at: FileRef) => void) {
-  render(
-    <PlanView
-      plan={plan}
-      selected={{ "calc.py": true }}
-      memorySelected={{}}
-      answers={[]}
-      commands={{}}
-      busy={false}
-      planning={false}
-      result={null}
-      onToggle={() => {}}
-      onAll={() => {}}
-      onToggleMemory={() => {}}
-      onAnswer={() => {}}
-      onReplan={() => {}}
-      onApply={() => {}}
-      onUndo={() => {}}
-      onRun={() => {}}
-      onStop={() => {}}
-      onFixAgain={() => {}}
-      checks={null}
-      verifying={false}
-      verifyProgress=""
-      onToggleCheck={() => {}}
-      onAddCheck={() => {}}
-      onRemoveCheck={() => {}}
-      onVerify={() => {}}
-      onCancelVerify={() => {}}
-      onOpenFile={onOpenFile}
-    />,
-  );
+  render(<PlanView {...planViewProps(plan, { selected: { "calc.py": true }, onOpenFile })} />);
 }
 
 const links = () => screen.queryAllByTestId("open-in-editor").map((b) => `${b.getAttribute("data-path")}:${b.getAttribute("data-line")}`);

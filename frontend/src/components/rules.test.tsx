@@ -2,41 +2,12 @@ import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { SettingsDialog } from "./SettingsDialog";
 import { PlanView } from "./PlanView";
+import { planViewProps } from "./planViewProps";
 import type { PlanRecord } from "../api/types";
 import { samplePlan, sampleSettings } from "../state/fakeBackend";
 
 function renderPlan(plan: PlanRecord) {
-  render(
-    <PlanView
-      plan={plan}
-      selected={{}}
-      memorySelected={{}}
-      answers={[]}
-      commands={{}}
-      busy={false}
-      planning={false}
-      result={null}
-      onToggle={() => {}}
-      onAll={() => {}}
-      onToggleMemory={() => {}}
-      onAnswer={() => {}}
-      onReplan={() => {}}
-      onApply={() => {}}
-      onUndo={() => {}}
-      onRun={() => {}}
-      onStop={() => {}}
-      onFixAgain={() => {}}
-      checks={null}
-      verifying={false}
-      verifyProgress=""
-      onToggleCheck={() => {}}
-      onAddCheck={() => {}}
-      onRemoveCheck={() => {}}
-      onVerify={() => {}}
-      onCancelVerify={() => {}}
-      onWriteChanges={() => {}}
-    />,
-  );
+  render(<PlanView {...planViewProps(plan, { onWriteChanges: () => {} })} />);
 }
 
 describe("Context sent", () => {

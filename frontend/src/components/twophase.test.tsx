@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { PlanView } from "./PlanView";
+import { planViewProps } from "./planViewProps";
 import { ProblemPanel } from "./ProblemPanel";
 import { HistoryDrawer } from "./HistoryDrawer";
 import type { PlanRecord } from "../api/types";
@@ -14,37 +15,7 @@ function approachOnly(): PlanRecord {
 }
 
 function renderPlan(plan: PlanRecord, onWriteChanges = vi.fn()) {
-  render(
-    <PlanView
-      plan={plan}
-      selected={{}}
-      memorySelected={{}}
-      answers={[]}
-      commands={{}}
-      busy={false}
-      planning={false}
-      result={null}
-      onToggle={() => {}}
-      onAll={() => {}}
-      onToggleMemory={() => {}}
-      onAnswer={() => {}}
-      onReplan={() => {}}
-      onApply={() => {}}
-      onUndo={() => {}}
-      onRun={() => {}}
-      onStop={() => {}}
-      onFixAgain={() => {}}
-      checks={null}
-      verifying={false}
-      verifyProgress=""
-      onToggleCheck={() => {}}
-      onAddCheck={() => {}}
-      onRemoveCheck={() => {}}
-      onVerify={() => {}}
-      onCancelVerify={() => {}}
-      onWriteChanges={onWriteChanges}
-    />,
-  );
+  render(<PlanView {...planViewProps(plan, { onWriteChanges })} />);
   return onWriteChanges;
 }
 
