@@ -85,10 +85,10 @@ print(json.dumps(out))
 // from its statement's first line to its last; a function inside another is
 // part of it.
 const jsScript = `
-const ts = require(process.argv[2]);
+const ts = require(process.argv[1]);
 const fs = require("fs");
 const out = {};
-for (const path of process.argv.slice(3)) {
+for (const path of process.argv.slice(2)) {
   let text;
   try { text = fs.readFileSync(path, "utf8"); } catch (e) { out[path] = null; continue; }
   const kind = /\.tsx$/.test(path) ? ts.ScriptKind.TSX : /\.[cm]?ts$/.test(path) ? ts.ScriptKind.TS : /\.jsx$/.test(path) ? ts.ScriptKind.JSX : ts.ScriptKind.JS;

@@ -32,11 +32,35 @@ var fixRe = regexp.MustCompile(`(?i)\b(fix(e[sd])?|bug|issue|panic|crash|wrong|i
 // skipRe is a subject of a commit that is not a fix.
 var skipRe = regexp.MustCompile(`(?i)^(revert|merge|bump|release|v?\d+\.\d+)`)
 
+// featRe is a subject that announces something new or a change of shape: the
+// commit is taken only when its subject also names a bug (bugRe).
+var featRe = regexp.MustCompile(`(?i)^(\W*(toml 1\.1|add(s|ed)?|support(s|ed)?|implement(s|ed)?|introduce[sd]?|feat|feature|enable[sd]?|new|update[sd]?|upgrade[sd]?|refactor|rename[sd]?|move[sd]?|improve[sd]?|optimi[sz]e[sd]?|speed|perf|docs?|tests?|chore|style|lint|ci|build)\b)`)
+
+// fixSubject reports whether a commit of srcLines changed lines of code with
+// this subject is taken as a fix: a subject that announces a feature must name
+// a bug; another must read like a fix, or the code change be at most 30 lines.
+func fixSubject(subject string, srcLines int) bool {
+	if skipRe.MatchString(subject) {
+		return false
+	}
+	if featRe.MatchString(subject) {
+		return bugRe.MatchString(subject)
+	}
+	return fixRe.MatchString(subject) || srcLines <= 30
+}
+
+// bugRe is a subject that names a bug outright (a feature's subject may say
+// "fixed" or "error" of something else).
+var bugRe = regexp.MustCompile(`(?i)\b(fix(es)?|bug(fix)?|panic|crash|wrong|incorrect(ly)?|regression|broken)\b`)
+
 // A language's files: which are tests (the regression tests and their data,
 // taken from the fix commit), which are code whose functions a fix changes.
 type langSpec struct {
 	isTest   func(p string) bool
 	isSource func(p string) bool
+	// pathspec limits the history scan to the files that can matter (a
+	// mirror may lack a large binary some commit added).
+	pathspec []string
 }
 
 var langs = map[string]langSpec{
@@ -45,6 +69,7 @@ var langs = map[string]langSpec{
 		isSource: func(p string) bool {
 			return strings.HasSuffix(p, ".go") && !hasDir(p, "vendor") && !hasDir(p, "_examples")
 		},
+		pathspec: []string{"**/*.go", "**/testdata/**"},
 	},
 	"python": {
 		isTest: func(p string) bool {
@@ -54,10 +79,14 @@ var langs = map[string]langSpec{
 		isSource: func(p string) bool {
 			return strings.HasSuffix(p, ".py") && !hasDir(p, "docs") && !hasDir(p, "doc") && !hasDir(p, "examples") && path.Base(p) != "setup.py"
 		},
+		pathspec: []string{"**/*.py", "**/tests/**", "**/test/**", "**/testing/**"},
 	},
-	"js": {isTest: jsIsTest, isSource: jsIsSource},
-	"ts": {isTest: jsIsTest, isSource: jsIsSource},
+	"js": {isTest: jsIsTest, isSource: jsIsSource, pathspec: jsPathspec},
+	"ts": {isTest: jsIsTest, isSource: jsIsSource, pathspec: jsPathspec},
 }
+
+var jsPathspec = []string{"**/*.js", "**/*.mjs", "**/*.cjs", "**/*.ts", "**/*.mts", "**/*.cts", "**/*.tsx", "**/*.jsx",
+	"**/test/**", "**/tests/**", "**/__tests__/**", "**/spec/**"}
 
 func jsIsTest(p string) bool {
 	b := path.Base(p)
@@ -106,11 +135,44 @@ func isPyTestFile(p string) bool {
 	return strings.HasSuffix(b, ".py") && (strings.HasPrefix(b, "test_") || strings.HasSuffix(b, "_test.py") || strings.HasPrefix(b, "test") && hasDir(p, "tests"))
 }
 
+// npmInstall installs a test runner's packages into the folder above the
+// tree (node resolves packages up the folders, so the tests find them; the
+// project's own package.json and dependencies stay out of it, and the base
+// context never sees them). runCmd shows that folder's node_modules as the
+// tree's own in the recorded output, where a developer's would be.
 func npmInstall(pkgs ...string) []string {
-	return append([]string{"npm", "install", "--no-save", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"}, pkgs...)
+	return append([]string{"npm", "install", "--prefix", "..", "--no-save", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"}, pkgs...)
 }
 
-var repoConfs = map[string]repoConf{}
+var jsYAMLTest = regexp.MustCompile(`^test/(issues/)?[^/]+\.js$`)
+
+var repoConfs = map[string]repoConf{
+	// js-yaml: mocha; each issue's regression test is its own test/issues/NNNN.js.
+	"nodeca/js-yaml": {
+		lang:       "js",
+		setup:      [][]string{npmInstall("mocha@10")},
+		testScript: jsYAMLTest.MatchString,
+		cmd:        func(sel []string) []string { return append([]string{"../node_modules/.bin/mocha"}, sel...) },
+	},
+	// ufo: vitest, one test/<topic>.test.ts per topic.
+	"unjs/ufo": {
+		lang:       "ts",
+		setup:      [][]string{npmInstall("vitest@3")},
+		testScript: func(p string) bool { return strings.HasPrefix(p, "test/") && strings.HasSuffix(p, ".test.ts") },
+		cmd: func(sel []string) []string {
+			return append([]string{"../node_modules/.bin/vitest", "run", "--reporter=default"}, sel...)
+		},
+	},
+	// path-to-regexp: vitest (from 7.x on); src/index.spec.ts runs the table of src/cases.spec.ts.
+	"pillarjs/path-to-regexp": {
+		lang:       "ts",
+		setup:      [][]string{npmInstall("vitest@3")},
+		testScript: func(p string) bool { return strings.HasSuffix(p, ".spec.ts") },
+		cmd: func([]string) []string {
+			return []string{"../node_modules/.bin/vitest", "run", "--reporter=default", "src/index.spec.ts"}
+		},
+	},
+}
 
 func confFor(repo, lang string) (repoConf, error) {
 	if c, ok := repoConfs[repo]; ok {
@@ -137,11 +199,15 @@ type miner struct {
 // candidates lists the repository's commits (first parents of HEAD back, no
 // merges) that change test files and code of lang, newest first.
 func (m *miner) candidates(gitDir, lang string) ([]candidate, error) {
-	out, err := git(gitDir, "log", "--no-merges", "--no-renames", "--numstat", "--format=%x00%H %P%x09%s", "HEAD")
+	spec := langs[lang]
+	args := []string{"log", "--no-merges", "--no-renames", "--numstat", "--format=%x00%H %P%x09%s", "HEAD", "--"}
+	for _, p := range spec.pathspec {
+		args = append(args, ":(glob)"+p)
+	}
+	out, err := git(gitDir, args...)
 	if err != nil {
 		return nil, err
 	}
-	spec := langs[lang]
 	var cs []candidate
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		lines := strings.Split(strings.TrimSpace(string(rec)), "\n")
@@ -173,10 +239,7 @@ func (m *miner) candidates(gitDir, lang string) ([]candidate, error) {
 				srcLines += add + del
 			}
 		}
-		if tests == 0 || src == 0 || src > 5 || srcLines > m.maxLines || skipRe.MatchString(subject) {
-			continue
-		}
-		if !fixRe.MatchString(subject) && srcLines > 30 {
+		if tests == 0 || src == 0 || src > 5 || srcLines > m.maxLines || !fixSubject(subject, srcLines) {
 			continue
 		}
 		cs = append(cs, c)
@@ -223,7 +286,9 @@ func (m *miner) mine(repo, lang string, max, tries int) error {
 		c, why := m.verify(gitDir, repo, lang, conf, cand)
 		if c == nil {
 			fmt.Fprintf(os.Stderr, "  %.10s %s: no (%s, %.0fs)\n", cand.fix, trunc(cand.subject, 60), why, time.Since(t0).Seconds())
-			saveRejected(m.out, repo, cand.fix, why)
+			if !strings.HasPrefix(why, "checkout:") && !strings.HasPrefix(why, "tool:") { // this machine's trouble, not the commit's
+				saveRejected(m.out, repo, cand.fix, why)
+			}
 			continue
 		}
 		if err := saveCase(m.out, c); err != nil {
@@ -280,7 +345,7 @@ func (m *miner) verify(gitDir, repo, lang string, conf repoConf, cand candidate)
 	}
 	fns, err := funcsOf(c.Lang, abs, m.tsModule)
 	if err != nil {
-		return nil, err.Error()
+		return nil, "tool: " + err.Error()
 	}
 	for _, f := range srcFiles {
 		spans, ok := fns[filepath.Join(pre, f)]

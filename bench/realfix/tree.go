@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -108,15 +109,83 @@ func writeTree(gitDir, commit, dst string) error {
 	if _, err := gitEnv(gitDir, env, "read-tree", commit); err != nil {
 		return err
 	}
+	if err := dropMissing(gitDir, env); err != nil {
+		return err
+	}
 	if _, err := gitEnv(gitDir, env, "checkout-index", "-a", "-f", "--prefix="+dst+string(filepath.Separator)); err != nil {
 		return err
 	}
-	return os.MkdirAll(dst, 0o755)
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	// Every file dated the commit's time, as a checkout that was not touched
+	// since would be (the base context lists recently changed files).
+	when, err := commitTime(gitDir, commit)
+	if err != nil {
+		return err
+	}
+	return filepath.WalkDir(dst, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.Type()&os.ModeSymlink != 0 {
+			return err
+		}
+		return os.Chtimes(p, when, when)
+	})
+}
+
+func commitTime(gitDir, commit string) (time.Time, error) {
+	out, err := git(gitDir, "log", "-1", "--format=%ct", commit)
+	if err != nil {
+		return time.Time{}, err
+	}
+	sec, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("commit time of %s: %w", commit, err)
+	}
+	return time.Unix(sec, 0), nil
+}
+
+// dropMissing removes from the index the files whose content the repository
+// lacks (a mirror may leave out files of 4 MiB and more), so the rest of the
+// tree is checked out.
+func dropMissing(gitDir string, env []string) error {
+	staged, err := gitEnv(gitDir, env, "ls-files", "-s", "-z")
+	if err != nil {
+		return err
+	}
+	var ids, paths []string
+	for _, rec := range strings.Split(string(staged), "\x00") {
+		meta, p, ok := strings.Cut(rec, "\t")
+		if f := strings.Fields(meta); ok && len(f) == 3 && f[0] != "160000" { // not a submodule
+			ids, paths = append(ids, f[1]), append(paths, p)
+		}
+	}
+	cmd := exec.Command("git", "--git-dir="+gitDir, "cat-file", "--batch-check=%(objectname)")
+	cmd.Stdin = strings.NewReader(strings.Join(ids, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("git cat-file --batch-check: %w", err)
+	}
+	var missing []string
+	for i, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if strings.HasSuffix(l, " missing") && i < len(paths) {
+			missing = append(missing, paths[i])
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	_, err = gitEnv(gitDir, env, append([]string{"update-index", "--force-remove", "--"}, missing...)...)
+	return err
 }
 
 // overlay writes commit's version of each file into dst, or removes the file
-// when commit does not have it.
+// when commit does not have it; the files written are dated the commit's time
+// (in the pre-fix tree: the regression test is what was changed last).
 func overlay(gitDir, commit, dst string, files []string) error {
+	when, err := commitTime(gitDir, commit)
+	if err != nil {
+		return err
+	}
 	for _, f := range files {
 		p := filepath.Join(dst, filepath.FromSlash(f))
 		data, err := git(gitDir, "cat-file", "blob", commit+":"+f)
@@ -130,6 +199,9 @@ func overlay(gitDir, commit, dst string, files []string) error {
 			return err
 		}
 		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+		if err := os.Chtimes(p, when, when); err != nil {
 			return err
 		}
 	}
@@ -224,7 +296,9 @@ func runCmd(c *Case, dir string, argv []string) (string, int, error) {
 	ownGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
-	text := strings.ReplaceAll(string(out), dir, RootMark)
+	text := strings.ReplaceAll(string(out), filepath.Join(filepath.Dir(dir), "node_modules")+string(filepath.Separator),
+		filepath.Join(dir, "node_modules")+string(filepath.Separator)) // see npmInstall
+	text = strings.ReplaceAll(text, dir, RootMark)
 	if len(text) > maxOutput {
 		text = text[:maxOutput/2] + "\n…[output cut]…\n" + text[len(text)-maxOutput/2:]
 	}
