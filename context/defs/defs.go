@@ -434,6 +434,54 @@ func importedName(imps []defImport, u defUse) bool {
 	return false
 }
 
+// maxReexports is how many files a name is followed through re-exports and
+// star imports (a package's __init__.py or index.ts re-exporting its modules).
+const maxReexports = 3
+
+// moduleVia returns the module a file's qualifier names through a name it
+// imports from a project file that imports that module under the name (tests'
+// `from . import tomllib`, where tests/__init__.py has `import tomli as
+// tomllib`); nil when there is none.
+func (d *defFinder) moduleVia(lang defLang, imps []defImport, qual string) *defImport {
+	var files []string
+	for _, im := range imps {
+		if im.module || im.local != qual {
+			continue
+		}
+		for _, file := range im.files {
+			f := d.file(file, lang)
+			if !f.ok {
+				continue
+			}
+			fimps, _ := d.context(lang, file, f.src)
+			for _, m := range fimps {
+				if m.module && m.local == im.orig {
+					files = append(files, m.files...)
+				}
+			}
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	return &defImport{local: qual, orig: qual, module: true, files: files}
+}
+
+// libraryName reports whether the file binds u's name (or, for a member
+// use, its qualifier) by an import of something outside the project (a package,
+// a library module): no definition of the project is what it refers to.
+func libraryName(imps []defImport, u defUse) bool {
+	for _, im := range imps {
+		if len(im.files) > 0 {
+			continue
+		}
+		if (u.qual == "" && im.local == u.name) || (u.qual != "" && im.local == u.qual && im.module) {
+			return true
+		}
+	}
+	return false
+}
+
 // resolveUse looks u up in the same file, the folder, then the imports, and
 // appends what it finds; false when nothing was found.
 func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUse, imps []defImport, folder []string, hits *[]defHit) bool {
@@ -444,8 +492,14 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 			break
 		}
 	}
+	if qualImp == nil && u.qual != "" {
+		qualImp = d.moduleVia(lang, imps, u.qual)
+	}
 	if u.typed {
 		return d.addTargets(p, u, hits)
+	}
+	if libraryName(imps, u) {
+		return true // the file imports it from a package outside the project: nothing of the project's
 	}
 	member := u.qual != "" && qualImp == nil
 	demote := 0
@@ -484,10 +538,44 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 		}
 		return n > 0
 	}
+	// addFrom adds name of a module file, or, when the file does not define
+	// it, where the file gets it from: a re-export (from .x import name,
+	// export { name } from './x') or a star import (from .x import *, export *
+	// from './x'), up to maxReexports files away
+	var addFrom func(file, name string, depth int) bool
+	addFrom = func(file, name string, depth int) bool {
+		if add(2, file, name, false, name == "default") {
+			return true
+		}
+		if depth == maxReexports {
+			return false
+		}
+		f := d.file(file, lang)
+		if !f.ok {
+			return false
+		}
+		fimps, _ := d.context(lang, file, f.src)
+		found := false
+		for _, im := range fimps {
+			if im.module || (im.local != name && im.local != "*") {
+				continue
+			}
+			orig := name
+			if im.local == name {
+				orig = im.orig
+			}
+			for _, next := range im.files {
+				if next != file {
+					found = addFrom(next, orig, depth+1) || found
+				}
+			}
+		}
+		return found
+	}
 	if qualImp != nil { // pkg.F, mod.f, ns.f
 		found := false
 		for _, file := range qualImp.files {
-			found = add(2, file, u.name, false, false) || found
+			found = addFrom(file, u.name, 0) || found
 		}
 		return found
 	}
@@ -498,7 +586,7 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 			}
 			found := false
 			for _, file := range im.files {
-				found = add(2, file, im.orig, false, im.orig == "default") || found
+				found = addFrom(file, im.orig, 0) || found
 			}
 			if found {
 				return true
@@ -509,7 +597,11 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 		return true // (a method found by name only: its namesakes of the package too)
 	}
 	found := false
+	before := len(*hits)
 	for _, file := range folder {
+		if len(*hits)-before >= maxDefsPerName {
+			break // a name many files of the folder define (each test file's own helper): the nearest
+		}
 		found = add(1, file, u.name, member, false) || found
 	}
 	if found || !member {

@@ -22,7 +22,8 @@ import (
 //   - `import a.b [as c]`, `from a.b import c [as d]` and relative imports
 //     (`from .x import y`) resolve to a/b.py or a/b/__init__.py under the root,
 //     src/, or a folder above the importing file; names imported from anything
-//     else are library names and are not looked up.
+//     else are library names and are not looked up; `from .x import *` makes
+//     x's names the module's (followed from a package's __init__.py).
 type pyLang struct{}
 
 var (
@@ -225,7 +226,15 @@ func (pyLang) imports(proj *projfs.Root, file string, src []byte) []defImport {
 		}
 		for _, part := range strings.Split(names, ",") {
 			f := strings.Fields(part)
-			if len(f) == 0 || f[0] == "*" {
+			if len(f) == 0 {
+				continue
+			}
+			if f[0] == "*" {
+				// from .more import *: what the module defines is the
+				// importer's too (a package's __init__.py re-exporting it)
+				if len(modFiles) > 0 {
+					out = append(out, defImport{local: "*", orig: "*", files: modFiles})
+				}
 				continue
 			}
 			orig, local := f[0], f[0]

@@ -29,7 +29,11 @@ import (
 //     resolve relative specifiers to x.ts, .tsx, .d.ts, .js, .jsx, .mjs, .cjs,
 //     .mts, .cts or x/index.* (an ESM `./x.js` also to x.ts), and a folder
 //     (`require('../')`, `'..'`) to its package.json "main" or its index.*; bare specifiers
-//     (packages) are library names and are not looked up.
+//     (packages) are library names and are not looked up (nor is the
+//     `const x = require('…')` line a definition); `export * from`,
+//     `export { a } from` re-export, and CommonJS `exports.f = …`,
+//     `module.exports.f = …` and the keys of `module.exports = { … }` are
+//     definitions of what the module exports.
 type tsLang struct{}
 
 var (
@@ -40,7 +44,13 @@ var (
 	tsFuncOpenRe = lazyre.New(`\bfunction\b|=>|\b(?:it|test|describe|beforeEach|afterEach)(?:\.\w+)?\s*\(`)
 	tsImportRe   = lazyre.New(`(?s)\bimport\s+(?:type\s+)?([^;'"]*?)\s+from\s+['"]([^'"\n]+)['"]`)
 	tsClassRe    = lazyre.New(`\bclass\s+([A-Za-z_$][\w$]*)(?:\s*<[^>{]*>)?(?:\s+extends\s+([A-Za-z_$][\w$.]*))?`)
-	tsRequireRe  = lazyre.New(`(?s)\b(?:const|let|var)\s+([^;=]+?)\s*=\s*require\(\s*['"]([^'"\n]+)['"]\s*\)`)
+	// a line binding an import (strings are blanked: the specifier is spaces)
+	tsRequireLineRe = lazyre.New(`^\s*(?:export\s+)?(?:const|let|var)\s+[^=]*=\s*require\(\s*\)\s*[;,]?\s*$`)
+	tsExportsRe     = lazyre.New(`^\s*(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=[^=]`)
+	tsExportsObjRe  = lazyre.New(`^\s*module\.exports\s*=\s*\{`)
+	tsObjKeyRe      = lazyre.New(`^\s*([A-Za-z_$][\w$]*)\s*(?::|,|$)`)
+	tsExportFromRe  = lazyre.New(`(?s)\bexport\s+(?:type\s+)?(\*\s+as\s+[A-Za-z_$][\w$]*|\*|\{[^}]*\})\s+from\s+['"]([^'"\n]+)['"]`)
+	tsRequireRe     = lazyre.New(`(?s)\b(?:const|let|var)\s+([^;=]+?)\s*=\s*require\(\s*['"]([^'"\n]+)['"]\s*\)`)
 )
 
 var tsNotMethods = wordSet(`if for while switch catch function return with do else constructor super new typeof await`)
@@ -202,7 +212,24 @@ func (l tsLang) defs(f *defFile) []defSpan {
 			dflt = m[1]
 		}
 		name, member, data := "", false, false
-		if m := tsDefRe.FindStringSubmatch(l); m != nil {
+		if tsRequireLineRe.MatchString(l) {
+			continue // `const x = require('…')` binds an import: not a definition
+		}
+		if m := tsExportsRe.FindStringSubmatch(l); m != nil {
+			name = m[1] // CommonJS: exports.f = …, module.exports.f = …
+		} else if tsExportsObjRe.MatchString(l) {
+			// module.exports = { a, b: c, … }: each key names what the module exports
+			end := scan.blockEnd(i + 1)
+			for j := i + 1; j < end && j < len(blank); j++ {
+				if scan.depthAt[j] != scan.depthAt[i]+1 {
+					continue
+				}
+				if k := tsObjKeyRe.FindStringSubmatch(blank[j]); k != nil {
+					out = append(out, defSpan{name: k[1], from: j + 1, to: j + 1})
+				}
+			}
+			continue
+		} else if m := tsDefRe.FindStringSubmatch(l); m != nil {
 			name = m[1]
 			data = tsVarRe.MatchString(l) && !strings.Contains(l, "=>") && !strings.Contains(l, "function")
 		} else if m := tsArrowRe.FindStringSubmatch(l); m != nil {
@@ -374,6 +401,18 @@ func (tsLang) imports(proj *projfs.Root, file string, src []byte) []defImport {
 	}
 	for _, m := range tsRequireRe.FindAllStringSubmatch(text, -1) {
 		add(m[1], m[2], true)
+	}
+	// re-exports: export { a as b } from './x' binds b like an import;
+	// export * from './x' makes x's exports the file's (an index file)
+	for _, m := range tsExportFromRe.FindAllStringSubmatch(text, -1) {
+		clause := strings.TrimSpace(m[1])
+		if clause == "*" {
+			if files := tsResolve(proj, file, m[2]); len(files) > 0 {
+				out = append(out, defImport{local: "*", orig: "*", files: files})
+			}
+			continue
+		}
+		add(clause, m[2], false)
 	}
 	return out
 }
