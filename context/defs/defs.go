@@ -32,9 +32,11 @@
 package defs
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
+	"math/bits"
 	"path"
 	"regexp"
 	"slices"
@@ -49,19 +51,21 @@ import (
 )
 
 const (
-	maxDefPoints   = 6    // failure points whose names are looked up
-	maxDefLines    = 100  // lines shown of one definition, unless it is shown whole (maxWholeLong)
-	maxWholeLong   = 2    // definitions over maxDefLines lines shown whole when they fit in half the room left
-	maxDefsPerName = 2    // definitions shown for one name (methods share names)
-	maxWideNames   = 16   // names looked up project-wide
-	maxDirFiles    = 200  // files of one folder or package read
-	maxUseSpan     = 150  // lines of the enclosing function scanned for names
-	maxHops        = 8    // hops beyond the failing lines' own names (each ranks after the one before: deep ones only fill the room left)
-	maxParents     = 24   // nearest definitions of one hop whose own uses are looked up
-	hopTier        = 10   // a hop's hits rank after every tier of the hop before
-	maxTestData    = 10   // lines above which a test file's variable (a table of cases) is not shown
-	testPointDist  = 1000 // a failing test's uses rank after the frames' uses of the same tier
-	nameOnlyTier   = 4    // added to the tier of a method found by name only where the types are known (after every typed hit of the hop)
+	maxDefPoints      = 6    // failure points whose names are looked up
+	maxDefLines       = 100  // lines shown of one definition, unless it is shown whole (maxWholeLong)
+	testShare         = 4    // the failing tests' own definitions get a 1/testShare of the definitions' room in rank order, the rest after the code under test
+	maxTestParentUses = 6    // uses of one test-file definition ranked in its hop (a table of cases uses dozens)
+	maxWholeLong      = 2    // definitions over maxDefLines lines shown whole when they fit in half the room left
+	maxDefsPerName    = 2    // definitions shown for one name (methods share names)
+	maxWideNames      = 16   // names looked up project-wide
+	maxDirFiles       = 200  // files of one folder or package read
+	maxUseSpan        = 150  // lines of the enclosing function scanned for names
+	maxHops           = 8    // hops beyond the failing lines' own names (each ranks after the one before: deep ones only fill the room left)
+	maxParents        = 24   // nearest definitions of one hop whose own uses are looked up
+	hopTier           = 10   // a hop's hits rank after every tier of the hop before
+	maxTestData       = 10   // lines above which a test file's variable (a table of cases) is not shown
+	testPointDist     = 1000 // a failing test's uses rank after the frames' uses of the same tier
+	nameOnlyTier      = 4    // added to the tier of a method found by name only where the types are known (after every typed hit of the hop)
 )
 
 // lineRange is an inclusive 1-based range of lines of a definition's file.
@@ -373,9 +377,17 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 	// the broken G)
 	expanded := map[defHit]bool{}
 	frontier := hits
+	var last []defHit // ranked after every hop, never expanded
 	for hop := 1; hop <= maxHops && len(frontier) > 0 && ctx.Err() == nil; hop++ {
 		var next []defHit
 		parents := 0
+		// the code under test's definitions are expanded before the test
+		// files' (their helpers and tables): maxParents is not spent on thirty
+		// tables of cases before the function they test
+		frontier = slices.Clone(frontier) // (the first is hits itself)
+		slices.SortStableFunc(frontier, func(a, b defHit) int {
+			return cmp.Compare(btoi(frames.LooksLikeTestFile(a.file)), btoi(frames.LooksLikeTestFile(b.file)))
+		})
 		for _, h := range frontier {
 			if parents == maxParents {
 				break
@@ -399,10 +411,28 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 				u.point = parents
 				d.resolveUse(lang, p, span, u, imps, folder, &found)
 			}
+			testParent := frames.LooksLikeTestFile(h.file)
+			// a long definition of a test file (a table of cases, a
+			// generator of them) uses dozens of names: its first few rank in
+			// the hop, the rest after every hop
+			table, tableUses := testParent && h.span.to-h.span.from >= maxDefLines, 0
 			for _, x := range found {
 				// ranked by the parent's rank, then how near the parent it is
-				x.dist = parents*4 + x.tier
+				// and how many definitions the parent uses (the callees
+				// of a function that calls everything rank after those of
+				// one that calls a few)
+				x.dist = parents*4 + x.tier + fanOut(len(found))
 				x.tier = hop * hopTier
+				if testParent {
+					// what the tests' helpers use ranks after what the code
+					// under test uses in the same hop
+					x.tier += hopTier / 2
+					if tableUses++; table && tableUses > maxTestParentUses {
+						x.via = h.span.name
+						last = append(last, x)
+						continue
+					}
+				}
 				x.via = h.span.name
 				next = append(next, x)
 			}
@@ -412,6 +442,8 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 		hits = append(hits, next...)
 		frontier = next
 	}
+	sortHits(last)
+	hits = append(hits, last...)
 	warnings := d.limitWarnings()
 	return d.defCandidates(hits, &warnings), warnings
 }
@@ -432,6 +464,19 @@ func importedName(imps []defImport, u defUse) bool {
 		}
 	}
 	return false
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// fanOut is the rank distance a parent's number of uses adds to each of
+// them: 2 per doubling.
+func fanOut(n int) int {
+	return 2 * bits.Len(uint(n))
 }
 
 // maxReexports is how many files a name is followed through re-exports and
@@ -884,75 +929,90 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 	var out []section.Candidate
 	var dropped []string
 	done := map[string]bool{}
-	for _, h := range hits {
-		key := fmt.Sprintf("%s:%d", h.file, h.span.from)
-		if done[key] {
-			continue
-		}
-		done[key] = true
-		m = shown[h.file]
-		from, to := h.span.from, h.span.to
-		parts := []lineRange{{from, to}}
-		long := to-from+1 > maxDefLines
-		if long {
-			if f := d.files[h.file]; f != nil && f.ok && to <= len(f.lines) {
-				parts = longParts(f.lines, from, to, links[defPoint{h.file, to}], append(slices.Clip(frags), h.msg), d.req.Text)
-			} else {
-				parts = []lineRange{{from, from + maxDefLines - 1}}
+	// the failing tests' own helpers and tables (definitions in test files)
+	// get at most a share of the room in rank order; the rest of them wait
+	// until the code under test has had its turn
+	testLeft := left / testShare
+	var later []defHit
+	list := hits
+	for pass := 0; pass < 2; pass, list = pass+1, later {
+		for _, h := range list {
+			key := fmt.Sprintf("%s:%d", h.file, h.span.from)
+			if done[key] {
+				continue
 			}
-		}
-		if coveredAll(parts) || (h.span.data && to-from >= maxTestData && frames.LooksLikeTestFile(h.file)) {
-			continue // shown already, or a test's table of cases
-		}
-		ft, err := d.shownText(h.file)
-		if err != nil || to > len(ft.Lines) {
-			continue
-		}
-		body := section.Numbered(ft.Lines, from, to)
-		what := "definition of " + h.span.name
-		if long && wholeLong < maxWholeLong && len(body) <= left/2 && !covered(from, to) {
-			// room for all of it: a long function is shown whole (the bug of a
-			// real fix is anywhere in it), up to half of the room left
-			long, parts = false, []lineRange{{from, to}}
-			wholeLong++
-		}
-		if long {
-			body = longBody(ft.Lines, parts)
-			n := 0
+			m = shown[h.file]
+			from, to := h.span.from, h.span.to
+			parts := []lineRange{{from, to}}
+			long := to-from+1 > maxDefLines
+			if long {
+				if f := d.files[h.file]; f != nil && f.ok && to <= len(f.lines) {
+					parts = longParts(f.lines, from, to, links[defPoint{h.file, to}], append(slices.Clip(frags), h.msg), d.req.Text)
+				} else {
+					parts = []lineRange{{from, from + maxDefLines - 1}}
+				}
+			}
+			if coveredAll(parts) || (h.span.data && to-from >= maxTestData && frames.LooksLikeTestFile(h.file)) {
+				continue // shown already, or a test's table of cases
+			}
+			ft, err := d.shownText(h.file)
+			if err != nil || to > len(ft.Lines) {
+				continue
+			}
+			body := section.Numbered(ft.Lines, from, to)
+			what := "definition of " + h.span.name
+			if long && wholeLong < maxWholeLong && len(body) <= left/2 && !covered(from, to) {
+				// room for all of it: a long function is shown whole (the bug of a
+				// real fix is anywhere in it), up to half of the room left
+				long, parts = false, []lineRange{{from, to}}
+				wholeLong++
+			}
+			if long {
+				body = longBody(ft.Lines, parts)
+				n := 0
+				for _, p := range parts {
+					n += p.to - p.from + 1
+				}
+				what += fmt.Sprintf(", %d lines of %d: the head and the lines that matter", n, to-from+1)
+			}
+			where := fmt.Sprintf("used at %s:%d", h.usedAt.file, h.usedAt.line)
+			if h.via != "" {
+				where = fmt.Sprintf("used by %s in %s", h.via, h.usedAt.file)
+			} else if h.builds != "" {
+				where = fmt.Sprintf("builds the %s whose text the failing lines use", h.builds)
+			} else if h.msg != "" {
+				where = fmt.Sprintf("writes %q as the failure shows", h.msg)
+			}
+			title := fmt.Sprintf("File %s lines %d-%d of %d (%s, %s)", ft.Real, from, to, len(ft.Lines), what, where)
+			if pass == 0 && frames.LooksLikeTestFile(h.file) {
+				if len(title)+len(body) > testLeft {
+					later = append(later, h)
+					continue
+				}
+				testLeft -= len(title) + len(body)
+			}
+			done[key] = true
+			if len(title)+len(body) > left {
+				dropped = append(dropped, h.span.name)
+				continue
+			}
+			left -= len(title) + len(body)
+			sm := shown[ft.Real]
+			if sm == nil {
+				sm = map[int]bool{}
+				shown[ft.Real] = sm
+			}
+			var ranges []section.LineRange
 			for _, p := range parts {
-				n += p.to - p.from + 1
+				for i := p.from; i <= p.to; i++ {
+					sm[i] = true
+				}
+				ranges = append(ranges, section.LineRange{From: p.from, To: p.to})
 			}
-			what += fmt.Sprintf(", %d lines of %d: the head and the lines that matter", n, to-from+1)
+			out = append(out, section.Candidate{Sec: plan.Section{Title: title, Body: body},
+				Seen:   &plan.SeenFile{Path: ft.Real, Whole: !long && from == 1 && to == len(ft.Lines)},
+				Ranges: ranges, Redacted: true, Redactions: ft.Red.In(from, to)})
 		}
-		where := fmt.Sprintf("used at %s:%d", h.usedAt.file, h.usedAt.line)
-		if h.via != "" {
-			where = fmt.Sprintf("used by %s in %s", h.via, h.usedAt.file)
-		} else if h.builds != "" {
-			where = fmt.Sprintf("builds the %s whose text the failing lines use", h.builds)
-		} else if h.msg != "" {
-			where = fmt.Sprintf("writes %q as the failure shows", h.msg)
-		}
-		title := fmt.Sprintf("File %s lines %d-%d of %d (%s, %s)", ft.Real, from, to, len(ft.Lines), what, where)
-		if len(title)+len(body) > left {
-			dropped = append(dropped, h.span.name)
-			continue
-		}
-		left -= len(title) + len(body)
-		sm := shown[ft.Real]
-		if sm == nil {
-			sm = map[int]bool{}
-			shown[ft.Real] = sm
-		}
-		var ranges []section.LineRange
-		for _, p := range parts {
-			for i := p.from; i <= p.to; i++ {
-				sm[i] = true
-			}
-			ranges = append(ranges, section.LineRange{From: p.from, To: p.to})
-		}
-		out = append(out, section.Candidate{Sec: plan.Section{Title: title, Body: body},
-			Seen:   &plan.SeenFile{Path: ft.Real, Whole: !long && from == 1 && to == len(ft.Lines)},
-			Ranges: ranges, Redacted: true, Redactions: ft.Red.In(from, to)})
 	}
 	if len(dropped) > 0 {
 		*warnings = append(*warnings, fmt.Sprintf("%d definitions left out (budget of the definitions section reached): %s",
