@@ -67,6 +67,7 @@ type App struct {
 	recov   []string
 	cancel  context.CancelFunc // of the running plan
 	cmdStop context.CancelFunc // of the running command
+	estStop context.CancelFunc // of the running estimate
 	em      *batcher
 	started chan struct{} // closed when Start has opened the start-up project
 	once    sync.Once
@@ -116,6 +117,9 @@ func Stop(a *App) {
 	}
 	if a.cmdStop != nil {
 		a.cmdStop()
+	}
+	if a.estStop != nil {
+		a.estStop()
 	}
 	if a.sess != nil {
 		a.sess.Close()
@@ -208,6 +212,7 @@ func (a *App) OpenProject(root string) (ProjectInfo, error) {
 	if rv.Skipped != nil {
 		rec = append(rec, "recovery was skipped: "+rv.Skipped.Error())
 	}
+	a.stopEstimate() // it runs on the session closed below
 	a.mu.Lock()
 	if a.sess != nil {
 		a.sess.Close()
@@ -324,6 +329,7 @@ func (a *App) beginModelRun() (*session.Session, context.Context, func(), sessio
 	if err != nil {
 		return nil, nil, nil, session.Settings{}, err
 	}
+	a.stopEstimate() // the plan need not wait for it
 	st, key := a.settings()
 	if a.d.NewModel != nil {
 		m, err := a.d.NewModel(st, key)
@@ -344,11 +350,7 @@ func (a *App) Plan(req PlanRequest) (*plan.Record, error) {
 		return nil, err
 	}
 	defer done()
-	in := plan.ProblemInput{Problem: req.Problem, Answers: req.Answers, Previous: req.Previous, PlanOnly: req.PlanOnly}
-	for _, l := range req.Logs {
-		in.Logs = append(in.Logs, plan.LogSource{Source: l.Source, Path: l.Path})
-	}
-	in.Review = reviewOf(s, req)
+	in := inputOf(s, req)
 	var rec *plan.Record
 	if req.Verify || (st.VerifyBeforeReview && !req.NoVerify) {
 		// Only checks the user already approved run; the plan says which could.
@@ -360,6 +362,51 @@ func (a *App) Plan(req PlanRequest) (*plan.Record, error) {
 		return nil, fail(err)
 	}
 	return rec, nil
+}
+
+// inputOf is the problem a Fix (plan) request describes.
+func inputOf(s *session.Session, req PlanRequest) plan.ProblemInput {
+	in := plan.ProblemInput{Problem: req.Problem, Answers: req.Answers, Previous: req.Previous, PlanOnly: req.PlanOnly}
+	for _, l := range req.Logs {
+		in.Logs = append(in.Logs, plan.LogSource{Source: l.Source, Path: l.Path})
+	}
+	in.Review = reviewOf(s, req)
+	return in
+}
+
+// Estimate works out what Fix (plan) would cost for req — the first request's
+// tokens, the worst cases, their cost at the Settings prices, and whether the
+// window or the per-plan ceiling stops it — sending nothing (session.Estimate).
+// The window asks as the problem is typed: a newer call, a plan or a reopened
+// project cancels the one still running (ERR_CANCELLED).
+func (a *App) Estimate(req PlanRequest) (session.Estimate, error) {
+	s, err := a.session()
+	if err != nil {
+		return session.Estimate{}, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a.mu.Lock()
+	if a.estStop != nil {
+		a.estStop()
+	}
+	a.estStop = cancel
+	a.mu.Unlock()
+	est, err := s.Estimate(ctx, inputOf(s, req))
+	if err != nil {
+		return session.Estimate{}, fail(err)
+	}
+	return est, nil
+}
+
+// stopEstimate cancels the running estimate, if any.
+func (a *App) stopEstimate() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.estStop != nil {
+		a.estStop()
+		a.estStop = nil
+	}
 }
 
 // CancelPlan cancels the running plan, if any.

@@ -74,6 +74,9 @@ export function App({ store }: { store: Store }) {
           onAttach={() => store.chooseLogs()}
           onRename={store.renameLog}
           onRemove={store.removeLog}
+          estimate={s.problem.trim() ? s.estimate : null}
+          estimating={s.estimating}
+          estimateError={s.estimateError}
         />
         {s.plan && (
           <Suspense fallback={<p className="plan-loading">Loading the plan view…</p>}>

@@ -63,6 +63,7 @@ export const wailsBackend: Backend = {
   project: () => call(() => go.Project()),
   chooseLogFiles: () => call(() => go.ChooseLogFiles()),
   plan: (req) => call(() => go.Plan(req)),
+  estimate: (req) => call(() => go.Estimate(req)),
   cancelPlan: () => call(() => go.CancelPlan()),
   apply: (req) => call(() => go.Apply(req)),
   previewSelection: (req) => call(() => go.PreviewSelection(req)),

@@ -100,6 +100,12 @@ export function discardable(j: JournalInfo): boolean {
   return ["held", "quarantined", "rolled_back", "undone"].includes(j.state);
 }
 export type CommandResult = Data<session.CommandResult>;
+/** Estimate is what a plan would cost, worked out by the Go side before anything is sent
+ * (session.Estimate): the first request's tokens (prompt, schema, reply cap), the worst case
+ * with both context rounds and of every request the loop can make, their costs at the
+ * Settings prices (absent without prices), and whether the window or the per-plan ceiling
+ * stops it. The UI only shows these numbers; it never counts tokens itself. */
+export type Estimate = Data<session.Estimate>;
 /** Settings are the settings as the window sees them: never the key, only whether one
  * is set, where from and a hint of it. */
 export type Settings = Refine<Data<app.SettingsView>, { edit_format: EditFormat; key_source: "keychain" | "env" | "none" }>;
@@ -140,6 +146,9 @@ export interface Backend {
   project(): Promise<ProjectInfo | null>;
   chooseLogFiles(): Promise<LogFile[]>;
   plan(req: PlanRequest): Promise<PlanRecord>;
+  /** estimate works out what plan(req) would cost, sending nothing; a newer call cancels
+   * the one still running (ERR_CANCELLED). */
+  estimate(req: PlanRequest): Promise<Estimate>;
   cancelPlan(): Promise<void>;
   apply(req: ApplyRequest): Promise<ApplyResult>;
   /** previewSelection shows what apply(req) would write (accepted hunks, the user's edits), writing nothing. */

@@ -9,6 +9,7 @@ import { frameRef, sectionRef, type FileRef } from "../state/jump";
 import { ChangeList } from "./ChangeList";
 import { OpenFile } from "./OpenFile";
 import { VerificationView, VerifyBadge, VerifyPanel } from "./Verification";
+import { formatCost } from "./format";
 
 type Props = {
   plan: PlanRecord;
@@ -534,7 +535,4 @@ export function tokenText(n: number, u?: Usage | null): string {
   return `${est ? "~" : ""}${n.toLocaleString("en")} token${n === 1 ? "" : "s"}${est ? " (estimated)" : ""}`;
 }
 
-/** formatCost shows a cost at the prices set in Settings (no currency is assumed). */
-export function formatCost(c: number): string {
-  return c >= 0.01 ? c.toFixed(2) : c.toPrecision(2);
-}
+export { formatCost };

@@ -1,4 +1,5 @@
-import type { LogFile } from "../api/types";
+import type { Estimate, LogFile } from "../api/types";
+import { EstimateLine } from "./EstimateLine";
 
 type Props = {
   problem: string;
@@ -18,6 +19,10 @@ type Props = {
   onAttach: () => void;
   onRename: (i: number, source: string) => void;
   onRemove: (i: number) => void;
+  /** estimate is what the plan would cost (the Go side's), shown next to Fix. */
+  estimate?: Estimate | null;
+  estimating?: boolean;
+  estimateError?: string;
 };
 
 /** ProblemPanel takes the problem, attached logs, and starts or cancels planning. */
@@ -73,6 +78,7 @@ export function ProblemPanel(p: Props) {
             Cancel
           </button>
         ) : null}
+        {!p.planning && <EstimateLine estimate={p.estimate ?? null} estimating={!!p.estimating} error={p.estimateError ?? ""} />}
         <button className="primary" data-testid="fix" onClick={p.onFix} disabled={p.planning || p.disabled} title="Ctrl/Cmd+Enter">
           Fix (plan)
         </button>

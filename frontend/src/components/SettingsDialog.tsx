@@ -4,7 +4,18 @@ import type { EditFormat, Preset, Settings } from "../api/types";
 import { OpenWithField } from "./OpenWithField";
 import { useModal } from "./useModal";
 
-type NumKey = "timeout_seconds" | "max_tokens" | "context_budget" | "max_retries" | "context_window" | "price_input_per_mtok" | "price_output_per_mtok" | "verify_attempts" | "check_timeout_seconds";
+type NumKey =
+  | "timeout_seconds"
+  | "max_tokens"
+  | "context_budget"
+  | "max_retries"
+  | "context_window"
+  | "price_input_per_mtok"
+  | "price_output_per_mtok"
+  | "max_tokens_per_plan"
+  | "max_cost_per_plan"
+  | "verify_attempts"
+  | "check_timeout_seconds";
 
 /** RANGES are the values the Go side accepts (session.Settings.Validate). */
 const RANGES: Record<NumKey, { min: number; max?: number; int: boolean; text: string }> = {
@@ -15,6 +26,8 @@ const RANGES: Record<NumKey, { min: number; max?: number; int: boolean; text: st
   context_window: { min: 0, int: true, text: "a whole number of tokens, 0 (ask the server) or more" },
   price_input_per_mtok: { min: 0, int: false, text: "a price, 0 (not set) or more" },
   price_output_per_mtok: { min: 0, int: false, text: "a price, 0 (not set) or more" },
+  max_tokens_per_plan: { min: 0, int: true, text: "a whole number of tokens, 0 (no ceiling) or more" },
+  max_cost_per_plan: { min: 0, int: false, text: "an amount, 0 (no ceiling) or more" },
   verify_attempts: { min: 0, max: 5, int: true, text: "a whole number from 0 to 5" },
   check_timeout_seconds: { min: 1, int: true, text: "a whole number of seconds, at least 1" },
 };
@@ -142,7 +155,20 @@ export function SettingsDialog({ settings, presets, connection, approved, onSave
         {field("price_input_per_mtok", "Price in, per 1M tokens", { testid: "price-input", step: "any" })}
         {field("price_output_per_mtok", "Price out, per 1M tokens", { testid: "price-output", step: "any" })}
       </div>
-      <p className="hint small muted">Prices are in your provider's currency; they are used only to show what a plan cost (0: not shown).</p>
+      <p className="hint small muted">Prices are in your provider's currency; they are used only to show what a plan will cost and did cost (0: not shown).</p>
+      <div className="grid">
+        {field("max_tokens_per_plan", "Max tokens per plan", {
+          testid: "max-tokens-per-plan",
+          hint: "0 = no ceiling",
+          title: "No request is sent that would take the plan's tokens, in and out, past this; the first one stops the plan, a later one ends it with what it has",
+        })}
+        {field("max_cost_per_plan", "Max cost per plan", {
+          testid: "max-cost-per-plan",
+          step: "any",
+          hint: "0 = no ceiling; needs the prices",
+          title: "No request is sent that would take the plan's cost at the prices above past this",
+        })}
+      </div>
       <label className="inline">
         <input type="checkbox" checked={s.stream} onChange={(e) => setS({ ...s, stream: e.target.checked })} /> Stream replies
       </label>

@@ -7,6 +7,7 @@ import type {
   FileChange,
   Check,
   CommandOutput,
+  Estimate,
   HistoryItem,
   JournalInfo,
   PlanRecord,
@@ -77,6 +78,12 @@ export class FakeBackend implements Backend {
   async plan(req: PlanRequest) {
     this.rec("plan", req);
     return this.planResult();
+  }
+  /** estimateResult answers estimate: the sample estimate by default. */
+  estimateResult: (req: PlanRequest) => Promise<Estimate> = async () => sampleEstimate();
+  async estimate(req: PlanRequest) {
+    this.rec("estimate", req);
+    return this.estimateResult(req);
   }
   async writeChanges(planId: string) {
     this.rec("writeChanges", planId);
@@ -241,6 +248,15 @@ export function sampleSettings(): Settings {
     stream: true, context_budget: 98304, result_budget: 24576, command_timeout_seconds: 600, verify_before_review: false, verify_attempts: 2,
     check_timeout_seconds: 300, edit_format: "auto", context_window: 0, price_input_per_mtok: 0, price_output_per_mtok: 0, no_project_rules: false, max_tokens_per_plan: 0, max_cost_per_plan: 0, key_set: true, key_hint: "sk-…a1b2", key_source: "keychain", keychain_available: true, keychain_note: "",
     open_with: "",
+  };
+}
+
+/** sampleEstimate: a plan's estimate for gpt-4o-mini without prices or a ceiling. */
+export function sampleEstimate(): Estimate {
+  return {
+    tokenizer: "o200k_base", prompt_tokens: 3100, schema_tokens: 1658, reply_tokens: 8192, first_tokens: 12950, rounds_tokens: 151204, worst_tokens: 1187022,
+    worst_requests: 12, round_context_tokens: 30720, window: 0, window_source: "", over_window: false, ceiling_tokens: 0, ceiling_cost: 0,
+    over_ceiling: false, rounds_over_ceiling: false, notes: ["set prices in Settings to see a cost"],
   };
 }
 

@@ -1,6 +1,6 @@
 // The UI state and everything the UI asks of the Go side. The store is composed of
 // slices, one concern each (src/state/slices/): the project and the problem typed,
-// the plan run, what the user takes of the plan shown, apply and undo, the Verify
+// what a plan of it would cost, the plan run, what the user takes of the plan shown, apply and undo, the Verify
 // panel, the commands run, history and journals, settings, files opened in the
 // user's editor. Each slice owns its part of State and its actions; all act through
 // one Core (the state, one way to change it, the backend) and call another slice's
@@ -10,6 +10,7 @@ import { applyInitial, applySlice, type ApplyState } from "./slices/apply";
 import { checksInitial, checksSlice, type ChecksSliceState } from "./slices/checks";
 import { commandsInitial, commandsSlice, withOutput, type CommandsState } from "./slices/commands";
 import { editorInitial, editorSlice, type EditorState } from "./slices/editor";
+import { estimateInitial, estimateSlice, type EstimateState } from "./slices/estimate";
 import { historyInitial, historySlice, type HistoryState } from "./slices/history";
 import { projectInitial, projectSlice, type ProjectState } from "./slices/project";
 import { runInitial, runSlice, withProgress, type RunState } from "./slices/run";
@@ -24,12 +25,23 @@ export type ErrorState = {
   errorAt: "top" | "actions";
 };
 
-export type State = ErrorState & ProjectState & RunState & SelectionState & ApplyState & ChecksSliceState & CommandsState & HistoryState & SettingsState & EditorState;
+export type State = ErrorState &
+  ProjectState &
+  EstimateState &
+  RunState &
+  SelectionState &
+  ApplyState &
+  ChecksSliceState &
+  CommandsState &
+  HistoryState &
+  SettingsState &
+  EditorState;
 
 export const initialState: State = {
   error: null,
   errorAt: "top",
   ...projectInitial,
+  ...estimateInitial,
   ...runInitial,
   ...selectionInitial,
   ...applyInitial,
@@ -53,17 +65,19 @@ export interface Core {
 /** slices are the actions of every slice; a slice is given the others it calls. */
 function slices(c: Core) {
   const checks = checksSlice(c);
-  const run = runSlice(c, checks);
+  const estimate = estimateSlice(c);
+  const run = runSlice(c, checks, estimate);
   const apply = applySlice(c);
   return {
-    ...projectSlice(c),
+    ...projectSlice(c, estimate),
+    ...estimate,
     ...run,
     ...selectionSlice(c),
     ...apply,
     ...checks,
     ...commandsSlice(c),
     ...historySlice(c, { ...run, ...apply, ...checks }),
-    ...settingsSlice(c, checks),
+    ...settingsSlice(c, checks, estimate),
     ...editorSlice(c),
   };
 }

@@ -1,6 +1,7 @@
 // The project open, the problem typed and the logs attached to it.
 import { toAppError, type LogFile, type ProjectInfo } from "../../api/types";
 import type { Core, State } from "../store";
+import type { EstimateActions } from "./estimate";
 
 export type ProjectState = {
   project: ProjectInfo | null;
@@ -22,7 +23,12 @@ function opened(project: ProjectInfo): Partial<State> {
   return { project, plan: null, result: null, error: null, history: null, journals: null, progress: null, checks: null, latestApply: null };
 }
 
-export function projectSlice(c: Core) {
+export function projectSlice(c: Core, est: Pick<EstimateActions, "requestEstimate">) {
+  /** change sets what the next plan is about and asks for its estimate. */
+  const change = (patch: Partial<State>) => {
+    c.set(patch);
+    est.requestEstimate();
+  };
   const addLogPaths = (paths: string[]) => {
     const logs = c.get().logs;
     const have = new Set(logs.map((l) => l.path));
@@ -32,12 +38,12 @@ export function projectSlice(c: Core) {
       have.add(p);
       add.push({ source: sourceName(p), path: p });
     }
-    if (add.length) c.set({ logs: [...logs, ...add] });
+    if (add.length) change({ logs: [...logs, ...add] });
   };
   return {
     async chooseProject() {
       try {
-        c.set(opened(await c.backend.chooseProject()));
+        change(opened(await c.backend.chooseProject()));
       } catch (e) {
         const err = toAppError(e);
         if (err.code !== "ERR_CANCELLED") c.fail(err);
@@ -46,7 +52,7 @@ export function projectSlice(c: Core) {
 
     async openProject(path: string) {
       try {
-        c.set(opened(await c.backend.openProject(path)));
+        change(opened(await c.backend.openProject(path)));
       } catch (e) {
         c.fail(e);
       }
@@ -58,7 +64,7 @@ export function projectSlice(c: Core) {
       if (p) c.set({ project: { ...p, recovered: [] } });
     },
 
-    setProblem: (problem: string) => c.set({ problem }),
+    setProblem: (problem: string) => change({ problem }),
 
     async chooseLogs() {
       try {
@@ -70,7 +76,7 @@ export function projectSlice(c: Core) {
 
     /** addLogPaths attaches log files (chosen or dropped), each once, named after the file. */
     addLogPaths,
-    renameLog: (i: number, source: string) => c.set({ logs: c.get().logs.map((l, j) => (j === i ? { ...l, source } : l)) }),
-    removeLog: (i: number) => c.set({ logs: c.get().logs.filter((_, j) => j !== i) }),
+    renameLog: (i: number, source: string) => change({ logs: c.get().logs.map((l, j) => (j === i ? { ...l, source } : l)) }),
+    removeLog: (i: number) => change({ logs: c.get().logs.filter((_, j) => j !== i) }),
   };
 }

@@ -7,6 +7,7 @@ import { normalizePlan } from "../record";
 import { emptyReview } from "../review";
 import type { Core, State } from "../store";
 import type { ChecksActions } from "./checks";
+import type { EstimateActions } from "./estimate";
 import { draftReview } from "./selection";
 
 export type RunState = {
@@ -50,7 +51,7 @@ function verifyFlags(st: State): { verify: boolean; no_verify: boolean } {
 
 export type RunActions = ReturnType<typeof runSlice>;
 
-export function runSlice(c: Core, s: Pick<ChecksActions, "loadChecks">) {
+export function runSlice(c: Core, s: Pick<ChecksActions, "loadChecks">, est: Pick<EstimateActions, "requestEstimate">) {
   const showPlan = (rec: PlanRecord) => {
     rec = normalizePlan(rec);
     const selected: Record<string, boolean> = {};
@@ -109,7 +110,10 @@ export function runSlice(c: Core, s: Pick<ChecksActions, "loadChecks">) {
 
     verifyBeforeReview: () => verifyBeforeReview(c.get()),
     setVerifyRun: (on: boolean) => c.set({ verifyRun: on }),
-    setPlanOnly: (on: boolean) => c.set({ planOnly: on }),
+    setPlanOnly: (on: boolean) => {
+      c.set({ planOnly: on });
+      est.requestEstimate(); // the plan-only note is part of the first request
+    },
     setAnswer: (i: number, v: string) => c.set({ answers: c.get().answers.map((a, j) => (j === i ? v : a)) }),
 
     async replan() {

@@ -3,6 +3,7 @@
 import type { Preset, Settings } from "../../api/types";
 import type { Core } from "../store";
 import type { ChecksActions } from "./checks";
+import type { EstimateActions } from "./estimate";
 
 export type SettingsState = {
   /** settings are the open Settings dialog's (null when closed). */
@@ -16,7 +17,7 @@ export type SettingsState = {
 
 export const settingsInitial: SettingsState = { settings: null, presets: [], connection: "", approved: null };
 
-export function settingsSlice(c: Core, s: Pick<ChecksActions, "loadChecks">) {
+export function settingsSlice(c: Core, s: Pick<ChecksActions, "loadChecks">, est: Pick<EstimateActions, "requestEstimate">) {
   /** loadApproved lists the checks approved for the open project (Settings). */
   const loadApproved = async () => {
     if (!c.get().project) return;
@@ -47,6 +48,7 @@ export function settingsSlice(c: Core, s: Pick<ChecksActions, "loadChecks">) {
         const saved = await c.backend.saveSettings(settings, apiKey);
         // The next runs follow the new setting.
         c.set({ settings: saved, connection: "Saved.", verifyDefault: !!saved.verify_before_review, verifyRun: null });
+        est.requestEstimate(); // prices, ceilings, budgets and the model change what a plan costs
       } catch (e) {
         c.fail(e);
       }

@@ -1176,6 +1176,56 @@ export namespace session {
 	        this.duration_ms = source["duration_ms"];
 	    }
 	}
+	export class Estimate {
+	    tokenizer: string;
+	    prompt_tokens: number;
+	    schema_tokens: number;
+	    reply_tokens: number;
+	    first_tokens: number;
+	    rounds_tokens: number;
+	    worst_tokens: number;
+	    worst_requests: number;
+	    round_context_tokens: number;
+	    first_cost?: number;
+	    rounds_cost?: number;
+	    worst_cost?: number;
+	    window: number;
+	    window_source: string;
+	    over_window: boolean;
+	    ceiling_tokens: number;
+	    ceiling_cost: number;
+	    over_ceiling: boolean;
+	    rounds_over_ceiling: boolean;
+	    notes: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Estimate(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tokenizer = source["tokenizer"];
+	        this.prompt_tokens = source["prompt_tokens"];
+	        this.schema_tokens = source["schema_tokens"];
+	        this.reply_tokens = source["reply_tokens"];
+	        this.first_tokens = source["first_tokens"];
+	        this.rounds_tokens = source["rounds_tokens"];
+	        this.worst_tokens = source["worst_tokens"];
+	        this.worst_requests = source["worst_requests"];
+	        this.round_context_tokens = source["round_context_tokens"];
+	        this.first_cost = source["first_cost"];
+	        this.rounds_cost = source["rounds_cost"];
+	        this.worst_cost = source["worst_cost"];
+	        this.window = source["window"];
+	        this.window_source = source["window_source"];
+	        this.over_window = source["over_window"];
+	        this.ceiling_tokens = source["ceiling_tokens"];
+	        this.ceiling_cost = source["ceiling_cost"];
+	        this.over_ceiling = source["over_ceiling"];
+	        this.rounds_over_ceiling = source["rounds_over_ceiling"];
+	        this.notes = source["notes"];
+	    }
+	}
 	export class Preset {
 	    id: string;
 	    name: string;

@@ -26,6 +26,10 @@ export function DiscardJournal(arg1) {
   return window['go']['app']['App']['DiscardJournal'](arg1);
 }
 
+export function Estimate(arg1) {
+  return window['go']['app']['App']['Estimate'](arg1);
+}
+
 export function GetSettings() {
   return window['go']['app']['App']['GetSettings']();
 }
