@@ -38,6 +38,62 @@ function sealedPlans(project) {
   return readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).body);
 }
 
+/** requestFiles lists the requests the fake provider recorded (E2E_REQUESTS). */
+function requestFiles() {
+  const dir = process.env.E2E_REQUESTS;
+  assert.ok(dir, "E2E_REQUESTS (the fake provider's -record folder) is not set");
+  return existsSync(dir) ? readdirSync(dir).filter((f) => /^\d+\.json$/.test(f)) : [];
+}
+
+/** saveSettings opens Settings, lets edit change the dialog, saves and closes it. */
+async function saveSettings(page, edit) {
+  const dialog = page.getByTestId("settings-dialog");
+  await page.getByTestId("settings").click();
+  await edit(dialog);
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await dialog.getByText("Saved.").waitFor();
+  await dialog.getByRole("button", { name: "Close" }).click();
+}
+
+/** ceiling: prices set in Settings show what Fix would cost; a low ceiling turns the
+ * estimate to a warning and stops Fix before anything is sent, with what to do. */
+async function ceiling(page, step, shot) {
+  await saveSettings(page, async (d) => {
+    await d.getByTestId("price-input").fill("2.5");
+    await d.getByTestId("price-output").fill("10");
+  });
+  await page.getByTestId("problem").fill(traceback);
+  const priced = page.locator('[data-testid="estimate"][data-state="ok"]').filter({ hasText: /· cost \d/ });
+  await priced.waitFor();
+  assert.match(await priced.innerText(), /^~[\d,]+ tokens, up to ~[\d,]+ with 2 context rounds · cost [\d.]+, up to [\d.]+$/);
+  step("with prices in Settings the estimate next to Fix shows what the plan would cost");
+
+  await saveSettings(page, (d) => d.getByTestId("max-tokens-per-plan").fill("500"));
+  const warned = page.locator('[data-testid="estimate"][data-state="over-ceiling"]');
+  await warned.waitFor();
+  assert.match(await warned.getByTestId("estimate-warning").innerText(), /^Over your ceiling of 500 tokens per plan: Fix would stop before sending anything\.$/);
+  await page.screenshot({ path: shot.replace(/\.png$/, "-ceiling.png"), fullPage: false });
+  const before = requestFiles().length;
+  await page.getByTestId("fix").click();
+  const err = page.getByTestId("error");
+  await err.waitFor();
+  const text = await err.innerText();
+  assert.match(text, /the first request of this plan would take up to [\d,]+ tokens \([\d,]+ in, up to 8192 out\), over your ceiling of 500 tokens per plan; nothing was sent/);
+  assert.match(text, /ERR_CEILING/);
+  assert.match(text, /raise max tokens per plan in Settings \(or fixplan plan --max-tokens N\)/);
+  await new Promise((r) => setTimeout(r, 500)); // the fake provider writes a request down shortly after it arrives
+  assert.equal(requestFiles().length, before, "a request over the ceiling was sent");
+  step("a ceiling of 500 tokens set in Settings: the estimate warns, and Fix stops before sending anything, saying what to do");
+
+  await page.getByTestId("error").getByRole("button", { name: "Dismiss" }).click();
+  await saveSettings(page, async (d) => {
+    await d.getByTestId("max-tokens-per-plan").fill("0");
+    await d.getByTestId("price-input").fill("0");
+    await d.getByTestId("price-output").fill("0");
+  });
+  await page.locator('[data-testid="estimate"][data-state="ok"]').filter({ hasText: "set prices" }).waitFor();
+}
+
 /** twoPhase: Plan only, then Write the changes (mode "apply") for the approved plan; the
  * written plan carries a JSON file that still does not parse after the one correction
  * request, and the window flags it. Nothing in the project is written. */
@@ -287,6 +343,17 @@ try {
 
   const original = readFileSync(join(project, "calc.py"), "utf8");
   await page.getByTestId("problem").fill(traceback);
+  // The cost before you pay it: once typing pauses, the Go side works out what Fix would
+  // cost (the base context gathered, the first request built, nothing sent) and the
+  // window shows it next to Fix.
+  const estimate = page.locator('[data-testid="estimate"][data-state="ok"]');
+  await estimate.waitFor();
+  assert.match(await estimate.innerText(), /^~[\d,]+ tokens, up to ~[\d,]+ with 2 context rounds · set prices in Settings to see a cost$/);
+  assert.equal(await estimate.evaluate((el) => el.nextElementSibling?.getAttribute("data-testid")), "fix", "the estimate is next to Fix");
+  assert.match(await estimate.getAttribute("title"), /^First request: [\d,]+ tokens in \([\d,]+ of messages, [\d,]+ of the plan's JSON schema\) and up to 8,192 out/);
+  assert.match(await estimate.getAttribute("title"), /Every request the loop can make \(12: .*\): up to [\d,]+/);
+  assert.deepEqual(requestFiles(), [], "the estimate sent a request");
+  step("the estimate of what Fix would cost is next to it before anything is sent: tokens, the worst case with both context rounds, no prices yet");
   await page.getByTestId("problem").press("Control+Enter");
   await page.getByTestId("summary").filter({ hasText: "does not guard against b == 0" }).waitFor();
   assert.equal(await page.getByTestId("progress").innerText(), "Plan ready.");
@@ -504,6 +571,8 @@ try {
   await twoPhase(page, project, step, shot);
 
   await reviewHunks(page, project, step, shot);
+
+  await ceiling(page, step, shot);
 
   await page.getByTestId("history").click();
   await page.getByTestId("history-drawer").filter({ hasText: "undone" }).waitFor();

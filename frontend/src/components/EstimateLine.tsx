@@ -72,7 +72,11 @@ export function EstimateLine({ estimate: e, estimating, error }: Props) {
       data-state={state}
       title={estimateDetails(e)}
     >
-      {warning && <strong data-testid="estimate-warning">{warning} </strong>}
+      {warning && (
+        <>
+          <strong data-testid="estimate-warning">{warning}</strong>{" "}
+        </>
+      )}
       <span data-testid="estimate-tokens">
         {approx}
         {formatCount(e.first_tokens)} tokens

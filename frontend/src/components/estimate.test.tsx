@@ -39,7 +39,8 @@ describe("the estimate next to Fix", () => {
     const over = line({ ...sampleEstimate(), ceiling_tokens: 10000, over_ceiling: true, rounds_over_ceiling: true });
     expect(over.dataset.state).toBe("over-ceiling");
     expect(over.className).toContain("warn");
-    expect(within(over).getByTestId("estimate-warning").textContent).toBe("Over your ceiling of 10,000 tokens per plan: Fix would stop before sending anything. ");
+    expect(within(over).getByTestId("estimate-warning").textContent).toBe("Over your ceiling of 10,000 tokens per plan: Fix would stop before sending anything.");
+    expect(over.textContent).toMatch(/^Over your ceiling .* anything\. 12,950 tokens, up to/);
     const rounds = line({ ...sampleEstimate(), ceiling_cost: 0.05, first_cost: 0.001, rounds_cost: 0.07, rounds_over_ceiling: true });
     expect(rounds.dataset.state).toBe("rounds-over-ceiling");
     expect(within(rounds).getByTestId("estimate-warning").textContent).toContain("The context rounds may cross your ceiling of 0.05 per plan");
