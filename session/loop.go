@@ -286,10 +286,9 @@ func (r *run) converse(ctx context.Context) (*plan.Record, error) {
 				return r.settle(ctx, p)
 			}
 			if r.rounds >= MaxContextRounds {
-				r.rec.Unfulfilled = p.ContextRequests
 				r.rec.Warnings = append(r.rec.Warnings, fmt.Sprintf("the model asked for %d more context request(s) after %d rounds; not fulfilled: %s",
 					len(p.ContextRequests), MaxContextRounds, describeRequests(p.ContextRequests)))
-				return r.finish(ctx, p)
+				return r.settle(ctx, p)
 			}
 			sent, err := r.fulfil(ctx, raw, p.ContextRequests, "")
 			if err != nil {
@@ -393,10 +392,11 @@ func (r *run) dropUnseen(p *plan.Plan, unseen []string) {
 	dropPaths(p, unseen)
 }
 
-// settle ends a plan the ceiling stopped with p, the model's last usable reply,
-// as it is: its context requests are recorded as not fulfilled, and what it may
-// not keep is taken out as always (changes when only the plan was asked for,
-// changes to files the model never saw).
+// settle ends a plan with p as it is — a reply after the last context round, or
+// the model's last usable reply when the ceiling stopped the plan: its context
+// requests are recorded as not fulfilled, and what it may not keep is taken out
+// as always (changes when only the plan was asked for, changes to files the
+// model never saw: no blind rewrites, docs/CONTRACT.md §4.4).
 func (r *run) settle(ctx context.Context, p plan.Plan) (*plan.Record, error) {
 	if len(p.ContextRequests) > 0 {
 		r.rec.Unfulfilled = p.ContextRequests

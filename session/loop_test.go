@@ -280,6 +280,26 @@ func TestPlanWithContextRounds(t *testing.T) {
 			t.Errorf("warnings = %q", rec.Warnings)
 		}
 	})
+	t.Run("a third batch keeps no change to a file the model never saw", func(t *testing.T) {
+		blind := reply(t, func(m map[string]any) {
+			logs(m)
+			m["proposed_changes"] = map[string]any{"patch": nil, "commands_to_run": []any{}, "actions": []any{
+				map[string]any{"kind": "UPDATE_FILE", "path": "other.py", "content": "VALUE = 2\n"},
+				map[string]any{"kind": "UPDATE_FILE", "path": "calc.py", "content": "def divide(a, b):\n    return a / b if b else None\n"},
+			}}
+		})
+		f := newFixture(t, nil, reply(t, read), reply(t, read), blind)
+		rec, err := f.plan(t)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Changes) != 1 || rec.Changes[0].Path != "calc.py" || len(rec.Unfulfilled) != 1 {
+			t.Fatalf("changes %+v, unfulfilled %d", rec.Changes, len(rec.Unfulfilled))
+		}
+		if !strings.Contains(strings.Join(rec.Warnings, "\n"), "ERR_UNSEEN_FILE: changes to other.py dropped") {
+			t.Errorf("warnings = %q", rec.Warnings)
+		}
+	})
 }
 
 func TestRepair(t *testing.T) {
