@@ -117,16 +117,11 @@ func runPlan(ctx context.Context, e *env, args []string) int {
 	if !f.quiet && !f.asJSON {
 		em = &stderrProgress{w: e.Stderr}
 	}
-	s, err := openSession(e, st, m, em)
+	s, err := f.open(e, st, m, em, &in)
 	if err != nil {
 		return f.fail(e, err)
 	}
 	defer s.Close()
-	if f.replan != "" {
-		if err := f.fromPrevious(s, &in); err != nil {
-			return f.fail(e, err)
-		}
-	}
 	var rec *plan.Record
 	switch {
 	case f.writeChanges != "":
@@ -252,16 +247,11 @@ func (f planFlags) estimateOnly(ctx context.Context, e *env, st session.Settings
 		return f.fail(e, usageError("--estimate works out what a new plan would cost; Write the changes prints its estimate on stderr before it sends anything"))
 	}
 	m, _ := newModel(e, st)
-	s, err := openSession(e, st, m, nil)
+	s, err := f.open(e, st, m, nil, &in)
 	if err != nil {
 		return f.fail(e, err)
 	}
 	defer s.Close()
-	if f.replan != "" {
-		if err := f.fromPrevious(s, &in); err != nil {
-			return f.fail(e, err)
-		}
-	}
 	est, err := s.Estimate(ctx, in)
 	if err != nil {
 		return f.fail(e, err)
@@ -272,6 +262,22 @@ func (f planFlags) estimateOnly(ctx context.Context, e *env, st session.Settings
 	}
 	printEstimate(e.Stdout, est, st)
 	return 0
+}
+
+// open opens the project for the run and, with --replan, fills in from the
+// plan it re-plans (fromPrevious).
+func (f planFlags) open(e *env, st session.Settings, m session.Model, em session.Emitter, in *plan.ProblemInput) (*session.Session, error) {
+	s, err := openSession(e, st, m, em)
+	if err != nil {
+		return nil, err
+	}
+	if f.replan != "" {
+		if err := f.fromPrevious(s, in); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // fromPrevious fills in from the plan --replan names: what the user rejected of
