@@ -163,15 +163,6 @@ var repoConfs = map[string]repoConf{
 			return append([]string{"../node_modules/.bin/vitest", "run", "--reporter=default"}, sel...)
 		},
 	},
-	// path-to-regexp: vitest (from 7.x on); src/index.spec.ts runs the table of src/cases.spec.ts.
-	"pillarjs/path-to-regexp": {
-		lang:       "ts",
-		setup:      [][]string{npmInstall("vitest@3")},
-		testScript: func(p string) bool { return strings.HasSuffix(p, ".spec.ts") },
-		cmd: func([]string) []string {
-			return []string{"../node_modules/.bin/vitest", "run", "--reporter=default", "src/index.spec.ts"}
-		},
-	},
 }
 
 func confFor(repo, lang string) (repoConf, error) {

@@ -42,7 +42,7 @@ if [ "$mode" = "--write" ]; then
     echo "# Real-fix benchmark"
     echo
     echo "Produced by \`bench/realfix/run.sh --write\` on $(date -u +%F), $(go version | cut -d' ' -f3), $(nproc) CPUs,"
-    echo "at commit $(git rev-parse --short HEAD); the run took ${secs} s (trees rebuilt from git and gathered one after"
+    echo "at commit $(git describe --always --dirty --exclude "*"); the run took ${secs} s (trees rebuilt from git and gathered one after"
     echo "the other). The cases: $(ls bench/realfix/cases/*.json | wc -l) fix commits of $(cat bench/realfix/cases/*.json | sed -n 's/^  \"repo\": \"\(.*\)\",$/\1/p' | sort -u | wc -l) repositories."
     echo
     echo "Each case is a real fix: a commit of a public repository that changes code and its tests, whose"
@@ -54,7 +54,10 @@ if [ "$mode" = "--write" ]; then
     echo "(default options, definitions on). **Fixed file shown**: a line of every file holding a fixed function is"
     echo "in a section of the base context; **every fixed function whole**: every line of every fixed function is."
     echo "The cases are split by a hash of their id: the **tuning** set (about two thirds) is what the context"
-    echo "gatherer may be tuned on; the **held-out** set says whether a change generalises."
+    echo "gatherer may be tuned on; the **held-out** set says whether a change generalises. The goal (issue 19,"
+    echo "item 6): every fixed function whole in at least 9 cases of 10, at a median base context no larger than"
+    echo "the context benchmark's (~60 KB). Each miss has a one-line diagnosis in \`diagnoses.tsv\`, grouped by class"
+    echo "below (how to read a miss: \`run.sh -save DIR\` writes each case's base context to \`DIR/<id>.txt\`)."
     echo
     echo "$table"
   } > bench/realfix/RESULTS.md
