@@ -3,6 +3,7 @@ package defs
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"go/ast"
 	"go/build"
 	"go/parser"
@@ -10,9 +11,14 @@ import (
 	"go/types"
 	"io"
 	"path"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+
+	"fixplan/projfs"
 )
 
 // Type-aware resolution of Go uses. The packages in play (a failure point's or
@@ -115,7 +121,9 @@ func (d *defFinder) checkDir(key, dir, name string, withTests bool) *types.Packa
 	gt.done++
 	var files []*ast.File
 	var rels []string
-	for _, rel := range listFolder(d.proj, dir, []string{".go"}) {
+	folder := listFolder(d.proj, dir, []string{".go"})
+	d.loadGo(folder, withTests)
+	for _, rel := range folder {
 		isTest := strings.HasSuffix(rel, "_test.go")
 		if (isTest && !withTests) || !d.buildMatch(rel) {
 			continue
@@ -206,6 +214,46 @@ func (d *defFinder) goParse(rel string, src []byte, bodies bool) *ast.File {
 		}
 	}
 	return af
+}
+
+// loadGo reads the Go files of folder that checkDir will read (those its
+// build check opens: test files only withTests, names for this GOOS and
+// GOARCH), one after the other as it would (the read budget is spent in the
+// same order), and parses them on several goroutines at once.
+func (d *defFinder) loadGo(folder []string, withTests bool) {
+	nameOnly := build.Default
+	nameOnly.CgoEnabled = false
+	errOpened := errors.New("opened")
+	nameOnly.OpenFile = func(string) (io.ReadCloser, error) { return nil, errOpened }
+	var todo []string
+	for _, rel := range folder {
+		if _, ok := d.files[rel]; ok || (strings.HasSuffix(rel, "_test.go") && !withTests) {
+			continue
+		}
+		if ok, err := nameOnly.MatchFile(".", path.Base(rel)); !ok && err == nil {
+			continue // its name is for another system: never opened
+		}
+		f := &defFile{}
+		d.files[rel] = f
+		if src, err := d.readDef(rel); err == nil {
+			f.src, f.ok = src, true
+			todo = append(todo, rel)
+		}
+	}
+	d.typed() // the file set, made before the goroutines share it
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(todo); i = int(next.Add(1)) - 1 {
+				f := d.files[todo[i]]
+				f.lines = projfs.SplitLines(f.src)
+				f.parsed = d.goSyntax(todo[i], f.src)
+				f.defs = goLang{}.defs(f)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // buildMatch reports whether a Go file is built for this machine's GOOS and
