@@ -13,7 +13,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -28,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"fixplan/bench/internal/proc"
 	"fixplan/bench/internal/releases"
 )
 
@@ -60,25 +60,6 @@ func timeIt(n int, f func(i int) error) ([]time.Duration, error) {
 
 func sortDs(ds []time.Duration) { sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] }) }
 
-func median(ds []time.Duration) time.Duration { return ds[len(ds)/2] }
-
-func ms(d time.Duration) string {
-	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) + " ms"
-}
-
-func run(dir string, env []string, name string, args ...string) error {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.Stdout = &stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, stderr.String())
-	}
-	return nil
-}
-
 // fsyncs counts the fsync and fdatasync calls of a command line run through
 // strace; "n/a" when strace is not installed.
 func fsyncs(dir string, env []string, argv ...string) string {
@@ -88,7 +69,7 @@ func fsyncs(dir string, env []string, argv ...string) string {
 	out := filepath.Join(os.TempDir(), fmt.Sprintf("overhead-strace-%d", os.Getpid()))
 	defer os.Remove(out)
 	args := append([]string{"-f", "-c", "-e", "trace=fsync,fdatasync", "-o", out}, argv...)
-	if err := run(dir, env, "strace", args...); err != nil {
+	if err := proc.Run(dir, env, "strace", args...); err != nil {
 		return "n/a"
 	}
 	b, _ := os.ReadFile(out)
@@ -144,7 +125,7 @@ func emptyProgram(dir string) string {
 	must(os.WriteFile(filepath.Join(src, "go.mod"), []byte("module empty\n\ngo 1.22\n"), 0o644))
 	must(os.WriteFile(filepath.Join(src, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644))
 	bin := filepath.Join(dir, "empty-bin")
-	must(run(src, []string{"GOFLAGS=", "GOWORK=off"}, "go", "build", "-o", bin, "."))
+	must(proc.Run(src, []string{"GOFLAGS=", "GOWORK=off"}, "go", "build", "-o", bin, "."))
 	return bin
 }
 
@@ -155,29 +136,7 @@ type row struct {
 }
 
 func (r row) cells() string {
-	return fmt.Sprintf("%s | %s–%s", ms(median(r.ds)), ms(r.ds[0]), ms(r.ds[len(r.ds)-1]))
-}
-
-// startFake starts the fake provider with replies and returns its URL and a stop function.
-func startFake(bin, replies string) (string, func() error) {
-	cmd := exec.Command(bin, "-replies", replies)
-	out, err := cmd.StdoutPipe()
-	must(err)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	must(cmd.Start())
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "ready ") {
-		_ = cmd.Process.Kill()
-		must(fmt.Errorf("fake provider did not start: %q %v %s", line, err, stderr.String()))
-	}
-	return strings.TrimSpace(strings.TrimPrefix(line, "ready ")), func() error {
-		_ = cmd.Process.Signal(os.Interrupt)
-		if err := cmd.Wait(); err != nil {
-			return fmt.Errorf("fake provider: %v: %s", err, stderr.String())
-		}
-		return nil
-	}
+	return fmt.Sprintf("%s | %s–%s", proc.Ms(proc.Times(r.ds).Median()), proc.Ms(r.ds[0]), proc.Ms(r.ds[len(r.ds)-1]))
 }
 
 // planReplies are one plan with two context rounds: read a window of command.go,
@@ -231,10 +190,10 @@ func startAndPlan(work string, env []string, fp, fk string, n int, md bool) {
 	starts := n * 3
 	var emptyDs, versionDs []time.Duration
 	for i := 0; i < starts; i++ { // taking turns, like the apply runs below
-		d, err := timeIt(1, func(int) error { return run(work, nil, empty) })
+		d, err := timeIt(1, func(int) error { return proc.Run(work, nil, empty) })
 		must(err)
 		emptyDs = append(emptyDs, d...)
-		d, err = timeIt(1, func(int) error { return run(work, env, fp, "--version") })
+		d, err = timeIt(1, func(int) error { return proc.Run(work, env, fp, "--version") })
 		must(err)
 		versionDs = append(versionDs, d...)
 	}
@@ -247,13 +206,14 @@ func startAndPlan(work string, env []string, fp, fk string, n int, md bool) {
 	replies, _ := json.Marshal(planReplies(n + 1))
 	rf := filepath.Join(work, "replies.json")
 	must(os.WriteFile(rf, replies, 0o644))
-	url, stop := startFake(fk, rf)
+	url, stop, err := proc.StartFake(fk, rf)
+	must(err)
 	defer func() { must(stop()) }()
 	problem := "--- FAIL: TestExecuteC (0.00s)\n    command_test.go:80: wrong output\n" +
 		"goroutine 7 [running]:\ngithub.com/spf13/cobra.(*Command).ExecuteC(...)\n\t" + filepath.Join(proj, "command.go") + ":1060 +0x1a\nFAIL\n"
 	planEnv := append(env, "FIXPLAN_BASE_URL="+url, "FIXPLAN_MODEL=fake", "FIXPLAN_API_KEY=bench-key")
 	planCmd := func(int) error {
-		return run(work, planEnv, fp, "--root", proj, "plan", "--quiet", "--json", "--problem", problem)
+		return proc.Run(work, planEnv, fp, "--root", proj, "plan", "--quiet", "--json", "--problem", problem)
 	}
 	must(planCmd(0)) // fills the per-machine environment cache, as any earlier plan would
 	planDs, err := timeIt(n, planCmd)
@@ -267,7 +227,7 @@ func startAndPlan(work string, env []string, fp, fk string, n int, md bool) {
 	fmt.Printf("| empty Go program (the floor of a process start) | %s |\n", row{ds: emptyDs}.cells())
 	fmt.Printf("| `fixplan --version` | %s |\n", row{ds: versionDs}.cells())
 	fmt.Printf("| `fixplan plan` on %s, instant scripted model, two context rounds (%d runs) | %s |\n", planModule, n, row{ds: planDs}.cells())
-	fmt.Printf("\nPlan overhead beyond a process start: %s (median plan − median `--version`).\n\n", ms(median(planDs)-median(versionDs)))
+	fmt.Printf("\nPlan overhead beyond a process start: %s (median plan − median `--version`).\n\n", proc.Ms(proc.Times(planDs).Median()-proc.Times(versionDs).Median()))
 }
 
 // applies measures the release diffs with the three tools and prints the table.
@@ -307,10 +267,10 @@ func applies(work string, env []string, fp, fh string, n int, md bool) {
 		for i := 0; i < n; i++ {
 			for ti, t := range tools {
 				dirs[ti] = copyOld(fmt.Sprintf("apply-%d", ti))
-				must(run(work, nil, "sync"))
+				must(proc.Run(work, nil, "sync"))
 				t0 := time.Now()
 				for _, a := range t.argv(dirs[ti]) {
-					must(run(dirs[ti], env, a[0], a[1:]...))
+					must(proc.Run(dirs[ti], env, a[0], a[1:]...))
 				}
 				rows[ti].ds = append(rows[ti].ds, time.Since(t0))
 			}
@@ -326,7 +286,7 @@ func applies(work string, env []string, fp, fh string, n int, md bool) {
 			for _, a := range t.argv(d) {
 				line = append(line, shellQuote(a))
 			}
-			must(run(work, nil, "sync"))
+			must(proc.Run(work, nil, "sync"))
 			rows[ti].fsyncs = fsyncs(d, env, "sh", "-c", strings.Join(line, " && "))
 		}
 		applies = append(applies, applyRow{name: strings.Replace(pr[0], "@", " ", 1) + " → " + pr[1][strings.LastIndex(pr[1], "@")+1:], files: strconv.Itoa(files),
@@ -343,8 +303,8 @@ func applies(work string, env []string, fp, fh string, n int, md bool) {
 	fmt.Println("| release diff | files | `git apply` | `git apply` + fsyncs | `fixplan patch` | fixplan ÷ (git apply + fsyncs) |\n|---|---:|---:|---:|---:|---:|")
 	for _, a := range applies {
 		fmt.Printf("| %s | %s | %s | %s (%s fsyncs) | %s (%s fsyncs) | %.2f× |\n", a.name, a.files,
-			ms(median(a.git.ds)), ms(median(a.gitSync.ds)), a.gitSync.fsyncs, ms(median(a.fixp.ds)), a.fixp.fsyncs,
-			float64(median(a.fixp.ds))/float64(median(a.gitSync.ds)))
+			proc.Ms(proc.Times(a.git.ds).Median()), proc.Ms(proc.Times(a.gitSync.ds).Median()), a.gitSync.fsyncs, proc.Ms(proc.Times(a.fixp.ds).Median()), a.fixp.fsyncs,
+			float64(proc.Times(a.fixp.ds).Median())/float64(proc.Times(a.gitSync.ds).Median()))
 	}
 }
 
