@@ -29,20 +29,31 @@ func hfsIgnored(r rune) bool {
 // suffix (":stream", "::$DATA") cut off, and trailing dots and spaces trimmed
 // (Win32 drops them, so ".git." and ".git " open .git).
 func NormalName(seg string) string {
-	if !utf8.ValidString(seg) {
-		seg = strings.ToValidUTF8(seg, "\uFFFD")
-	}
-	seg = strings.Map(func(r rune) rune {
-		if hfsIgnored(r) {
-			return -1
+	if !isASCII(seg) { // the code points HFS+ ignores are not ASCII
+		if !utf8.ValidString(seg) {
+			seg = strings.ToValidUTF8(seg, "\uFFFD")
 		}
-		return r
-	}, seg)
+		seg = strings.Map(func(r rune) rune {
+			if hfsIgnored(r) {
+				return -1
+			}
+			return r
+		}, seg)
+	}
 	if i := strings.IndexByte(seg, ':'); i >= 0 {
 		seg = seg[:i]
 	}
 	seg = strings.TrimRight(seg, ". ")
 	return strings.ToLower(seg)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // windowsDevices are names Win32 maps to devices in every folder, with any extension.
@@ -130,7 +141,7 @@ func ProtectedProblem(rel string) string {
 // InProtectedFolder reports whether any segment of rel is a protected name (.git,
 // .hg, .fixplan) in any spelling; reads use it to never look inside those folders.
 func InProtectedFolder(rel string) bool {
-	for _, seg := range strings.Split(rel, "/") {
+	for seg := range strings.SplitSeq(rel, "/") {
 		n := NormalName(seg)
 		if protectedNames[n] || shortAliases[n] {
 			return true
