@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"fixplan/internal/testtree"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // walkers are the two ways a tree is read: the platform's (raw descriptors on
@@ -210,6 +212,59 @@ func TestTreeModTimes(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestIgnoreQuickTest: the quick test a .gitignore line of one name gets
+// skips only patterns that cannot match: every path is ignored or not as
+// go-git's patterns alone decide.
+func TestIgnoreQuickTest(t *testing.T) {
+	lines := []string{"node_modules/", "*.log", "!keep.log", "build", "/rootonly", "docs/*.md", "a?c", "[ab].txt", "**/gen",
+		"trail  ", `sp\ `, "!", "*.min.js", `\#x`, "x*y", "sub/", "*"}
+	comps := []string{"node_modules", "a.log", "keep.log", "build", "rootonly", "docs", "x.md", "abc", "a.txt", "gen", "trail",
+		"sp ", "x.min.js", "#x", "xzy", "sub", "src", "lib"}
+	// each line alone, then all of them (the last that matches decides)
+	sets := [][]string{lines}
+	for _, l := range lines {
+		sets = append(sets, []string{l})
+	}
+	for _, set := range sets {
+		for _, domain := range [][]string{nil, {"src"}} {
+			checkIgnored(t, set, domain, comps)
+		}
+	}
+}
+
+// checkIgnored compares ignored, with the quick tests, with go-git's
+// patterns alone for lines in domain over every path of three of comps.
+func checkIgnored(t *testing.T, lines []string, domain []string, comps []string) {
+	t.Helper()
+	var ps []ignorePattern
+	for _, l := range lines {
+		ps = append(ps, newIgnorePattern(l, domain))
+	}
+	for _, a := range comps {
+		for _, b := range comps {
+			dir := []string{a, b}
+			anc := make([]bool, len(ps))
+			for i, q := range ps {
+				anc[i] = !q.quick || slices.ContainsFunc(dir, q.nameMay)
+			}
+			for _, c := range comps {
+				for _, isDir := range []bool{false, true} {
+					want := false
+					for i := len(ps) - 1; i >= 0; i-- {
+						if m := ps[i].p.Match([]string{a, b, c}, isDir); m != gitignore.NoMatch {
+							want = m == gitignore.Exclude
+							break
+						}
+					}
+					if got := ignored(ps, anc, dir, c, isDir); got != want {
+						t.Fatalf("%q in %v: %s/%s/%s dir=%v: ignored %v, go-git says %v", lines, domain, a, b, c, isDir, got, want)
+					}
+				}
+			}
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -81,7 +82,7 @@ type walkDir struct {
 	rel      string
 	name     string
 	parent   *sharedDir
-	patterns []gitignore.Pattern
+	patterns []ignorePattern
 }
 
 // sharedDir is a directory handle shared by its queued children.
@@ -217,18 +218,24 @@ func (r *Root) listDir(h Dir, d walkDir, excl map[string]bool, visit dirFunc) []
 	if d.rel != "" {
 		comps = strings.Split(d.rel, "/")
 	}
+	// which patterns a component of the folder's path may match (the quick
+	// test); the others can match an entry only by its own name
+	anc := make([]bool, len(patterns))
+	for i, q := range patterns {
+		anc[i] = !q.quick || slices.ContainsFunc(comps, q.nameMay)
+	}
 	shared := &sharedDir{h: h}
 	shared.refs.Store(1)
 	for _, e := range ents {
 		n := e.name
 		switch {
 		case e.dir:
-			if excl[n] || plan.InProtectedFolder(n) || (len(patterns) > 0 && ignored(patterns, append(comps[:len(comps):len(comps)], n), true)) {
+			if excl[n] || plan.InProtectedFolder(n) || ignored(patterns, anc, comps, n, true) {
 				continue
 			}
 			subs = append(subs, walkDir{rel: joinRel(d.rel, n), name: n, parent: shared, patterns: patterns})
 		case e.file:
-			if len(patterns) > 0 && ignored(patterns, append(comps[:len(comps):len(comps)], n), false) {
+			if ignored(patterns, anc, comps, n, false) {
 				continue
 			}
 			if !r.opts.AllowSecrets && IsSecretPath(joinRel(d.rel, n)) {
@@ -245,8 +252,47 @@ func (r *Root) listDir(h Dir, d walkDir, excl map[string]bool, visit dirFunc) []
 	return subs
 }
 
+// ignorePattern is one line of a .gitignore: its pattern and, when the line
+// is one name without wildcards or with only a leading * (node_modules/,
+// *.log: most lines), the quick test of the path components it can match —
+// far cheaper than Match, which tries the glob on every component of every
+// path.
+type ignorePattern struct {
+	p      gitignore.Pattern
+	quick  bool   // name (and suffix) say which components it can match
+	name   string // the component itself, or (suffix) its end
+	suffix bool
+}
+
+// nameMay reports whether the pattern of a quick test can match component c.
+func (q ignorePattern) nameMay(c string) bool {
+	if q.suffix {
+		return strings.HasSuffix(c, q.name)
+	}
+	return c == q.name
+}
+
+// newIgnorePattern parses one .gitignore line (gitignore.ParsePattern) and
+// works out its quick test from the same text the parser matches with.
+func newIgnorePattern(line string, domain []string) ignorePattern {
+	q := ignorePattern{p: gitignore.ParsePattern(line, domain)}
+	p := strings.TrimPrefix(line, "!")
+	if !strings.HasSuffix(p, "\\ ") {
+		p = strings.TrimRight(p, " ")
+	}
+	p = strings.TrimSuffix(p, "/")
+	switch {
+	case strings.Contains(p, "/"): // matched against the path as a whole
+	case !strings.ContainsAny(p, "*?[\\"):
+		q.quick, q.name = true, p
+	case p[0] == '*' && !strings.ContainsAny(p[1:], "*?[\\"):
+		q.quick, q.name, q.suffix = true, p[1:], true
+	}
+	return q
+}
+
 // appendIgnore reads dir's .gitignore and appends its patterns (domain = rel).
-func appendIgnore(dir Dir, rel string, ps []gitignore.Pattern) []gitignore.Pattern {
+func appendIgnore(dir Dir, rel string, ps []ignorePattern) []ignorePattern {
 	var buf []byte
 	data, ok := dir.ReadFile(".gitignore", &buf, 1<<20)
 	if !ok {
@@ -256,21 +302,28 @@ func appendIgnore(dir Dir, rel string, ps []gitignore.Pattern) []gitignore.Patte
 	if rel != "" {
 		domain = strings.Split(rel, "/")
 	}
-	out := append([]gitignore.Pattern(nil), ps...)
+	out := append([]ignorePattern(nil), ps...)
 	for line := range strings.SplitSeq(string(data), "\n") {
 		line = strings.TrimRight(line, "\r")
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		out = append(out, gitignore.ParsePattern(line, domain))
+		out = append(out, newIgnorePattern(line, domain))
 	}
 	return out
 }
 
-// ignored applies the patterns last to first: the last one that matches decides.
-func ignored(ps []gitignore.Pattern, p []string, isDir bool) bool {
+// ignored applies the patterns to the entry name of the folder whose path is
+// comps, last to first: the last one that matches decides. anc says which
+// patterns a component of comps may match (ignorePattern's quick test); a
+// quick pattern that neither they nor name may match is not tried.
+func ignored(ps []ignorePattern, anc []bool, comps []string, name string, isDir bool) bool {
 	for i := len(ps) - 1; i >= 0; i-- {
-		switch ps[i].Match(p, isDir) {
+		q := ps[i]
+		if !anc[i] && !q.nameMay(name) {
+			continue
+		}
+		switch q.p.Match(append(comps[:len(comps):len(comps)], name), isDir) {
 		case gitignore.Exclude:
 			return true
 		case gitignore.Include:
