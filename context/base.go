@@ -128,9 +128,11 @@ func later[T any](f func() T) func() T {
 // tree is one listing of the project's files, made when first needed, for
 // every reader of it in one base context: the frames' file index, the failing
 // tests' definitions, the definitions' message and name searches, and (where
-// git gives no status) the recent files, for which it keeps the files' times.
+// git gives no status) the recent files, for which it keeps the files' times
+// when there is no repository (a repository git may not be run on, which
+// takes a look through its .git to tell, has them stat-ed after the listing).
 func (g *Gatherer) tree() *projfs.Tree {
-	return g.files.Tree(projfs.TreeOptions{ModTimes: !g.git.Usable()})
+	return g.files.Tree(projfs.TreeOptions{ModTimes: !g.git.Found()})
 }
 
 // filesShown lists the project files the candidates show, in order, once each.

@@ -26,24 +26,26 @@ func TestBaseWalksTheTreeOnce(t *testing.T) {
 		"    assert make_report(rows()) == 3\n" +
 		"ValueError: \"total must be positive, got a negative\"\n" +
 		"FAILED tests/test_report.py::test_report - ValueError\n"
-	for _, withGit := range []bool{false, true} {
-		name := "no git: recent files by their times"
-		if withGit {
-			name = "git status"
-			if _, err := exec.LookPath("git"); err != nil {
+	for _, repo := range []string{"none", "git", "not run"} {
+		name := map[string]string{"none": "no git: recent files by their times", "git": "git status",
+			"not run": "a repository whose config names a program: recent files by their times"}[repo]
+		withGit := repo == "git"
+		t.Run(name, func(t *testing.T) {
+			if _, err := exec.LookPath("git"); err != nil && repo != "none" {
 				t.Skip("git is not installed")
 			}
-		}
-		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()
-			if withGit {
+			if repo == "none" {
+				writeTree(t, root, files)
+			} else {
 				commit(t, root, files)
 				writeTree(t, root, map[string]string{"lib/new.py": "x = 1\n"})
-			} else {
-				writeTree(t, root, files)
+			}
+			if repo == "not run" {
+				git(t, root, "config", "core.fsmonitor", "true")
 			}
 			g := newGatherer(t, root, Options{})
-			if withGit {
+			if repo != "none" {
 				g.lookPath = exec.LookPath
 			}
 			before := g.files.Walks()
@@ -72,6 +74,9 @@ func TestBaseWalksTheTreeOnce(t *testing.T) {
 			recent, _ := findSection(got, "Recent files")
 			frames, _ := findSection(got, "Stack frames")
 			want := "most recently modified:\n"
+			if repo == "not run" {
+				want = "git status skipped: the repository's own config names programs (core.fsmonitor); fixplan runs nothing a project chooses\n" + want
+			}
 			if withGit {
 				want = "git status --porcelain:\n?? lib/new.py\n"
 			}

@@ -48,6 +48,31 @@ const (
 // folder), or when a .git file is malformed (git would fail too). It reads the
 // repository's config files (see readRepoConfig) and runs nothing.
 func findGitRepo(root string, ceilings []string) (gitRepo, bool) {
+	if why := untrustedDotGit(root); why != "" {
+		return gitRepo{top: root, untrusted: why}, true
+	}
+	d, gd, ok := findDotGit(root, ceilings)
+	if !ok {
+		return gitRepo{}, false
+	}
+	repo := gitRepo{top: d, gitDir: gd}
+	repo.common, repo.programs, repo.unreadable = readRepoConfig(gd)
+	if d == root && repo.unreadable == "" && !within(root, repo.common) {
+		return gitRepo{top: d, untrusted: "its .git folder's commondir file points outside the project"}, true
+	}
+	if repo.unreadable == "" {
+		if why := repoReadsOutside(repo); why != "" {
+			return gitRepo{top: d, untrusted: why}, true
+		}
+	}
+	return repo, true
+}
+
+// findDotGit looks for the .git git would use for root, as findGitRepo
+// describes, without checking the repository: top is the folder holding it
+// and gitDir the repository folder; ok is false when there is none git could
+// use.
+func findDotGit(root string, ceilings []string) (top, gitDir string, ok bool) {
 	ceil := map[string]bool{}
 	for _, c := range ceilings {
 		if filepath.IsAbs(c) {
@@ -58,33 +83,15 @@ func findGitRepo(root string, ceilings []string) (gitRepo, bool) {
 		}
 	}
 	for d := root; ; {
-		if d == root {
-			if why := untrustedDotGit(root); why != "" {
-				return gitRepo{top: d, untrusted: why}, true
-			}
-		}
 		if gd, found, ok := dotGit(d); found {
-			if !ok {
-				return gitRepo{}, false
-			}
-			repo := gitRepo{top: d, gitDir: gd}
-			repo.common, repo.programs, repo.unreadable = readRepoConfig(gd)
-			if d == root && repo.unreadable == "" && !within(root, repo.common) {
-				return gitRepo{top: d, untrusted: "its .git folder's commondir file points outside the project"}, true
-			}
-			if repo.unreadable == "" {
-				if why := repoReadsOutside(repo); why != "" {
-					return gitRepo{top: d, untrusted: why}, true
-				}
-			}
-			return repo, true
+			return d, gd, ok
 		}
 		if isGitDir(d) { // a bare repository, or inside a .git folder: no work tree
-			return gitRepo{}, false
+			return "", "", false
 		}
 		parent := filepath.Dir(d)
 		if parent == d || ceil[parent] {
-			return gitRepo{}, false
+			return "", "", false
 		}
 		d = parent
 	}
@@ -362,10 +369,14 @@ func linksOut(dir, rel string, depth int, inside func(string) bool, seen *int) s
 			if *seen > maxGitEntries {
 				return fmt.Sprintf("its git folder has more than %d entries in objects, refs, info and worktrees to check", maxGitEntries)
 			}
+			link := e.Type()&fs.ModeSymlink != 0
+			if !link && !e.IsDir() {
+				continue // a file (a loose object, a pack, a ref): nothing to follow
+			}
 			sub := filepath.Join(rel, e.Name())
 			p := filepath.Join(dir, sub)
 			switch {
-			case e.Type()&fs.ModeSymlink != 0:
+			case link:
 				real, err := filepath.EvalSymlinks(p)
 				if err != nil || !inside(real) {
 					return "its git folder holds a symbolic link (" + filepath.ToSlash(sub) + ") leading outside the project"

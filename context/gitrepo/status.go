@@ -71,15 +71,15 @@ func (g *Git) Status(ctx context.Context, max int) (status, note string) {
 	return "git status --porcelain:\n" + strings.Join(lines, "\n") + "\n", ""
 }
 
-// Usable reports whether git would be run on the project (Status, Changes):
-// git is installed and the repository was found and checked, and its own
-// config names no program. Nothing is run to tell.
-func (g *Git) Usable() bool {
+// Found reports whether git is installed and a .git encloses the root, found
+// as git would find it but not checked (Status and Changes may still refuse
+// the repository). Nothing is read but the .git files or folders on the way.
+func (g *Git) Found() bool {
 	if _, err := g.opts.LookPath("git"); err != nil {
 		return false
 	}
-	repo, ok := g.gitRepo()
-	return ok && repo.untrusted == "" && len(repo.programs) == 0 && repo.unreadable == ""
+	_, _, ok := findDotGit(g.root, ceilingDirs())
+	return ok
 }
 
 // Refusal is the warning shown when the project's own .git leads out of the
