@@ -150,4 +150,4 @@ dist-windows: apt-dist frontend dist-tool
 # packaged window under Xvfb), then the Go benchmarks; `run.sh --write` stores a RESULTS.md.
 bench: dist-placeholder
 	@for s in bench/*/run.sh; do [ -x "$$s" ] && "$$s"; done
-	$(GO) test -run '^$$' -bench . -benchmem ./plan ./edit ./apply ./redact ./context
+	$(GO) test -run '^$$' -bench . -benchmem ./plan ./edit ./apply ./redact ./context ./projfs

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -267,4 +268,31 @@ func checkIgnored(t *testing.T, lines []string, domain []string, comps []string)
 			}
 		}
 	}
+}
+
+// BenchmarkTreeGoroot lists Go's own source tree and searches the listing
+// (what one base context does: one walk, then its readers), next to
+// BenchmarkSearchGoroot's walk that reads as it lists.
+func BenchmarkTreeGoroot(b *testing.B) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Fatal("go env GOROOT:", err)
+	}
+	r, err := OpenRoot(filepath.Join(strings.TrimSpace(string(out)), "src"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	b.Run("list", func(b *testing.B) {
+		for b.Loop() {
+			r.Tree(TreeOptions{}).Len(context.Background())
+		}
+	})
+	b.Run("list and search", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := r.Tree(TreeOptions{}).Search(context.Background(), "sigprofNonGoPC", SearchOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
