@@ -208,15 +208,7 @@ func FuzzFinder(f *testing.F) {
 // BenchmarkSearchGoroot searches Go's own source tree (the bench/search script
 // compares the CLI with ripgrep on it).
 func BenchmarkSearchGoroot(b *testing.B) {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		b.Fatal("go env GOROOT:", err)
-	}
-	r, err := OpenRoot(filepath.Join(strings.TrimSpace(string(out)), "src"), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
+	r := gorootSrc(b)
 	for _, q := range []string{"sigprofNonGoPC", "return nil", "err != nil"} {
 		b.Run(q, func(b *testing.B) {
 			for b.Loop() {
@@ -252,4 +244,20 @@ func TestLiterals(t *testing.T) {
 	if NewLiterals([]string{"absent"}).Lines("a.txt", data) != nil {
 		t.Error("no literal found should give nil")
 	}
+}
+
+// gorootSrc opens Go's own source tree ($(go env GOROOT)/src) for a
+// benchmark, closed at its end.
+func gorootSrc(b *testing.B) *Root {
+	b.Helper()
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Fatal("go env GOROOT:", err)
+	}
+	r, err := OpenRoot(filepath.Join(strings.TrimSpace(string(out)), "src"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { r.Close() })
+	return r
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -274,15 +273,7 @@ func checkIgnored(t *testing.T, lines []string, domain []string, comps []string)
 // (what one base context does: one walk, then its readers), next to
 // BenchmarkSearchGoroot's walk that reads as it lists.
 func BenchmarkTreeGoroot(b *testing.B) {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		b.Fatal("go env GOROOT:", err)
-	}
-	r, err := OpenRoot(filepath.Join(strings.TrimSpace(string(out)), "src"), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
+	r := gorootSrc(b)
 	b.Run("list", func(b *testing.B) {
 		for b.Loop() {
 			r.Tree(TreeOptions{}).Len(context.Background())
