@@ -5,12 +5,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
 // genVersion names the generator's output: a tree kept from an earlier run is
 // used again only when it was made by the same generator.
-const genVersion = "speed-tree-1"
+const genVersion = "speed-tree-2"
 
 // The generated project: a monorepo of Go services, TypeScript/JavaScript
 // front ends and Python packages, nested four to six folders deep, with a
@@ -23,7 +24,38 @@ const (
 	failTest   = "py/acme/tests/test_invoice.py"
 	// failMessage is written by failModule alone: what ripgrep searches for.
 	failMessage = "invoice total must not be negative"
+	// failFunc is the function of failModule that raises it, failTestFunc
+	// the failing test (the failing line last in both).
+	failFunc = `def compute_total(items, discount=0):
+    """The invoice's total after the discount."""
+    total = 0
+    for item in items:
+        total += line_total(item)
+    total = apply_discount(total, discount)
+    if total < 0:
+        raise ValueError("` + failMessage + `, got %s" % total)
+`
+	failTestFunc = `def test_compute_total():
+    items = [Item(price=5, qty=2), Item(price=-20, qty=1)]
+    # refunds are negative lines: the total may go below zero
+    assert compute_total(items) == -10
+`
 )
+
+// pytestShows is how pytest shows a function in a failure: indented four
+// spaces, its last (failing) line marked with ">".
+func pytestShows(fn string) string {
+	lines := strings.Split(strings.TrimSuffix(fn, "\n"), "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		if i == len(lines)-1 {
+			b.WriteString(">   " + l + "\n")
+		} else {
+			b.WriteString("    " + l + "\n")
+		}
+	}
+	return b.String()
+}
 
 var words = strings.Fields(`account address alert archive asset audit batch billing blob bucket
 cache cart catalog channel chart check client cluster config console contract coupon cursor customer
@@ -69,7 +101,7 @@ func genTree(dir string, n int) (string, error) {
 	g.area("py/acme/__pycache__", max(n/100, 1), 50, ".pyc", func(string) string { return "\x00\x0d\x0d\x0a" + strings.Repeat("\x00\x01", 300) })
 	g.write("build.log", strings.Repeat("building...\n", 100))
 	// the failure
-	g.write(failModule, `"""Invoices: totals, taxes and discounts."""
+	module := `"""Invoices: totals, taxes and discounts."""
 
 from dataclasses import dataclass
 
@@ -90,28 +122,11 @@ def apply_discount(total, discount):
     return total - discount
 
 
-def compute_total(items, discount=0):
-    """The invoice's total after the discount."""
-    total = 0
-    for item in items:
-        total += line_total(item)
-    total = apply_discount(total, discount)
-    if total < 0:
-        raise ValueError("`+failMessage+`, got %s" % total)
-    return total
-`)
-	g.write(failTest, `from acme.billing.invoice import Item, compute_total
-
-
-def test_compute_total_empty():
-    assert compute_total([]) == 0
-
-
-def test_compute_total():
-    items = [Item(price=5, qty=2), Item(price=-20, qty=1)]
-    # refunds are negative lines: the total may go below zero
-    assert compute_total(items) == -10
-`)
+` + failFunc + "    return total\n"
+	test := "from acme.billing.invoice import Item, compute_total\n\n\n" +
+		"def test_compute_total_empty():\n    assert compute_total([]) == 0\n\n\n" + failTestFunc
+	g.write(failModule, module)
+	g.write(failTest, test)
 	if g.err != nil {
 		return "", g.err
 	}
@@ -126,27 +141,15 @@ collected 2 items
 =================================== FAILURES ===================================
 ______________________________ test_compute_total ______________________________
 
-    def test_compute_total():
-        items = [Item(price=5, qty=2), Item(price=-20, qty=1)]
-        # refunds are negative lines: the total may go below zero
->       assert compute_total(items) == -10
-
-` + failTest + `:11: 
+` + pytestShows(failTestFunc) + `
+` + failTest + ":" + strconv.Itoa(strings.Count(test, "\n")) + `: 
 _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ 
 
 items = [Item(price=5, qty=2), Item(price=-20, qty=1)], discount = 0
 
-    def compute_total(items, discount=0):
-        """The invoice's total after the discount."""
-        total = 0
-        for item in items:
-            total += line_total(item)
-        total = apply_discount(total, discount)
-        if total < 0:
->           raise ValueError("` + failMessage + `, got %s" % total)
-E           ValueError: ` + failMessage + `, got -10
+` + pytestShows(failFunc) + `E           ValueError: ` + failMessage + `, got -10
 
-` + abs + `:28: ValueError
+` + abs + ":" + strconv.Itoa(strings.Count(module, "\n")-1) + `: ValueError
 =========================== short test summary info ============================
 FAILED ` + failTest + `::test_compute_total - ValueError: ` + failMessage + `, got -10
 ========================= 1 failed, 1 passed in 0.04s ==========================

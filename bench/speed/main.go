@@ -63,6 +63,16 @@ func runTimed(dir string, env []string, name string, args ...string) error {
 	return proc.Run(dir, env, name, args...)
 }
 
+// defaultCache is where the trees are kept unless -cache says: beside the
+// other benchmarks' downloads, in the user's cache folder.
+func defaultCache() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "fixplan-bench", "speed")
+}
+
 // bin is one fixplan binary measured.
 type bin struct{ name, path string }
 
@@ -76,7 +86,7 @@ func main() {
 	n := flag.Int("n", 5, "runs of each measurement (the median is reported)")
 	sizes := flag.String("sizes", "1000,10000,100000", "the generated trees' sizes in files, comma-separated")
 	goroot := flag.Bool("goroot", true, "measure a copy of Go's own src")
-	cache := flag.String("cache", "build/bench-speed", "where the trees are made and kept for later runs")
+	cache := flag.String("cache", defaultCache(), "where the trees are made and kept for later runs")
 	md := flag.Bool("md", false, "print Markdown")
 	rt := flag.Bool("rt", false, "run every timed command under the real-time round-robin scheduler (chrt -r 1; needs root): on a machine shared with other work, the other work then does not decide the medians")
 	pass := flag.String("pass", "", "internal: search the tree `DIR` for -message, -n times in this process after one untimed search, and print each time in nanoseconds")

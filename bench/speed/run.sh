@@ -10,7 +10,8 @@
 # usage: bench/speed/run.sh [--write]
 # env:   N (runs, default 5), SIZES (generated trees, default 1000,10000,100000),
 #        BASELINE (a git revision, built and measured in the same turns as this tree),
-#        CACHE (where the trees are kept, default build/bench-speed), FIXPLAN_BIN (skip the build),
+#        CACHE (where the trees are kept, default the user cache folder's fixplan-bench/speed, beside
+#        the other benchmarks' downloads; about 2 GB with the 100k-file tree), FIXPLAN_BIN (skip the build),
 #        RT (1: every timed command, fixplan's and ripgrep's alike, runs under the real-time
 #        scheduler, chrt -r 1, so that other work on a shared machine does not decide the
 #        medians; the default as root where chrt is installed; 0: never)
@@ -19,7 +20,6 @@ cd "$(dirname "$0")/../.."
 command -v git >/dev/null || { echo "bench/speed: git is needed (apt-get install git)"; exit 1; }
 N=${N:-5}
 SIZES=${SIZES:-1000,10000,100000}
-CACHE=${CACHE:-build/bench-speed}
 mkdir -p build/bin
 helpers=$(mktemp -d)
 trap 'rm -rf "$helpers"' EXIT
@@ -44,7 +44,8 @@ if ! command -v rg >/dev/null; then
   fi
 fi
 
-args=(-md -n "$N" -sizes "$SIZES" -cache "$CACHE" -fixplan "$BIN" -fakeprovider "$helpers/fakeprovider")
+args=(-md -n "$N" -sizes "$SIZES" -fixplan "$BIN" -fakeprovider "$helpers/fakeprovider")
+[ -z "${CACHE:-}" ] || args+=(-cache "$CACHE")
 RT=${RT:-auto}
 if [ "$RT" = auto ]; then
   RT=0
