@@ -48,3 +48,12 @@ func TestWalkClosesDirectories(t *testing.T) {
 		t.Errorf("%d file descriptors open after the walks, %d before", after, before)
 	}
 }
+
+// TestTreeSearchWithoutOpenat2: where openat2 is refused (an old kernel, a
+// sandbox), a tree's folders are opened one component at a time and its
+// search still finds what the root's finds.
+func TestTreeSearchWithoutOpenat2(t *testing.T) {
+	noOpenat2.Store(true)
+	defer noOpenat2.Store(false)
+	treeSearchIsRootSearch(t, openRoot(t, searchFixture(t), Options{}))
+}
