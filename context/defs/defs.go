@@ -404,7 +404,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			}
 			p := defPoint{h.file, h.span.to}
 			d.prepare(lang, h.file)
-			span, uses := lang.uses(f, p.line, 1<<20) // the whole definition
+			span, uses := defUses(lang, f, h.span) // the whole definition
 			imps, folder := d.context(lang, h.file, f.src)
 			var found []defHit
 			for _, u := range uses {
@@ -464,6 +464,27 @@ func importedName(imps []defImport, u defUse) bool {
 		}
 	}
 	return false
+}
+
+// spanUser is a language whose uses can be read from exactly a definition's
+// lines (Python, TS/JS: their uses otherwise take the lines around a line that
+// is in no function).
+type spanUser interface {
+	usesOf(f *defFile, s defSpan) (lineRange, []defUse)
+}
+
+// defUses returns what definition s of f uses: the uses of the function around
+// its last line, or, when that reaches beyond s (a module-level statement, an
+// export, a constant), the uses of s's own lines only.
+func defUses(lang defLang, f *defFile, s defSpan) (lineRange, []defUse) {
+	span, uses := lang.uses(f, s.to, 1<<20)
+	if span.from >= s.from && span.to <= s.to {
+		return span, uses
+	}
+	if su, ok := lang.(spanUser); ok && s.from >= 1 && s.to <= len(f.lines) && s.from <= s.to {
+		return su.usesOf(f, s)
+	}
+	return span, uses
 }
 
 func btoi(b bool) int {

@@ -167,6 +167,22 @@ func (l pyLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 	return span, uses
 }
 
+func (pyLang) usesOf(f *defFile, s defSpan) (lineRange, []defUse) {
+	span := lineRange{s.from, s.to}
+	blank := make([]string, 0, s.to-s.from+1)
+	for _, l := range f.lines[s.from-1 : s.to] {
+		blank = append(blank, pyBlank(l))
+	}
+	uses := chainUses(blank, s.from, s.to)
+	typeUses(f, func(i int) string {
+		if i >= s.from-1 && i < s.to {
+			return blank[i-s.from+1]
+		}
+		return pyBlank(f.lines[i])
+	}, pyRecv, span, s.to, uses)
+	return span, uses
+}
+
 // pyModuleFiles returns the files a dotted module name may be, searched from
 // the bases in order: base/a/b.py, base/a/b/__init__.py.
 func pyModuleFiles(proj *projfs.Root, bases []string, mod string) []string {

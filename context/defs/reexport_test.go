@@ -18,6 +18,11 @@ func TestDefinitionsJSReexportsAndLibraryRequires(t *testing.T) {
 	if s, ok := got.find("File lib/loader.js", "definition of load"); !ok || !strings.Contains(s.Sec.Body, "readValue(text)") {
 		t.Errorf("the loader's load (re-exported by index.js) not shown; sections:\n%s", got.titles())
 	}
+	// the hop from index.js's one-line export reads that line only, not the
+	// lines around it (its other exports)
+	if _, ok := got.find("definition of dump", "used by load"); ok {
+		t.Errorf("what the lines next to index.js's load export use shown as load's; sections:\n%s", got.titles())
+	}
 	if _, ok := got.find("definition of assert"); ok {
 		t.Errorf("a require of the assert library shown as a definition; sections:\n%s", got.titles())
 	}

@@ -288,6 +288,14 @@ func (l tsLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 	return span, uses
 }
 
+func (l tsLang) usesOf(f *defFile, s defSpan) (lineRange, []defUse) {
+	blank := l.scanned(f).blank
+	span := lineRange{s.from, s.to}
+	uses := chainUses(blank[s.from-1:s.to], s.from, s.to)
+	typeUses(f, func(i int) string { return blank[i] }, tsRecv, span, s.to, uses)
+	return span, uses
+}
+
 // tsResolve returns the project file a relative import specifier names.
 func tsResolve(proj *projfs.Root, file, spec string) []string {
 	if spec != "." && spec != ".." && !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
