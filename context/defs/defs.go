@@ -179,6 +179,7 @@ type defHit struct {
 	pathDist   int
 	via        string // the definition that uses it (second hop), "" for the failing lines
 	msg        string // the message fragment it holds (msg.go), "" for a name's definition
+	loose      bool   // found by name only where types are known, or one of many implementations of an interface
 	builds     string // the type whose value it builds for a formatter the failing lines use (producer.go)
 }
 
@@ -416,7 +417,23 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			// generator of them) uses dozens of names: its first few rank in
 			// the hop, the rest after every hop
 			table, tableUses := testParent && h.span.to-h.span.from >= maxDefLines, 0
+			looseUses := map[string]int{}
 			for _, x := range found {
+				if x.loose {
+					// a method found by name only, or one of many
+					// implementations: the nearest few of a name rank after
+					// the hop's typed definitions, the rest after every hop
+					// (never expanded)
+					x.dist = parents*4 + x.tier
+					x.tier = hop*hopTier + hopTier/2
+					x.via = h.span.name
+					if looseUses[x.span.name]++; looseUses[x.span.name] > maxDefsPerName {
+						last = append(last, x)
+					} else {
+						next = append(next, x)
+					}
+					continue
+				}
 				// ranked by the parent's rank, then how near the parent it is
 				// and how many definitions the parent uses (the callees
 				// of a function that calls everything rank after those of
@@ -599,7 +616,7 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 				continue // the function (or class) the failure is in
 			}
 			*hits = append(*hits, defHit{file: file, span: s, tier: tier + demote, dist: u.dist, point: u.point, usedAt: p,
-				pathDist: pathDistance(p.file, file)})
+				pathDist: pathDistance(p.file, file), loose: demote > 0})
 			n++
 		}
 		return n > 0
@@ -705,7 +722,7 @@ func (d *defFinder) addTargets(p defPoint, u defUse, hits *[]defHit) bool {
 				tier = 1
 			}
 			*hits = append(*hits, defHit{file: t.file, span: s, tier: tier, dist: u.dist, point: u.point, usedAt: p,
-				pathDist: pathDistance(p.file, t.file)})
+				pathDist: pathDistance(p.file, t.file), loose: len(u.targets) > maxStdImpls})
 			n++
 			break
 		}

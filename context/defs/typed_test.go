@@ -134,3 +134,17 @@ func TestDefinitionsGoStandardInterface(t *testing.T) {
 		t.Errorf("Page.WriteString shown for a strings.Builder's WriteString; sections:\n%s", got.titles())
 	}
 }
+
+// A call through an interface eight project types implement: which String runs
+// is not known, so the implementations rank after what the chain the failing
+// lines follow leads to (usageLine, then unquote), and they do not take the
+// room before it.
+func TestDefinitionsGoManyImplementationsRankLast(t *testing.T) {
+	root, problem := typedFixture(t, "manyimpls")
+	got := sectionsFor(t, root, problem, Request{MaxResultBytes: 2000, MaxTotalBytes: 4000})
+	for _, name := range []string{"usageLine", "unquote"} {
+		if _, ok := got.find("File usage.go", "definition of "+name); !ok {
+			t.Errorf("%s not shown; sections:\n%s\nwarnings: %v", name, got.titles(), got.warnings)
+		}
+	}
+}
