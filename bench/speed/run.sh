@@ -69,12 +69,14 @@ echo "$table"
 if [ "${1:-}" = "--write" ]; then
   notes=""
   [ -f bench/speed/RESULTS.md ] && notes=$(sed -n '/^## Notes/,$p' bench/speed/RESULTS.md)
-  cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
+  cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | sed -n 1p)
+  rgv="no ripgrep"
+  if command -v rg >/dev/null; then rgv=$(rg --version | sed -n 1p); fi
   {
     echo "# Speed benchmark: fixplan on trees of every size"
     echo
     echo "Produced by \`bench/speed/run.sh --write\` on $(date -u +%F) at $(git rev-parse --short HEAD), $(go version | cut -d' ' -f3),"
-    echo "$(git --version), $(rg --version 2>/dev/null | head -1 || echo 'no ripgrep'); $(uname -m), ${cpu:-unknown CPU},"
+    echo "$(git --version), $rgv; $(uname -m), ${cpu:-unknown CPU},"
     echo "$(nproc) CPUs shared with other work (load average $load_before before the run, $(cut -d' ' -f1-3 /proc/loadavg) after)."
     echo "Every row is measured in the same run."
     echo
