@@ -32,6 +32,7 @@ if [ "$mode" = "--verify" ]; then
   "$WORK/realfix" -verify -work "$WORK/trees" "$@"
   exit
 fi
+rev=$(git describe --always --dirty --exclude "*") # before RESULTS.md is rewritten
 start=$(date +%s)
 table=$("$WORK/realfix" -md -work "$WORK/trees" "$@")
 secs=$(($(date +%s) - start))
@@ -42,7 +43,7 @@ if [ "$mode" = "--write" ]; then
     echo "# Real-fix benchmark"
     echo
     echo "Produced by \`bench/realfix/run.sh --write\` on $(date -u +%F), $(go version | cut -d' ' -f3), $(nproc) CPUs,"
-    echo "at commit $(git describe --always --dirty --exclude "*"); the run took ${secs} s (trees rebuilt from git and gathered one after"
+    echo "at commit $rev; the run took ${secs} s (trees rebuilt from git and gathered one after"
     echo "the other). The cases: $(ls bench/realfix/cases/*.json | wc -l) fix commits of $(cat bench/realfix/cases/*.json | sed -n 's/^  \"repo\": \"\(.*\)\",$/\1/p' | sort -u | wc -l) repositories."
     echo
     echo "Each case is a real fix: a commit of a public repository that changes code and its tests, whose"
