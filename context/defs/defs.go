@@ -504,6 +504,31 @@ func defUses(lang defLang, f *defFile, s defSpan) (lineRange, []defUse) {
 	return span, uses
 }
 
+// uncovered returns the ranges of from..to that shown does not hold.
+func uncovered(shown map[int]bool, from, to int) []lineRange {
+	var out []lineRange
+	for i := from; i <= to; i++ {
+		if shown[i] {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].to == i-1 {
+			out[n-1].to = i
+		} else {
+			out = append(out, lineRange{i, i})
+		}
+	}
+	return out
+}
+
+// linesIn counts the lines of parts.
+func linesIn(parts []lineRange) int {
+	n := 0
+	for _, p := range parts {
+		n += p.to - p.from + 1
+	}
+	return n
+}
+
 func btoi(b bool) int {
 	if b {
 		return 1
@@ -999,7 +1024,19 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 			}
 			body := section.Numbered(ft.Lines, from, to)
 			what := "definition of " + h.span.name
-			if long && wholeLong < maxWholeLong && len(body) <= left/2 && !covered(from, to) {
+			partly := false
+			if rest := uncovered(m, from, to); len(rest) > 0 && rest[0] != (lineRange{from, to}) {
+				// an earlier section shows some of its lines (a whole file cut
+				// at the section cap, the window around a frame): the rest of
+				// them, not the lines again, when that is short or fits in half
+				// the room left
+				restBody := joinParts(ft.Lines, rest, "are in a section above")
+				if n := linesIn(rest); n <= maxDefLines || len(restBody) <= left/2 {
+					partly, long, parts, body = true, false, rest, restBody
+					what += fmt.Sprintf(", %d lines of %d: those the sections above do not show", n, to-from+1)
+				}
+			}
+			if !partly && long && wholeLong < maxWholeLong && len(body) <= left/2 && !covered(from, to) {
 				// room for all of it: a long function is shown whole (the bug of a
 				// real fix is anywhere in it), up to half of the room left
 				long, parts = false, []lineRange{{from, to}}
@@ -1007,11 +1044,7 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 			}
 			if long {
 				body = longBody(ft.Lines, parts)
-				n := 0
-				for _, p := range parts {
-					n += p.to - p.from + 1
-				}
-				what += fmt.Sprintf(", %d lines of %d: the head and the lines that matter", n, to-from+1)
+				what += fmt.Sprintf(", %d lines of %d: the head and the lines that matter", linesIn(parts), to-from+1)
 			}
 			where := fmt.Sprintf("used at %s:%d", h.usedAt.file, h.usedAt.line)
 			if h.via != "" {
@@ -1048,7 +1081,7 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 				ranges = append(ranges, section.LineRange{From: p.from, To: p.to})
 			}
 			out = append(out, section.Candidate{Sec: plan.Section{Title: title, Body: body},
-				Seen:   &plan.SeenFile{Path: ft.Real, Whole: !long && from == 1 && to == len(ft.Lines)},
+				Seen:   &plan.SeenFile{Path: ft.Real, Whole: !long && !partly && from == 1 && to == len(ft.Lines)},
 				Ranges: ranges, Redacted: true, Redactions: ft.Red.In(from, to)})
 		}
 	}

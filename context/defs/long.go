@@ -90,10 +90,16 @@ func longParts(lines []string, from, to int, names, frags []string, text string)
 // longBody numbers the parts of a long definition, with a line between two
 // parts saying which lines are left out.
 func longBody(lines []string, parts []lineRange) string {
+	return joinParts(lines, parts, "left out")
+}
+
+// joinParts numbers parts, with a line between two parts saying where the
+// lines between them are (left out, in a section above).
+func joinParts(lines []string, parts []lineRange, where string) string {
 	var b strings.Builder
 	for i, p := range parts {
 		if i > 0 {
-			fmt.Fprintf(&b, "… lines %d-%d left out …\n", parts[i-1].to+1, p.from-1)
+			fmt.Fprintf(&b, "… lines %d-%d %s …\n", parts[i-1].to+1, p.from-1, where)
 		}
 		b.WriteString(section.Numbered(lines, p.from, p.to))
 	}
