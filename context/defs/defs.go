@@ -740,12 +740,7 @@ func (d *defFinder) addTargets(p defPoint, u defUse, hits *[]defHit) bool {
 			if t.file == p.file && s.from <= p.line && p.line <= s.to {
 				break // the function the failure is in
 			}
-			tier := 2
-			if t.file == p.file {
-				tier = 0
-			} else if dirOf(t.file) == dirOf(p.file) {
-				tier = 1
-			}
+			tier := nearTier(p, t.file)
 			*hits = append(*hits, defHit{file: t.file, span: s, tier: tier, dist: u.dist, point: u.point, usedAt: p,
 				pathDist: pathDistance(p.file, t.file), loose: len(u.targets) > maxStdImpls})
 			n++
@@ -753,6 +748,18 @@ func (d *defFinder) addTargets(p defPoint, u defUse, hits *[]defHit) bool {
 		}
 	}
 	return n > 0
+}
+
+// nearTier is the tier of a definition in file found for a use at p: 0 in
+// the same file, 1 in its folder, 2 elsewhere.
+func nearTier(p defPoint, file string) int {
+	switch {
+	case file == p.file:
+		return 0
+	case dirOf(file) == dirOf(p.file):
+		return 1
+	}
+	return 2
 }
 
 // sortHits orders hits nearest first: tier, then how many failure points use

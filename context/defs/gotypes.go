@@ -445,6 +445,23 @@ func (gt *goTyped) implementations(fn *types.Func, recv types.Type) []goTarget {
 	if iface == nil {
 		return nil
 	}
+	return gt.concreteMethods(func(_ *types.Package, t types.Type) *types.Func {
+		if !types.Implements(t, iface) {
+			t = types.NewPointer(t)
+			if !types.Implements(t, iface) {
+				return nil
+			}
+		}
+		m, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), fn.Name())
+		f, _ := m.(*types.Func)
+		return f
+	})
+}
+
+// concreteMethods returns the project definitions of the methods pick chooses
+// (nil: none) on each non-interface type of the project's checked packages,
+// by file and line.
+func (gt *goTyped) concreteMethods(pick func(pkg *types.Package, t types.Type) *types.Func) []goTarget {
 	var out []goTarget
 	for pkg := range gt.own {
 		scope := pkg.Scope()
@@ -453,16 +470,8 @@ func (gt *goTyped) implementations(fn *types.Func, recv types.Type) []goTarget {
 			if !ok || types.IsInterface(tn.Type()) {
 				continue
 			}
-			var t types.Type = tn.Type()
-			if !types.Implements(t, iface) {
-				t = types.NewPointer(t)
-				if !types.Implements(t, iface) {
-					continue
-				}
-			}
-			m, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), fn.Name())
-			if m, ok := m.(*types.Func); ok {
-				if tg, ok := gt.target(m); ok && !slices.Contains(out, tg) {
+			if fn := pick(pkg, tn.Type()); fn != nil {
+				if tg, ok := gt.target(fn); ok && !slices.Contains(out, tg) {
 					out = append(out, tg)
 				}
 			}

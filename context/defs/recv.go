@@ -196,13 +196,7 @@ func (d *defFinder) addMembersOf(lang defLang, p defPoint, u defUse, imps []defI
 				if c.file == p.file && s.from <= p.line && p.line <= s.to {
 					break // the method the failure is in
 				}
-				tier := 2
-				if c.file == p.file {
-					tier = 0
-				} else if dirOf(c.file) == dirOf(p.file) {
-					tier = 1
-				}
-				*hits = append(*hits, defHit{file: c.file, span: s, tier: tier, dist: u.dist, point: u.point, usedAt: p,
+				*hits = append(*hits, defHit{file: c.file, span: s, tier: nearTier(p, c.file), dist: u.dist, point: u.point, usedAt: p,
 					pathDist: pathDistance(p.file, c.file)})
 				break
 			}

@@ -1,7 +1,6 @@
 package defs
 
 import (
-	"cmp"
 	"go/types"
 	"slices"
 	"strings"
@@ -114,26 +113,12 @@ func stdInterfaceHas(pkgPath, typ, name string) bool {
 // methodsNamed returns the project's methods called name on the checked
 // packages' non-interface types (and their pointers), by file and line.
 func (gt *goTyped) methodsNamed(name string) []goTarget {
-	var out []goTarget
-	for pkg := range gt.own {
-		scope := pkg.Scope()
-		for _, n := range scope.Names() {
-			tn, ok := scope.Lookup(n).(*types.TypeName)
-			if !ok || types.IsInterface(tn.Type()) {
-				continue
-			}
-			m, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, pkg, name)
-			fn, ok := m.(*types.Func)
-			if !ok || fn.Pkg() == nil || !gt.own[fn.Pkg()] {
-				continue
-			}
-			if tg, ok := gt.target(fn); ok && !slices.Contains(out, tg) {
-				out = append(out, tg)
-			}
+	return gt.concreteMethods(func(pkg *types.Package, t types.Type) *types.Func {
+		m, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, pkg, name)
+		fn, ok := m.(*types.Func)
+		if !ok || fn.Pkg() == nil || !gt.own[fn.Pkg()] {
+			return nil
 		}
-	}
-	slices.SortFunc(out, func(a, b goTarget) int {
-		return cmp.Or(strings.Compare(a.file, b.file), a.line-b.line)
+		return fn
 	})
-	return out
 }
