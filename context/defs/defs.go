@@ -546,6 +546,9 @@ func fanOut(n int) int {
 // star imports (a package's __init__.py or index.ts re-exporting its modules).
 const maxReexports = 3
 
+// maxReexportFiles bounds the files one use's re-exports are followed through.
+const maxReexportFiles = 64
+
 // moduleVia returns the module a file's qualifier names through a name it
 // imports from a project file that imports that module under the name (tests'
 // `from . import tomllib`, where tests/__init__.py has `import tomli as
@@ -650,8 +653,17 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 	// it, where the file gets it from: a re-export (from .x import name,
 	// export { name } from './x') or a star import (from .x import *, export *
 	// from './x'), up to maxReexports files away
+	// (each file and name looked at once per use: star imports that import
+	// each other, or fan out, cost one visit per file)
+	visited := map[[2]string]bool{}
 	var addFrom func(file, name string, depth int) bool
 	addFrom = func(file, name string, depth int) bool {
+		if k := [2]string{file, name}; visited[k] || len(visited) >= maxReexportFiles {
+			return false
+		} else {
+			visited[k] = true
+		}
+		reexportVisits.Add(1)
 		if add(2, file, name, false, name == "default") {
 			return true
 		}

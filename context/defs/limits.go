@@ -42,9 +42,10 @@ const maxBlockLines = 2 * maxUseSpan
 
 // Work counters, read by tests to assert the work done (not the time taken).
 var (
-	defScanned atomic.Int64 // lines visited by the block-end scanners
-	defParsed  atomic.Int64 // Go files parsed whole
-	defWalks   atomic.Int64 // walks of the whole tree (walk.go)
+	defScanned     atomic.Int64 // lines visited by the block-end scanners
+	defParsed      atomic.Int64 // Go files parsed whole
+	defWalks       atomic.Int64 // walks of the whole tree (walk.go)
+	reexportVisits atomic.Int64 // files looked at for a re-exported name (defs.go's addFrom)
 )
 
 // maxLimitNames is how many file names a limit warning lists.

@@ -1,8 +1,11 @@
 package defs
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"fixplan/internal/testtree"
 )
 
 // A CommonJS package: yaml.load on the package's folder is its index.js's
@@ -40,5 +43,33 @@ func TestDefinitionsPythonReexports(t *testing.T) {
 	}
 	if _, ok := got.find("File src/tinytoml/_parser.py", "definition of loads"); !ok {
 		t.Errorf("loads (re-exported by the package, imported by the tests package) not shown; sections:\n%s", got.titles())
+	}
+}
+
+// Thirty modules of a package that all star-import each other, and a name none
+// of them defines: each module is looked at once per use, not once per path
+// through the imports (30³ paths three deep).
+func TestDefinitionsStarImportCyclesVisitEachFileOnce(t *testing.T) {
+	files := map[string]string{
+		"tests/test_x.py": "import pkg as p\n\n\ndef test_x():\n    assert p.missing() == 1\n",
+		"pkg/__init__.py": "from .m0 import *  # noqa\n",
+	}
+	for i := range 30 {
+		var b strings.Builder
+		for j := range 30 {
+			if j != i {
+				fmt.Fprintf(&b, "from .m%d import *  # noqa\n", j)
+			}
+		}
+		fmt.Fprintf(&b, "\n\ndef f%d():\n    return %d\n", i, i)
+		files[fmt.Sprintf("pkg/m%d.py", i)] = b.String()
+	}
+	root := t.TempDir()
+	testtree.Write(t, root, files)
+	problem := "Traceback (most recent call last):\n  File \"tests/test_x.py\", line 5, in test_x\n    assert p.missing() == 1\nAttributeError: module 'pkg' has no attribute 'missing'\n"
+	before := reexportVisits.Load()
+	sectionsFor(t, root, problem, Request{})
+	if n := reexportVisits.Load() - before; n > 2*maxReexportFiles {
+		t.Errorf("%d module visits for one name through star imports; want each module once (at most %d per use)", n, maxReexportFiles)
 	}
 }
