@@ -149,3 +149,40 @@ func TestDocStart(t *testing.T) {
 		}
 	}
 }
+
+// Files of twenty thousand class lines or `module.exports = {` lines that
+// never close: the class bodies' and the export objects' ends are found in one
+// pass per file, not a scan to the end of the file for each of them.
+func TestDefinitionsUnclosedClassesAndExportsAreLinear(t *testing.T) {
+	const n = 20000
+	for _, c := range []struct{ name, line, big, main, problem string }{
+		{"python class", "class A%d(\n", "app/big.py", "import big\n\n\ndef compute(x):\n    return big.helper(x) / x\n",
+			"Traceback (most recent call last):\n  File \"/ci/proj/app/main.py\", line 5, in compute\n    return big.helper(x) / x\nZeroDivisionError: division by zero\n"},
+		{"js class", "class A%d {\n", "app/big.js", "const big = require('./big');\n\nfunction compute(x) {\n  return big.helper(x) / x;\n}\n",
+			"TypeError: x\n    at compute (/ci/proj/app/main.js:4:14)\n"},
+		{"js exports", "module.exports%d = {\n", "app/big.js", "const big = require('./big');\n\nfunction compute(x) {\n  return big.helper(x) / x;\n}\n",
+			"TypeError: x\n    at compute (/ci/proj/app/main.js:4:14)\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var big strings.Builder
+			for i := range n {
+				line := fmt.Sprintf(c.line, i)
+				if c.name == "js exports" {
+					line = "module.exports = {\n"
+				}
+				big.WriteString(line)
+			}
+			root := t.TempDir()
+			main := "app/main.py"
+			if strings.HasSuffix(c.big, ".js") {
+				main = "app/main.js"
+			}
+			testtree.Write(t, root, map[string]string{main: c.main, c.big: big.String()})
+			before := defScanned.Load()
+			sectionsFor(t, root, c.problem, Request{})
+			if scanned := defScanned.Load() - before; scanned > scanBound*n {
+				t.Errorf("the block-end scans visited %d lines for a %d-line file (bound: %d per line)", scanned, n, scanBound)
+			}
+		})
+	}
+}

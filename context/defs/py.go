@@ -110,7 +110,7 @@ func (pyLang) defs(f *defFile) []defSpan {
 			}
 			s := defSpan{name: m[2], from: from, to: pyBlockEnd(scan, i+1, ind), member: ind > 0}
 			if c := pyClassRe.FindStringSubmatch(pyBlank(l)); c != nil {
-				s.class, s.end = true, pyBlockEndMax(scan, i+1, ind, len(lines))
+				s.class = true // its end: pyClassEnds, below
 				var bases []string
 				for _, b := range strings.Split(c[1], ",") {
 					if b = strings.TrimSpace(b); b != "" && !strings.Contains(b, "=") {
@@ -126,8 +126,57 @@ func (pyLang) defs(f *defFile) []defSpan {
 			out = append(out, defSpan{name: m[1], from: i + 1, to: pyBlockEnd(scan, i+1, 0), data: true})
 		}
 	}
+	pyClassEnds(scan, lines, out)
 	return out
 }
+
+// pyClassEnds sets the end of each class of spans: the last non-blank line
+// before a line indented no deeper than the class line, outside the brackets
+// opened since it, however far below — found for all the classes in one pass
+// (a file of a thousand unclosed `class A(` lines costs its length, not its
+// length squared).
+func pyClassEnds(p *pyLines, lines []string, spans []defSpan) {
+	starts := map[int]int{} // 0-based class line → index in spans
+	for k, sp := range spans {
+		if sp.class {
+			// the class line itself (decorators above it are in from)
+			for i := sp.from - 1; i < min(len(lines), sp.from+maxDecorators); i++ {
+				if pyDefRe.MatchString(lines[i]) {
+					starts[i] = k
+					break
+				}
+			}
+		}
+	}
+	if len(starts) == 0 {
+		return
+	}
+	type open struct{ span, base, ind int }
+	var stack []open
+	depth, last := 0, 0 // depth: bracket depth at the start of line i; last: the last non-blank line (1-based)
+	for i := range lines {
+		if !p.empty[i] {
+			for len(stack) > 0 && depth <= stack[len(stack)-1].base && p.ind[i] <= stack[len(stack)-1].ind {
+				spans[stack[len(stack)-1].span].end = last
+				stack = stack[:len(stack)-1]
+			}
+		}
+		if k, ok := starts[i]; ok {
+			stack = append(stack, open{k, depth, p.ind[i]})
+		}
+		depth += p.delta[i]
+		if !p.empty[i] {
+			last = i + 1
+		}
+	}
+	for _, o := range stack {
+		spans[o.span].end = last
+	}
+	defScanned.Add(int64(len(lines)))
+}
+
+// maxDecorators is how many lines above a class line its span may start.
+const maxDecorators = 64
 
 func (l pyLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 	lines := f.lines

@@ -157,6 +157,7 @@ type tsLines struct {
 	delta   []int
 	bracket []bool // the line has a bracket
 	depthAt []int  // depth at the start of line i+1 (len(blank)+1 entries)
+	ends    []int  // blockEnds, computed on first use
 	next    []int  // index of the first non-blank line at or after i (len(blank)+1 entries)
 }
 
@@ -185,18 +186,50 @@ func (tsLang) scanned(f *defFile) *tsLines {
 }
 
 // blockEnd returns the line (1-based) where the brackets the block starting at
-// line from opens close again, however far below; the last line when they
-// never do.
+// line from opens close again, however far below (the last line when they never
+// do); a line that opens none looks at the next two lines for the opening (a
+// class whose brace is on a line of its own). The ends of all the file's blocks
+// are found in one pass, once per file, so a file of unclosed blocks costs no
+// more than its length.
 func (t *tsLines) blockEnd(from int) int {
-	base, opened := t.depthAt[from-1], false
-	for k := from; k <= len(t.blank); k++ {
-		if t.depthAt[k] > base {
-			opened = true
-		} else if opened || t.delta[k-1] != 0 {
-			return k
+	if t.ends == nil {
+		t.ends = t.blockEnds()
+	}
+	n := len(t.blank)
+	for k := from; k <= min(n, from+2); k++ {
+		if t.ends[k-1] > 0 {
+			return t.ends[k-1]
+		}
+		if t.bracket[k-1] || (k > from && strings.TrimSpace(t.blank[k-1]) != "") {
+			return k // brackets that close on the line, or a statement without a block
 		}
 	}
-	return len(t.blank)
+	return from
+}
+
+// blockEnds returns, for each line whose brackets leave the depth higher than
+// it found it, the line where the depth is back at that level (the last line
+// when it never is), and 0 for the other lines.
+func (t *tsLines) blockEnds() []int {
+	n := len(t.blank)
+	ends := make([]int, n)
+	type open struct{ line, base int }
+	var stack []open
+	for k := 1; k <= n; k++ {
+		before, after := t.depthAt[k-1], t.depthAt[k]
+		for len(stack) > 0 && stack[len(stack)-1].base >= after {
+			ends[stack[len(stack)-1].line-1] = k
+			stack = stack[:len(stack)-1]
+		}
+		if after > before {
+			stack = append(stack, open{k, before})
+		}
+	}
+	for _, o := range stack {
+		ends[o.line-1] = n
+	}
+	defScanned.Add(int64(n))
+	return ends
 }
 
 // blanked returns the file's lines with strings and comments blanked, once.
@@ -219,7 +252,8 @@ func (l tsLang) defs(f *defFile) []defSpan {
 			name = m[1] // CommonJS: exports.f = …, module.exports.f = …
 		} else if tsExportsObjRe.MatchString(l) {
 			// module.exports = { a, b: c, … }: each key names what the module exports
-			end := scan.blockEnd(i + 1)
+			end := min(scan.blockEnd(i+1), i+1+maxBlockLines)
+			defScanned.Add(int64(end - i))
 			for j := i + 1; j < end && j < len(blank); j++ {
 				if scan.depthAt[j] != scan.depthAt[i]+1 {
 					continue
