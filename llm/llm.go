@@ -46,6 +46,10 @@ type Request struct {
 	SchemaName string
 	// MaxTokens caps the reply; 0 leaves it to the provider.
 	MaxTokens int
+	// MaxAttempts caps the attempts a transient failure may take (a retry may
+	// be billed like the request: a per-plan ceiling allows only so many); 0
+	// leaves it to the client's own retry setting.
+	MaxAttempts int
 	// OnProgress, when set, is called as streamed content arrives (may be called often).
 	OnProgress func(Progress)
 }

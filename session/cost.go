@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"fixplan/llm"
@@ -214,19 +215,60 @@ func (r *run) admit(sent []llm.Message, reply int, what string) (cap int, stop *
 	}
 	priced := c.Cost > 0 && pl.priced()
 	if cap == 0 && priced && out > 0 {
-		left := c.Cost - spent.cost(in, out) - spend{prompt, 0}.cost(in, out)
-		cap = max(int(left*1e6/out), 0)
+		// what the cost ceiling leaves, a token short of it (the float sum of
+		// the parts must not come out a hair over), and no more than a reply
+		// can be
+		cap = costCap(c.Cost-spent.cost(in, out)-spend{prompt, 0}.cost(in, out), out)
 	}
 	req := spend{prompt, cap}
 	stop = &ceilingStop{what: what, ceiling: c, spent: spent, request: req, prices: [2]float64{in, out}}
 	switch {
 	case c.Tokens > 0 && (spent.tokens()+req.tokens() > c.Tokens || (reply == 0 && cap < MinReply)):
 		return cap, stop
-	case priced && (spent.cost(in, out)+req.cost(in, out) > c.Cost || (reply == 0 && out > 0 && cap < MinReply)):
+	case priced && (overCost(spent.cost(in, out)+req.cost(in, out), c.Cost) || (reply == 0 && out > 0 && cap < MinReply)):
 		stop.byCost = true
 		return cap, stop
 	}
 	return cap, nil
+}
+
+// maxReplyCap is the largest reply cap a ceiling sets when nothing else caps the
+// reply (no model takes a reply near it).
+const maxReplyCap = 1 << 30
+
+// costCap is the reply cap that keeps a request within left (in the prices'
+// currency) at out per million reply tokens: a token short of it, so the float
+// sum of the request's parts does not come out a hair over, and no more than a
+// reply can be.
+func costCap(left, out float64) int {
+	return int(max(min(math.Floor(left*1e6/out)-1, maxReplyCap), 0))
+}
+
+// overCost reports whether cost is over the ceiling, with the float sum's own
+// error allowed for (a cost of exactly the ceiling is within it).
+func overCost(cost, ceiling float64) bool {
+	return cost > ceiling+ceiling*1e-12+1e-12
+}
+
+// attemptsLeft is how many times a request of size req may be sent before the
+// plan's spend would cross the ceiling — the attempts a transient failure may
+// take, each of which a provider may bill (at least 1: admit let it through).
+func (r *run) attemptsLeft(req spend) int {
+	pl := r.p
+	if !pl.ceilinged() {
+		return 0
+	}
+	c, in, out := pl.cfg.Ceiling, pl.cfg.PriceInput, pl.cfg.PriceOutput
+	spent, n := r.spent(), math.MaxInt
+	if c.Tokens > 0 && req.tokens() > 0 {
+		n = min(n, (c.Tokens-spent.tokens())/req.tokens())
+	}
+	if c.Cost > 0 && pl.priced() {
+		if rc := req.cost(in, out); rc > 0 {
+			n = min(n, int(min((c.Cost-spent.cost(in, out))/rc, math.MaxInt32)))
+		}
+	}
+	return max(n, 1)
 }
 
 // admits is admit for a conversation the loop is about to send, with its reply cap.
@@ -340,6 +382,12 @@ func (r *run) estimate(overWindow error) Estimate {
 	}
 	if e.ReplyTokens == 0 {
 		e.Notes = append(e.Notes, "the replies have no cap (max tokens 0: the provider's default), so they are not counted; set max tokens in Settings to count them")
+	}
+	if overWindow == nil && e.Window > 0 && e.FirstTokens > e.Window {
+		// the schema goes as the response format (a grammar on local servers),
+		// not in the prompt the window holds: counted for cost, not for the window
+		e.Notes = append(e.Notes, fmt.Sprintf("the first request fits the model's window of %d tokens: its %d tokens of JSON schema go as the response format and are counted here for the cost, not against the window",
+			e.Window, e.SchemaTokens))
 	}
 	if overWindow != nil {
 		e.OverWindow = true

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fixplan/llm/llmtest"
+	"fixplan/llm/openai"
 	"fixplan/plan"
 	"fixplan/tokens"
 )
@@ -314,5 +316,106 @@ func TestCeilingStopsACorrectionAndDropsTheChanges(t *testing.T) {
 	if len(rec.Changes) != 0 || !hasWarning(rec, noteChangesDropped) || hasWarning(rec, noteChangesRepaired) ||
 		!strings.HasPrefix(rec.Usage.Stopped, "the request to correct the changes that do not apply was not sent: with ") {
 		t.Errorf("record: changes %d, warnings %q, stopped %q", len(rec.Changes), rec.Warnings, rec.Usage.Stopped)
+	}
+}
+
+// A provider that reports no usage (most servers when streaming): fixplan counts
+// each request as the ceiling counts it — the messages as sent and the schema
+// that goes with them — so what the plan has spent is not undercounted.
+func TestSelfCountedUsageCountsTheSchema(t *testing.T) {
+	f, est := ceilingFixture(t, func(e Estimate) Ceiling { return Ceiling{Tokens: 10 * e.WorstTokens} })
+	r := reply(t, nil)
+	r.NoUsage = true
+	f.srv.Add(r)
+	rec, err := f.plan(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Calls) != 1 || !rec.Usage.Counted {
+		t.Fatalf("calls = %+v, usage = %+v", rec.Calls, rec.Usage)
+	}
+	if got, want := rec.Calls[0].PromptTokens, est.PromptTokens+est.SchemaTokens; got != want {
+		t.Errorf("the request counted %d prompt tokens, want %d (%d of messages and %d of the schema, as the estimate and the ceiling count it)",
+			got, want, est.PromptTokens, est.SchemaTokens)
+	}
+}
+
+// A cost ceiling with no reply cap sets the cap to what the ceiling leaves; the
+// request that takes exactly that is within the ceiling, at any ceiling — the
+// float sum of its parts came out a hair over (3, 5, 1e12 with a 3,780-token
+// prompt at 2.5/10) and refused it.
+func TestCostCapStaysWithinTheCeiling(t *testing.T) {
+	in, out := 2.5, 10.0
+	for _, prompt := range []int{1100, 2758, 3780, 50000} {
+		for _, ceiling := range []float64{0.05, 0.1, 0.5, 1, 2, 3, 5, 7, 10, 20, 1e6, 1e9, 1e12, 1e14, 1e18} {
+			p := spend{prompt, 0}.cost(in, out)
+			if p >= ceiling {
+				continue
+			}
+			c := costCap(ceiling-p, out)
+			if req := (spend{prompt, c}); overCost(req.cost(in, out), ceiling) || c < MinReply {
+				t.Errorf("prompt %d, ceiling %v: a reply cap of %d makes the request cost %v, over the ceiling", prompt, ceiling, c, req.cost(in, out))
+			}
+		}
+	}
+}
+
+func TestCostCeilingWithoutAReplyCapAdmitsTheFirstRequest(t *testing.T) {
+	for _, ceiling := range []float64{3, 5, 1e12} {
+		f := newFixtureWith(t, nil, func(st *Settings) {
+			st.MaxTokens, st.PriceInput, st.PriceOutput, st.MaxCostPerPlan = 0, 2.5, 10, ceiling
+		}, reply(t, nil))
+		if _, err := f.plan(t); err != nil {
+			t.Errorf("ceiling %v: Plan = %v", ceiling, err)
+		}
+	}
+}
+
+// Retries after a timeout may be billed like the request: a plan retries only
+// as often as the ceiling holds whole requests, and counts the failed attempts'
+// prompts as spent.
+func TestRetriesStayWithinTheCeiling(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	var c Ceiling
+	f := newFixtureWith(t, func(cfg *openai.Config) { cfg.Timeout, cfg.MaxRetries = 300*time.Millisecond, 5 }, func(st *Settings) {
+		st.MaxTokens = 1000
+	}, llmtest.Reply{Delay: 2 * time.Second}, llmtest.Reply{Delay: 2 * time.Second}) // a third request finds no reply: the server fails the test
+	est := estimateFor(t, f)
+	c = Ceiling{Tokens: 2*est.FirstTokens + est.FirstTokens/2} // two whole requests, not three
+	st := f.s.st
+	st.MaxTokensPerPlan = c.Tokens
+	f.s.SetModel(f.s.model, st)
+	_, err := f.plan(t)
+	if err == nil {
+		t.Fatal("the plan succeeded: its retries went past the ceiling")
+	}
+	if n := len(f.srv.Requests()); n != 2 {
+		t.Errorf("the server received %d requests; the ceiling holds 2", n)
+	}
+}
+
+// A window that holds the messages and the reply but not the schema besides: the
+// plan is sent (the schema goes as the response format), and the estimate says
+// why its first request's tokens can be more than the window.
+func TestEstimateSaysTheSchemaIsNotInTheWindow(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	f := newFixtureWith(t, nil, func(st *Settings) { st.MaxTokens = 1000 }, reply(t, nil))
+	est := estimateFor(t, f)
+	st := f.s.st
+	st.ContextWindow = est.PromptTokens + 2*est.ReplyTokens + 200 // a reply cap of a quarter of it, at most max tokens
+	f.s.SetModel(f.s.model, st)
+	again := estimateFor(t, f)
+	if again.OverWindow || again.FirstTokens <= again.Window {
+		t.Fatalf("estimate = %+v; want a first request over the window's figure that still fits", again)
+	}
+	found := false
+	for _, n := range again.Notes {
+		found = found || strings.Contains(n, "of JSON schema go as the response format and are counted here for the cost, not against the window")
+	}
+	if !found {
+		t.Errorf("the estimate does not say why its first request is over the window: %q", again.Notes)
+	}
+	if _, err := f.plan(t); err != nil {
+		t.Errorf("Plan = %v", err)
 	}
 }

@@ -162,14 +162,17 @@ func capRound(results []plan.ContextResult, budget int) []plan.ContextResult {
 
 // call records one model request's usage: the provider's numbers, or fixplan's
 // own count when the provider reported none.
-func (r *run) call(c plan.Call, msgs []llm.Message, reply string) plan.Call {
+func (r *run) call(c plan.Call, sent []llm.Message, reply string) plan.Call {
 	if c.PromptTokens == 0 && c.CompletionTokens == 0 {
-		contents := make([]string, len(msgs))
-		for i, m := range msgs {
-			contents[i] = m.Content
-		}
-		c.PromptTokens, c.CompletionTokens = r.fit.count.Messages(contents...), r.fit.count.Count(reply)
+		// counted as the ceiling counts a request: the messages as sent and
+		// the schema that goes with them
+		c.PromptTokens, c.CompletionTokens = r.promptTokens(sent), r.fit.count.Count(reply)
 		r.usage.Counted = true
+	}
+	if c.Attempts > 1 {
+		// the failed attempts' prompts were sent too (a timed-out request
+		// may be billed): counted, so the ceiling and the cost shown hold them
+		c.PromptTokens += (c.Attempts - 1) * r.promptTokens(sent)
 	}
 	return c
 }

@@ -504,13 +504,14 @@ func (r *run) complete(ctx context.Context, msgs []llm.Message, stage string) (s
 	pl.emit(Event{Stage: stage, Round: turn, Message: fmt.Sprintf("asking the model (round %d of %d)", turn, MaxContextRounds+1)})
 	resp, err := pl.cfg.Model.Complete(ctx, llm.Request{
 		Messages: sent, Schema: plan.Schema(), SchemaName: plan.SchemaName, MaxTokens: maxTokens,
+		MaxAttempts: r.attemptsLeft(spend{r.promptTokens(sent), maxTokens}),
 		OnProgress: func(p llm.Progress) {
 			pl.emit(Event{Stage: StageStream, Round: turn, Chars: p.Chars})
 		},
 	})
 	if err == nil || llm.KindOf(err) == llm.KindTruncated {
 		r.rec.Calls = append(r.rec.Calls, r.call(plan.Call{Turn: turn, Repair: stage == StageRepair, Model: resp.Model, Format: string(resp.Format),
-			PromptTokens: resp.PromptTokens, CompletionTokens: resp.CompletionTokens, Attempts: resp.Attempts, DurationMS: resp.Duration.Milliseconds()}, msgs, resp.Content))
+			PromptTokens: resp.PromptTokens, CompletionTokens: resp.CompletionTokens, Attempts: resp.Attempts, DurationMS: resp.Duration.Milliseconds()}, sent, resp.Content))
 	}
 	if err != nil {
 		if llm.KindOf(err) == llm.KindTruncated {
@@ -523,7 +524,7 @@ func (r *run) complete(ctx context.Context, msgs []llm.Message, stage string) (s
 		r.rec.Warnings = append(r.rec.Warnings, fmt.Sprintf("the provider does not accept strict JSON schemas; fixplan asked for %s output and validated it locally", resp.Format))
 	}
 	if resp.Attempts > 1 {
-		r.rec.Warnings = append(r.rec.Warnings, fmt.Sprintf("the provider needed %d attempts for round %d", resp.Attempts, turn))
+		r.rec.Warnings = append(r.rec.Warnings, fmt.Sprintf("the provider needed %d attempts for round %d (the prompts of the failed ones are counted as spent: a provider may bill them)", resp.Attempts, turn))
 	}
 	return resp.Content, nil
 }

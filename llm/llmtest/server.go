@@ -50,6 +50,9 @@ type Reply struct {
 	// reply (0: the request's and the reply's bytes / 4).
 	PromptTokens     int `json:"prompt_tokens,omitempty"`
 	CompletionTokens int `json:"completion_tokens,omitempty"`
+	// NoUsage leaves the usage out of a JSON reply (most servers other than
+	// OpenAI's report none when streaming).
+	NoUsage bool `json:"no_usage,omitempty"`
 	// Repeat serves Content that many times over (0 or 1 → once), generated while
 	// it is written, so a test can be sent a reply of many megabytes without the
 	// server holding it. The server stops writing when the client goes away.
@@ -237,6 +240,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		"choices": []any{map[string]any{"index": 0, "finish_reason": finish,
 			"message": map[string]any{"role": "assistant", "content": rp.Content}}},
 		"usage": map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out},
+	}
+	if rp.NoUsage {
+		delete(resp, "usage")
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(resp)

@@ -173,7 +173,7 @@ func (c *Client) Complete(ctx context.Context, req llm.Request) (llm.Response, e
 				continue
 			}
 		}
-		if !retryable(le.Kind) || retries >= c.cfg.MaxRetries {
+		if !retryable(le.Kind) || retries >= c.cfg.MaxRetries || (req.MaxAttempts > 0 && attempts >= req.MaxAttempts) {
 			if le.Kind == llm.KindUnavailable && le.StatusCode == http.StatusTooManyRequests {
 				le.Kind = llm.KindRateLimit
 			}
