@@ -146,8 +146,9 @@ export function App({ store }: { store: Store }) {
           onTest={() => store.testConnection()}
           onRevoke={(c) => store.revokeCheck(c)}
           onClose={store.closeSettings}
+          onEdit={store.editSettings}
         >
-          {s.error && <ErrorAlert error={s.error} onDismiss={store.dismissError} />}
+          {s.settingsError && <ErrorAlert error={s.settingsError} onDismiss={store.dismissSettingsError} />}
         </SettingsDialog>
       )}
     </div>

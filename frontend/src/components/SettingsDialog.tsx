@@ -50,6 +50,8 @@ type Props = {
   onTest: () => void;
   onRevoke: (command: string) => void;
   onClose: () => void;
+  /** onEdit is told when a field changes (an error of the last save no longer holds). */
+  onEdit?: () => void;
   /** children: an error to show inside the dialog. */
   children?: ReactNode;
 };
@@ -64,7 +66,7 @@ const EDIT_FORMAT_HINT: Record<EditFormat, string> = {
   search_replace: "The model sends search/replace pairs; each search must match the file.",
   diff: "The model sends a unified diff against the files as they are.",
 };
-export function SettingsDialog({ settings, presets, connection, approved, onSave, onTest, onRevoke, onClose, children }: Props) {
+export function SettingsDialog({ settings, presets, connection, approved, onSave, onTest, onRevoke, onClose, onEdit, children }: Props) {
   const [s, setS] = useState(settings);
   const [key, setKey] = useState("");
   const [version, setVersion] = useState("");
@@ -75,6 +77,17 @@ export function SettingsDialog({ settings, presets, connection, approved, onSave
   useEffect(() => {
     appVersion().then(setVersion, () => {});
   }, []);
+  // A change of a field (not the dialog opening) tells onEdit.
+  const opened = useRef(true);
+  const edited = useRef(onEdit);
+  edited.current = onEdit;
+  useEffect(() => {
+    if (opened.current) {
+      opened.current = false;
+      return;
+    }
+    edited.current?.();
+  }, [s, raw]);
   const errors = (Object.keys(RANGES) as NumKey[]).map((k) => [k, raw[k] === undefined ? "" : invalid(k, raw[k] ?? "")] as const).filter(([, m]) => m);
   const errorOf = (k: NumKey) => errors.find(([x]) => x === k)?.[1] ?? "";
   /** field is a number input with its inline message when the value is out of range. */
@@ -137,7 +150,10 @@ export function SettingsDialog({ settings, presets, connection, approved, onSave
       </label>
       <label>
         API key
-        <input type="password" autoComplete="off" value={key} data-testid="api-key" placeholder={s.key_set ? `stored (${s.key_hint}, from ${s.key_source})` : "not set"} onChange={(e) => setKey(e.target.value)} />
+        <input type="password" autoComplete="off" value={key} data-testid="api-key" placeholder={s.key_set ? `stored (${s.key_hint}, from ${s.key_source})` : "not set"} onChange={(e) => {
+            setKey(e.target.value);
+            onEdit?.();
+          }} />
       </label>
       {!s.keychain_available && <p className="hint small">{s.keychain_note}</p>}
       <div className="grid">

@@ -144,5 +144,10 @@ export class Store {
     this.offs = [];
   }
 
-  dismissError = () => this.core.set({ error: null });
+  /** dismissError also takes away the progress line's "Planning stopped: the message above…",
+   * which would otherwise point at nothing. */
+  dismissError = () => {
+    const p = this.core.get().progress;
+    this.core.set(p?.stage === "error" ? { error: null, progress: null } : { error: null });
+  };
 }

@@ -17,7 +17,7 @@ describe("settings slice", () => {
     expect(s.get().connection).toBe("OK: gpt-4o-mini answered");
   });
 
-  it("clears the line and shows the error when the test fails", async () => {
+  it("clears the line and shows the error in the dialog when the test fails", async () => {
     const b = new FakeBackend();
     b.testConnection = async () => {
       throw JSON.stringify({ code: "ERR_PROVIDER_AUTH", message: "the provider refused the key", hint: "check the key" });
@@ -26,7 +26,8 @@ describe("settings slice", () => {
     await s.openSettings();
     await s.testConnection();
     expect(s.get().connection).toBe("");
-    expect(s.get().error?.code).toBe("ERR_PROVIDER_AUTH");
+    expect(s.get().settingsError?.code).toBe("ERR_PROVIDER_AUTH");
+    expect(s.get().error).toBeNull(); // the main window's error is not replaced
   });
 
   it("lists approved checks only with a project open, and forgets them on close", async () => {
