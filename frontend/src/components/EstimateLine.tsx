@@ -1,3 +1,4 @@
+import { useId, type ReactNode } from "react";
 import type { Estimate } from "../api/types";
 import { formatCost, formatCount } from "./format";
 
@@ -43,6 +44,23 @@ export function estimateDetails(e: Estimate): string {
     .join("\n");
 }
 
+/** Described is the estimate's short line, focusable, with its full text (details) in a
+ * visually hidden element it is described by: screen readers read it, and it shows under
+ * the line while the line has the keyboard focus; the mouse gets it as the tooltip. */
+function Described({ className, state, details, children }: { className: string; state: string; details: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <span className="estimate-wrap">
+      <span className={className} data-testid="estimate" data-state={state} title={details} tabIndex={0} aria-describedby={id}>
+        {children}
+      </span>
+      <span className="estimate-details visually-hidden" id={id} data-testid="estimate-details">
+        {details}
+      </span>
+    </span>
+  );
+}
+
 /** EstimateLine shows next to Fix what the plan would cost: the Go side's numbers, never
  * counted here; a warning when the ceiling or the window would stop it. */
 export function EstimateLine({ estimate: e, estimating, error }: Props) {
@@ -55,34 +73,33 @@ export function EstimateLine({ estimate: e, estimating, error }: Props) {
       );
     if (error)
       return (
-        <span className="estimate muted small" data-testid="estimate" data-state="unknown" title={error}>
+        <Described className="estimate muted small" state="unknown" details={error}>
           Cost not known
-        </span>
+        </Described>
       );
     return null;
   }
   const approx = e.tokenizer === "estimate" ? "~" : "";
   const warning = estimateWarning(e);
   const state = e.over_ceiling ? "over-ceiling" : e.over_window ? "over-window" : e.rounds_over_ceiling ? "rounds-over-ceiling" : "ok";
-  const cost = e.first_cost != null && e.rounds_cost != null ? `cost ${formatCost(e.first_cost)}, up to ${formatCost(e.rounds_cost)}` : "set prices in Settings to see a cost";
+  // The figures include the reply cap, so they are what the plan can reach ("up to"); with
+  // no cap the first figure is what is sent, and the reply comes on top.
+  const capped = e.reply_tokens > 0;
+  const cost = e.first_cost != null && e.rounds_cost != null ? `cost ${capped ? "up to " : ""}${formatCost(e.first_cost)}, ${formatCost(e.rounds_cost)} with rounds` : "set prices in Settings to see a cost";
   return (
-    <span
-      className={`estimate small${warning ? " warn" : " muted"}${estimating ? " pending" : ""}`}
-      data-testid="estimate"
-      data-state={state}
-      title={estimateDetails(e)}
-    >
+    <Described className={`estimate small${warning ? " warn" : " muted"}${estimating ? " pending" : ""}`} state={state} details={estimateDetails(e)}>
       {warning && (
         <>
           <strong data-testid="estimate-warning">{warning}</strong>{" "}
         </>
       )}
       <span data-testid="estimate-tokens">
+        {capped ? "up to " : ""}
         {approx}
-        {formatCount(e.first_tokens)} tokens
+        {formatCount(e.first_tokens)} tokens{capped ? "" : " and the reply"}
       </span>
-      , up to {approx}
+      , {approx}
       {formatCount(e.rounds_tokens)} with 2 context rounds · <span data-testid="estimate-cost">{cost}</span>
-    </span>
+    </Described>
   );
 }

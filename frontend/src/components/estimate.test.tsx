@@ -20,7 +20,8 @@ function line(e: Estimate | null, estimating = false, error = "") {
 describe("the estimate next to Fix", () => {
   it("shows the first request's tokens and the worst case with both context rounds, and asks for prices", () => {
     const el = line(sampleEstimate());
-    expect(el.textContent).toBe("12,950 tokens, up to 151,204 with 2 context rounds · set prices in Settings to see a cost");
+    // the figures include the reply cap: they are what the plan can reach
+    expect(el.textContent).toBe("up to 12,950 tokens, 151,204 with 2 context rounds · set prices in Settings to see a cost");
     expect(el.dataset.state).toBe("ok");
     expect(el.className).toContain("muted");
     // the tooltip has every figure, the worst case of all 12 requests too
@@ -31,7 +32,10 @@ describe("the estimate next to Fix", () => {
 
   it("shows the price at the Settings prices, and ~ for counts estimated from bytes", () => {
     const el = line({ ...sampleEstimate(), tokenizer: "estimate", first_cost: 0.0054, rounds_cost: 0.061, worst_cost: 0.5, notes: [] });
-    expect(el.textContent).toBe("~12,950 tokens, up to ~151,204 with 2 context rounds · cost 0.0054, up to 0.06");
+    expect(el.textContent).toBe("up to ~12,950 tokens, ~151,204 with 2 context rounds · cost up to 0.0054, 0.06 with rounds");
+    // with no reply cap the first figure is what is sent; the reply comes on top
+    const uncapped = line({ ...sampleEstimate(), reply_tokens: 0, first_tokens: 4758 });
+    expect(uncapped.textContent).toBe("4,758 tokens and the reply, 151,204 with 2 context rounds · set prices in Settings to see a cost");
     expect(estimateDetails({ ...sampleEstimate(), first_cost: 0.0054 })).toContain(": 12,950, cost 0.0054");
   });
 
@@ -40,7 +44,7 @@ describe("the estimate next to Fix", () => {
     expect(over.dataset.state).toBe("over-ceiling");
     expect(over.className).toContain("warn");
     expect(within(over).getByTestId("estimate-warning").textContent).toBe("Over your ceiling of 10,000 tokens per plan: Fix would stop before sending anything.");
-    expect(over.textContent).toMatch(/^Over your ceiling .* anything\. 12,950 tokens, up to/);
+    expect(over.textContent).toMatch(/^Over your ceiling .* anything\. up to 12,950 tokens, 151,204/);
     const rounds = line({ ...sampleEstimate(), ceiling_cost: 0.05, first_cost: 0.001, rounds_cost: 0.07, rounds_over_ceiling: true });
     expect(rounds.dataset.state).toBe("rounds-over-ceiling");
     expect(within(rounds).getByTestId("estimate-warning").textContent).toContain("The context rounds may cross your ceiling of 0.05 per plan");
@@ -51,6 +55,19 @@ describe("the estimate next to Fix", () => {
   it("says when it is being worked out, or could not be", () => {
     expect(line(null, true).textContent).toBe("Working out the cost…");
     expect(line(null, false, "the project folder does not exist").title).toBe("the project folder does not exist");
+  });
+
+  it("can be reached by the keyboard, and is described by its whole text (not only a tooltip)", () => {
+    for (const make of [() => line(sampleEstimate()), () => line(null, false, "the project folder does not exist")]) {
+      const el = make();
+      expect(el.getAttribute("tabindex")).toBe("0");
+      expect(el.tabIndex).toBe(0);
+      const described = document.getElementById(el.getAttribute("aria-describedby") ?? "");
+      expect(described?.textContent).toBe(el.title);
+      expect(described?.className).toContain("visually-hidden");
+      expect(el.contains(described)).toBe(false); // the visible line stays short
+    }
+    expect(screen.getByTestId("estimate-details").textContent).toBe("the project folder does not exist");
   });
 });
 
@@ -79,8 +96,8 @@ describe("the estimate as the problem is typed", () => {
     expect((b.called("estimate")[0].args[0] as PlanRequest).problem).toBe("ZeroDivisionError");
     const panel = screen.getByRole("region", { name: "Problem" });
     expect(within(panel).getByTestId("estimate").textContent).toContain("12,950 tokens");
-    // right before the Fix button
-    expect(within(panel).getByTestId("estimate").nextElementSibling).toBe(within(panel).getByTestId("fix"));
+    // right before the Fix button (with its description, which is not seen)
+    expect(within(panel).getByTestId("estimate").parentElement?.nextElementSibling).toBe(within(panel).getByTestId("fix"));
   });
 
   it("shows only the newest answer, and nothing for an empty problem", async () => {
