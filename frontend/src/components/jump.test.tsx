@@ -10,7 +10,7 @@ import { ChangeList } from "./ChangeList";
 import { PlanView } from "./PlanView";
 import { planViewProps } from "./planViewProps";
 import { SettingsDialog } from "./SettingsDialog";
-import { NOTE_MS, Toast } from "./Toast";
+import { NOTE_MS, TOAST_GAP, Toast } from "./Toast";
 
 /** framedPlan is the sample plan with the context a traceback gets: the frames and a window. */
 function framedPlan(state: PlanRecord["state"] = "draft"): PlanRecord {
@@ -125,6 +125,21 @@ describe("Jump to the code", () => {
     expect(alert.textContent).toContain("only files inside the open project are opened");
     fireEvent.click(screen.getByLabelText("Dismiss"));
     expect(stay).toHaveBeenCalledTimes(1);
+  });
+
+  it("gives the page room below, as tall as the toast, while it is shown (it covers nothing that cannot be scrolled into view)", () => {
+    const tall = vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockImplementation(function (this: HTMLElement) {
+      return { height: this.dataset.testid === "toast" ? 90 : 0 } as DOMRect;
+    });
+    try {
+      document.body.style.paddingBottom = "";
+      const { unmount } = render(<Toast toast={{ kind: "error", error: new AppError("ERR_EDITOR", "could not start the editor", "check Open files with") }} onDismiss={() => {}} />);
+      expect(document.body.style.paddingBottom).toBe(`${90 + 2 * TOAST_GAP}px`);
+      unmount();
+      expect(document.body.style.paddingBottom).toBe("");
+    } finally {
+      tall.mockRestore();
+    }
   });
 
   it("Settings' Open files with is saved as typed, explained, with examples", () => {
