@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"fixplan/llm"
@@ -305,12 +306,12 @@ func (s *ceilingStop) limit() string {
 	if s.byCost {
 		return fmt.Sprintf("your ceiling of %s per plan (at your Settings prices)", CostText(s.ceiling.Cost))
 	}
-	return fmt.Sprintf("your ceiling of %d tokens per plan", s.ceiling.Tokens)
+	return fmt.Sprintf("your ceiling of %s tokens per plan", TokensText(s.ceiling.Tokens))
 }
 
 // size words what the request would take.
 func (s *ceilingStop) size() string {
-	t := fmt.Sprintf("%d tokens (%d in, up to %d out)", s.request.tokens(), s.request.in, s.request.out)
+	t := fmt.Sprintf("%s tokens (%s in, up to %s out)", TokensText(s.request.tokens()), TokensText(s.request.in), TokensText(s.request.out))
 	if s.byCost {
 		return fmt.Sprintf("up to %s, %s", CostText(s.request.cost(s.prices[0], s.prices[1])), t)
 	}
@@ -318,7 +319,7 @@ func (s *ceilingStop) size() string {
 }
 
 func (s *ceilingStop) Error() string {
-	spent := fmt.Sprintf("%d tokens", s.spent.tokens())
+	spent := TokensText(s.spent.tokens()) + " tokens"
 	if s.byCost {
 		spent = CostText(s.spent.cost(s.prices[0], s.prices[1]))
 	}
@@ -356,6 +357,25 @@ func CostText(c float64) string {
 	return fmt.Sprintf("%.2g", c)
 }
 
+// TokensText writes a token count with thousands separators ("12,573"), as the
+// window's estimate writes it, so a figure reads the same in every message.
+func TokensText(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, d := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return b.String()
+}
+
 // estimate is the run's Estimate once its first conversation is built (r.msgs);
 // overWindow is the error of a window that cannot hold it (fit.go), if any.
 func (r *run) estimate(overWindow error) Estimate {
@@ -386,8 +406,8 @@ func (r *run) estimate(overWindow error) Estimate {
 	if overWindow == nil && e.Window > 0 && e.FirstTokens > e.Window {
 		// the schema goes as the response format (a grammar on local servers),
 		// not in the prompt the window holds: counted for cost, not for the window
-		e.Notes = append(e.Notes, fmt.Sprintf("the first request fits the model's window of %d tokens: its %d tokens of JSON schema go as the response format and are counted here for the cost, not against the window",
-			e.Window, e.SchemaTokens))
+		e.Notes = append(e.Notes, fmt.Sprintf("the first request fits the model's window of %s tokens: its %s tokens of JSON schema go as the response format and are counted here for the cost, not against the window",
+			TokensText(e.Window), TokensText(e.SchemaTokens)))
 	}
 	if overWindow != nil {
 		e.OverWindow = true
@@ -417,12 +437,12 @@ func (e Estimate) Summary() string {
 		}
 		return ", cost " + CostText(*c)
 	}
-	reply := fmt.Sprintf("up to %d out", e.ReplyTokens)
+	reply := fmt.Sprintf("up to %s out", TokensText(e.ReplyTokens))
 	if e.ReplyTokens == 0 {
 		reply = "a reply of no set size"
 	}
-	fmt.Fprintf(&b, "estimate: the first request takes %d tokens in and %s (%d%s); with both context rounds up to %d tokens%s; every request the loop can make (%d) up to %d%s",
-		e.PromptTokens+e.SchemaTokens, reply, e.FirstTokens, cost(e.FirstCost), e.RoundsTokens, cost(e.RoundsCost), e.WorstRequests, e.WorstTokens, cost(e.WorstCost))
+	fmt.Fprintf(&b, "estimate: the first request takes %s tokens in and %s (%s%s); with both context rounds up to %s tokens%s; every request the loop can make (%d) up to %s%s",
+		TokensText(e.PromptTokens+e.SchemaTokens), reply, TokensText(e.FirstTokens), cost(e.FirstCost), TokensText(e.RoundsTokens), cost(e.RoundsCost), e.WorstRequests, TokensText(e.WorstTokens), cost(e.WorstCost))
 	if e.Tokenizer == tokens.Estimate {
 		fmt.Fprintf(&b, " (tokens estimated at %.1f bytes a token)", tokens.BytesPerToken)
 	}
@@ -443,7 +463,7 @@ func (e Estimate) Summary() string {
 func (c Ceiling) String() string {
 	var parts []string
 	if c.Tokens > 0 {
-		parts = append(parts, fmt.Sprintf("%d tokens", c.Tokens))
+		parts = append(parts, TokensText(c.Tokens)+" tokens")
 	}
 	if c.Cost > 0 {
 		parts = append(parts, CostText(c.Cost))

@@ -142,8 +142,12 @@ func TestCeilingStopsTheFirstRequestBeforeItIsSent(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Code != plan.ErrCeiling {
 		t.Fatalf("Plan = %v, want ERR_CEILING", err)
 	}
-	want := fmt.Sprintf("the first request of this plan would take up to %d tokens (%d in, up to 1000 out), over your ceiling of %d tokens per plan; nothing was sent",
-		est.FirstTokens, est.FirstTokens-1000, est.FirstTokens-1)
+	// token counts are written with thousands separators, as the window's estimate writes them
+	want := fmt.Sprintf("the first request of this plan would take up to %s tokens (%s in, up to 1,000 out), over your ceiling of %s tokens per plan; nothing was sent",
+		TokensText(est.FirstTokens), TokensText(est.FirstTokens-1000), TokensText(est.FirstTokens-1))
+	if est.FirstTokens >= 1000 && !strings.Contains(want, ",") {
+		t.Fatalf("want %q has no thousands separator", want)
+	}
 	if pe.Msg != want || !strings.Contains(pe.Hint, "raise max tokens per plan in Settings (or fixplan plan --max-tokens N)") || !strings.Contains(pe.Hint, "shorten the problem") {
 		t.Errorf("error = %q (hint %q)\nwant %q", pe.Msg, pe.Hint, want)
 	}
@@ -417,5 +421,21 @@ func TestEstimateSaysTheSchemaIsNotInTheWindow(t *testing.T) {
 	}
 	if _, err := f.plan(t); err != nil {
 		t.Errorf("Plan = %v", err)
+	}
+}
+
+// Token counts read the same in the Go side's messages as in the window's estimate.
+func TestTokensTextGroupsThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 12573: "12,573", 151204: "151,204", 1187022: "1,187,022", -4096: "-4,096"} {
+		if got := TokensText(n); got != want {
+			t.Errorf("TokensText(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := (Ceiling{Tokens: 10000, Cost: 0.05}).String(); got != "10,000 tokens or 0.05 per plan" {
+		t.Errorf("Ceiling.String() = %q", got)
+	}
+	e := Estimate{PromptTokens: 3100, SchemaTokens: 1658, ReplyTokens: 8192, FirstTokens: 12950, RoundsTokens: 151204, WorstRequests: 12, WorstTokens: 1187022, Tokenizer: "o200k_base"}
+	if s := e.Summary(); !strings.HasPrefix(s, "estimate: the first request takes 4,758 tokens in and up to 8,192 out (12,950); with both context rounds up to 151,204 tokens; every request the loop can make (12) up to 1,187,022") {
+		t.Errorf("Summary() = %q", s)
 	}
 }

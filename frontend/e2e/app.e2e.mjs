@@ -78,7 +78,7 @@ async function ceiling(page, step, shot) {
   const err = page.getByTestId("error");
   await err.waitFor();
   const text = await err.innerText();
-  assert.match(text, /the first request of this plan would take up to [\d,]+ tokens \([\d,]+ in, up to 8192 out\), over your ceiling of 500 tokens per plan; nothing was sent/);
+  assert.match(text, /the first request of this plan would take up to [\d,]+ tokens \([\d,]+ in, up to 8,192 out\), over your ceiling of 500 tokens per plan; nothing was sent/);
   assert.match(text, /ERR_CEILING/);
   assert.match(text, /raise max tokens per plan in Settings \(or fixplan plan --max-tokens N\)/);
   await new Promise((r) => setTimeout(r, 500)); // the fake provider writes a request down shortly after it arrives
