@@ -32,7 +32,7 @@ func TestBaseWalksTheTreeOnce(t *testing.T) {
 		withGit := repo == "git"
 		t.Run(name, func(t *testing.T) {
 			if _, err := exec.LookPath("git"); err != nil && repo != "none" {
-				t.Skip("git is not installed")
+				t.Fatal("git is needed for this test: install git (apt-get install git)")
 			}
 			root := t.TempDir()
 			if repo == "none" {
