@@ -202,34 +202,29 @@ func (l pyLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 	if span.to-span.from > 2*around {
 		span = lineRange{max(span.from, line-around), min(span.to, line+around)}
 	}
+	return span, pyUsesIn(f, span, line)
+}
+
+func (pyLang) usesOf(f *defFile, s defSpan) (lineRange, []defUse) {
+	span := lineRange{s.from, s.to}
+	return span, pyUsesIn(f, span, s.to)
+}
+
+// pyUsesIn is what the lines of span use (distances from line), with the
+// classes of their qualifiers where the lines show them (recv.go).
+func pyUsesIn(f *defFile, span lineRange, line int) []defUse {
 	blank := make([]string, 0, span.to-span.from+1)
-	for _, s := range lines[span.from-1 : span.to] {
-		blank = append(blank, pyBlank(s))
+	for _, l := range f.lines[span.from-1 : span.to] {
+		blank = append(blank, pyBlank(l))
 	}
 	uses := chainUses(blank, span.from, line)
 	typeUses(f, func(i int) string {
 		if i >= span.from-1 && i < span.to {
 			return blank[i-span.from+1]
 		}
-		return pyBlank(lines[i])
-	}, pyRecv, span, line, uses)
-	return span, uses
-}
-
-func (pyLang) usesOf(f *defFile, s defSpan) (lineRange, []defUse) {
-	span := lineRange{s.from, s.to}
-	blank := make([]string, 0, s.to-s.from+1)
-	for _, l := range f.lines[s.from-1 : s.to] {
-		blank = append(blank, pyBlank(l))
-	}
-	uses := chainUses(blank, s.from, s.to)
-	typeUses(f, func(i int) string {
-		if i >= s.from-1 && i < s.to {
-			return blank[i-s.from+1]
-		}
 		return pyBlank(f.lines[i])
-	}, pyRecv, span, s.to, uses)
-	return span, uses
+	}, pyRecv, span, line, uses)
+	return uses
 }
 
 // pyModuleFiles returns the files a dotted module name may be, searched from

@@ -317,17 +317,21 @@ func (l tsLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 	if span.to-span.from > 2*around {
 		span = lineRange{max(span.from, line-around), min(span.to, line+around)}
 	}
-	uses := chainUses(blank[span.from-1:span.to], span.from, line)
-	typeUses(f, func(i int) string { return blank[i] }, tsRecv, span, line, uses)
-	return span, uses
+	return span, l.usesIn(f, span, line)
 }
 
 func (l tsLang) usesOf(f *defFile, s defSpan) (lineRange, []defUse) {
-	blank := l.scanned(f).blank
 	span := lineRange{s.from, s.to}
-	uses := chainUses(blank[s.from-1:s.to], s.from, s.to)
-	typeUses(f, func(i int) string { return blank[i] }, tsRecv, span, s.to, uses)
-	return span, uses
+	return span, l.usesIn(f, span, s.to)
+}
+
+// usesIn is what the lines of span use (distances from line), with the
+// classes of their qualifiers where the lines show them (recv.go).
+func (l tsLang) usesIn(f *defFile, span lineRange, line int) []defUse {
+	blank := l.scanned(f).blank
+	uses := chainUses(blank[span.from-1:span.to], span.from, line)
+	typeUses(f, func(i int) string { return blank[i] }, tsRecv, span, line, uses)
+	return uses
 }
 
 // tsResolve returns the project file a relative import specifier names.
