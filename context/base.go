@@ -2,6 +2,8 @@ package codectx
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"path"
 	"slices"
@@ -39,6 +41,7 @@ func (g *Gatherer) Base(ctx context.Context, in plan.ProblemInput) (plan.Gathere
 		cands = append(cands, section.Candidate{Sec: plan.Section{Title: title, Body: body}})
 	}
 	tree := g.tree()
+	g.keepListing(in, tree)
 	// git status (the recent files) runs beside the rest from the start
 	recent := later(func() string { return g.recentFiles(ctx, tree) })
 
@@ -133,6 +136,35 @@ func later[T any](f func() T) func() T {
 // takes a look through its .git to tell, has them stat-ed after the listing).
 func (g *Gatherer) tree() *projfs.Tree {
 	return g.files.Tree(projfs.TreeOptions{ModTimes: !g.git.Found()})
+}
+
+// keepListing keeps the base context's listing of the project for the model's
+// search requests of the same plan (Fulfil with the same input): the tree is
+// walked once per plan, not once more for each search. A search looks through
+// the files listed when the plan's base context was gathered, read as they are
+// when it runs (a file removed since is skipped; one created since is not
+// searched until the next plan).
+func (g *Gatherer) keepListing(in plan.ProblemInput, tree *projfs.Tree) {
+	g.listing.Lock()
+	defer g.listing.Unlock()
+	g.listing.key, g.listing.tree = inputKey(in), tree
+}
+
+// listingFor is the listing the base context of in made, or nil when the last
+// base context was gathered for another input.
+func (g *Gatherer) listingFor(in plan.ProblemInput) *projfs.Tree {
+	g.listing.Lock()
+	defer g.listing.Unlock()
+	if g.listing.tree == nil || g.listing.key != inputKey(in) {
+		return nil
+	}
+	return g.listing.tree
+}
+
+// inputKey tells one problem input from another (a digest of all of it).
+func inputKey(in plan.ProblemInput) [sha256.Size]byte {
+	b, _ := json.Marshal(in)
+	return sha256.Sum256(b)
 }
 
 // filesShown lists the project files the candidates show, in order, once each.

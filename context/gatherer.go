@@ -12,6 +12,8 @@ package codectx
 
 import (
 	"context"
+	"crypto/sha256"
+	"sync"
 	"time"
 
 	"fixplan/context/envprobe"
@@ -122,6 +124,13 @@ type Gatherer struct {
 	env      *envprobe.Probe
 	git      *gitrepo.Git
 	lookPath func(string) (string, error) // finds a tool; default: the env probe's LookTool
+	// listing is the last base context's listing of the project and a digest
+	// of its input: the model's searches in that plan scan it (keepListing)
+	listing struct {
+		sync.Mutex
+		key  [sha256.Size]byte
+		tree *projfs.Tree
+	}
 }
 
 // New opens a Gatherer on root. It fails when root does not exist or is not a

@@ -33,7 +33,7 @@ func (g *Gatherer) Fulfil(ctx context.Context, in plan.ProblemInput, req plan.Co
 	case plan.ReqReadFile:
 		text, seen, n, err = g.fulfilRead(req)
 	case plan.ReqSearch:
-		text, n, err = g.fulfilSearch(ctx, req)
+		text, n, err = g.fulfilSearch(ctx, in, req)
 	case plan.ReqLogs:
 		text, n, err = g.fulfilLogs(in, req)
 	case plan.ReqEnv:
@@ -194,7 +194,7 @@ func (g *Gatherer) fulfilRead(req plan.ContextRequest) (string, []plan.SeenFile,
 	return text, []plan.SeenFile{seen}, n, nil
 }
 
-func (g *Gatherer) fulfilSearch(ctx context.Context, req plan.ContextRequest) (string, int, error) {
+func (g *Gatherer) fulfilSearch(ctx context.Context, in plan.ProblemInput, req plan.ContextRequest) (string, int, error) {
 	if req.Query == nil || *req.Query == "" {
 		return "", 0, projfs.Refuse(plan.ErrInvalidInput, "search needs a non-empty query")
 	}
@@ -202,7 +202,14 @@ func (g *Gatherer) fulfilSearch(ctx context.Context, req plan.ContextRequest) (s
 	if req.Glob != nil {
 		glob = *req.Glob
 	}
-	res, err := g.Search(ctx, *req.Query, projfs.SearchOptions{Glob: glob, Max: g.opts.MaxSearchResults})
+	o := projfs.SearchOptions{Glob: glob, Max: g.opts.MaxSearchResults}
+	var res projfs.SearchResult
+	var err error
+	if t := g.listingFor(in); t != nil {
+		res, err = t.Search(ctx, *req.Query, o) // the plan's listing: no walk of its own
+	} else {
+		res, err = g.Search(ctx, *req.Query, o)
+	}
 	if err != nil {
 		return "", 0, err
 	}

@@ -86,3 +86,53 @@ func TestBaseWalksTheTreeOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanSearchesUseTheBaseListing: the model's search requests in a plan look
+// through the listing its base context made — no walk of the tree of their own
+// — and still find what is there, read as it is now (a file changed since the
+// base context shows its new line); a search for another problem's plan, or
+// before any base context, walks the tree afresh.
+func TestPlanSearchesUseTheBaseListing(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"lib/a.py": "def a():\n    return 'needle one'\n",
+		"lib/b.py": "def b():\n    return 2\n",
+	})
+	g := newGatherer(t, root, Options{})
+	in := plan.ProblemInput{Problem: "AssertionError: a() returned the wrong needle"}
+	query := "needle"
+	search := func(in plan.ProblemInput) plan.ContextResult {
+		return g.Fulfil(context.Background(), in, plan.ContextRequest{Type: plan.ReqSearch, Query: &query})
+	}
+
+	before := g.files.Walks()
+	if r := search(in); !r.OK || !strings.Contains(r.Text, "lib/a.py:2:") {
+		t.Fatalf("search before any base context: %+v", r)
+	}
+	if w := g.files.Walks() - before; w != 1 {
+		t.Errorf("a search with no base context walked the tree %d times, want 1", w)
+	}
+
+	if _, err := g.Base(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, root, map[string]string{"lib/b.py": "def b():\n    return 'needle two'\n"})
+	before = g.files.Walks()
+	for i := 0; i < 2; i++ {
+		r := search(in)
+		if !r.OK || !strings.Contains(r.Text, "lib/a.py:2:") || !strings.Contains(r.Text, "lib/b.py:2:") {
+			t.Fatalf("search %d of the plan: %+v", i+1, r)
+		}
+	}
+	if w := g.files.Walks() - before; w != 0 {
+		t.Errorf("the plan's two searches walked the tree %d times, want 0 (the base context's listing)", w)
+	}
+
+	other := plan.ProblemInput{Problem: "another failure"}
+	if r := search(other); !r.OK {
+		t.Fatalf("search for another input: %+v", r)
+	}
+	if w := g.files.Walks() - before; w != 1 {
+		t.Errorf("a search for another problem walked the tree %d times, want 1 (its own walk)", w)
+	}
+}
