@@ -1,13 +1,16 @@
 package redact
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
 	ahocorasick "github.com/BobuSumisu/aho-corasick"
-	"github.com/spf13/viper"
+	toml "github.com/pelletier/go-toml/v2"
 	"github.com/zricethezav/gitleaks/v8/config"
 )
 
@@ -52,12 +55,90 @@ type detector struct {
 	entropy  float64 // minimum Shannon entropy of the secret (0 = none)
 	path     matcher // only files whose path matches (nil = any text)
 	allow    []*config.Allowlist
+	// lazy, for gitleaks' rules, compiles re, path and allow the first time a
+	// text has the rule's keywords (most rules never meet theirs).
+	lazy *lazyRule
 	// pre, when set, is a cheap check of one keyword hit text[ks:ke] before the
 	// regular expression runs (false = this hit cannot start a match).
 	pre func(text string, ks, ke int) bool
 	// accept, when set, judges one match (loc are offsets into the window that
 	// starts at off) and adds its spans to sc; it replaces the gitleaks checks.
 	accept func(sc *scan, off int, loc []int)
+}
+
+// compiled is a detector's regular expression and path, compiled now if they
+// were not (nil when its rule does not compile: it finds nothing, as when the
+// whole configuration did not load).
+func (d *detector) compiled() *detector {
+	if d.lazy == nil {
+		return d
+	}
+	return d.lazy.rule()
+}
+
+// allowlists are the detector's allowlists, compiled now if they were not.
+func (d *detector) allowlists() []*config.Allowlist {
+	if d.lazy == nil {
+		return d.allow
+	}
+	return d.lazy.allowlists()
+}
+
+// lazyRule is one gitleaks rule, compiled on first use by gitleaks itself
+// (ViperConfig.Translate) from a configuration holding only this rule and the
+// allowlists that target it, so it means what it means in the whole
+// configuration. Its expression and path are compiled when a text first has
+// its keywords; its allowlists (the generic rule's: 1,456 stop words and long
+// expressions, ~7 ms) when it first finds something, or before its path check
+// when one of them can switch it off by path (pathAllowlists).
+type lazyRule struct {
+	vc config.ViperConfig
+	// pathAllowlists: an allowlist of the rule can switch it off for a file
+	// by its path alone (pathAllowlisted).
+	pathAllowlists bool
+
+	ruleOnce, allowOnce sync.Once
+	d                   *detector // the expression and path (nil: the rule does not compile)
+	allow               []*config.Allowlist
+	allowErr            bool // the allowlists do not compile
+}
+
+func (l *lazyRule) rule() *detector {
+	l.ruleOnce.Do(func() {
+		one := l.vc
+		r := one.Rules[0]
+		r.AllowList, r.Allowlists = nil, nil
+		one.Rules = append(one.Rules[:0:0], r) // a new array: the configuration's stays whole
+		one.Allowlists = nil
+		cfg, err := one.Translate()
+		if err != nil {
+			return
+		}
+		cr, ok := cfg.Rules[r.ID]
+		if !ok || cr.Regex == nil {
+			return
+		}
+		d := detector{re: cr.Regex}
+		if cr.Path != nil {
+			d.path = cr.Path
+		}
+		l.d = &d
+	})
+	return l.d
+}
+
+// allowlists compiles the rule whole, with its allowlists. When they do not
+// compile, the rule's findings are kept (nothing allows them).
+func (l *lazyRule) allowlists() []*config.Allowlist {
+	l.allowOnce.Do(func() {
+		cfg, err := l.vc.Translate()
+		if err != nil {
+			l.allowErr = true
+			return
+		}
+		l.allow = cfg.Rules[l.vc.Rules[0].ID].Allowlists
+	})
+	return l.allow
 }
 
 // ruleSet is the compiled engine.
@@ -69,9 +150,11 @@ type ruleSet struct {
 	kws    map[string]int // keyword → index, while the engine is built
 }
 
-// rules returns the compiled engine; the first call parses and compiles it (~200
-// regular expressions, ~40 ms), so process start-up does not pay for it. When
-// gitleaks' configuration fails to load, only the hand-written detectors run.
+// rules returns the engine; the first call builds it (~10 ms: gitleaks'
+// configuration read, the keyword trie; a rule's regular expressions are
+// compiled when a text first has its keywords), so process start-up does not
+// pay for it. When gitleaks' configuration fails to load, only the
+// hand-written detectors run.
 var rules = sync.OnceValue(func() *ruleSet {
 	rs, err := loadRules(config.DefaultConfig)
 	if err != nil {
@@ -81,38 +164,77 @@ var rules = sync.OnceValue(func() *ruleSet {
 	return rs
 })
 
-// Prepare starts compiling the rule set on a goroutine of its own, when it is
-// not compiled yet: a caller that will redact soon (a gatherer about to read
-// the project) does not wait the whole compile at its first redaction.
+// Prepare starts building the rule set on a goroutine of its own, when it is
+// not built yet: a caller that will redact soon (a gatherer about to read
+// the project) does not wait the whole build at its first redaction.
 func Prepare() { go rules() }
 
-// loadRules compiles a gitleaks TOML configuration (with its own viper instance:
-// the global one is left alone) and adds the hand-written detectors.
-func loadRules(toml string) (*ruleSet, error) {
-	v := viper.New()
-	v.SetConfigType("toml")
-	if err := v.ReadConfig(strings.NewReader(toml)); err != nil {
-		return nil, err
-	}
+// loadRules reads a gitleaks TOML configuration and adds a detector for each
+// of its rules, compiled when first used (lazyRule). Its global allowlists are
+// compiled now, by gitleaks, from the configuration without its rules.
+//
+// The TOML is decoded straight into gitleaks' ViperConfig (~1.5 ms; through a
+// viper instance, as gitleaks reads it, ~10 ms): the two give the same value
+// (lazy_test.go).
+func loadRules(text string) (*ruleSet, error) {
 	var vc config.ViperConfig
-	if err := v.Unmarshal(&vc); err != nil {
+	if err := toml.Unmarshal([]byte(text), &vc); err != nil {
 		return nil, err
 	}
-	cfg, err := vc.Translate()
+	if vc.Extend.Path != "" || vc.Extend.URL != "" || vc.Extend.UseDefault || len(vc.Extend.DisabledRules) > 0 {
+		return nil, errors.New("a configuration that extends another is not supported")
+	}
+	// the allowlists, the deprecated single one included (Translate's rules)
+	lists := vc.Allowlists
+	if vc.AllowList != nil {
+		if len(lists) > 0 {
+			return nil, errors.New("[allowlist] is deprecated, it cannot be used alongside [[allowlists]]")
+		}
+		lists = append(lists, vc.AllowList)
+	}
+	ids := map[string]bool{}
+	for _, r := range vc.Rules {
+		ids[r.ID] = true
+	}
+	global := config.ViperConfig{Title: vc.Title, Description: vc.Description, MinVersion: vc.MinVersion}
+	for _, a := range lists {
+		if len(a.TargetRules) == 0 {
+			global.Allowlists = append(global.Allowlists, a)
+		}
+		for _, id := range a.TargetRules {
+			if !ids[id] {
+				return nil, fmt.Errorf("[[allowlists]] target rule ID '%s' does not exist", id)
+			}
+		}
+	}
+	cfg, err := global.Translate()
 	if err != nil {
 		return nil, err
 	}
 	rs := &ruleSet{global: cfg.Allowlists}
-	for _, id := range cfg.OrderedRules {
-		r := cfg.Rules[id]
-		if skippedRules[id] || r.Regex == nil || len(r.Keywords) == 0 || r.SkipReport {
+	for _, r := range vc.Rules {
+		if skippedRules[r.ID] || r.Regex == "" || len(r.Keywords) == 0 || r.SkipReport {
 			continue
 		}
-		d := detector{id: id, re: r.Regex, reach: reachOf(r.Regex.String()), gitleaks: true, group: r.SecretGroup,
-			entropy: r.Entropy, allow: r.Allowlists, pre: prefilters[id]}
-		if r.Path != nil {
-			d.path = r.Path
+		own := r
+		own.Keywords = slices.Clone(r.Keywords) // Translate lower-cases them in place
+		one := config.ViperConfig{Title: vc.Title, MinVersion: vc.MinVersion, Rules: append(vc.Rules[:0:0], own)}
+		byPath := false
+		for _, a := range append(slices.Clone(r.Allowlists), r.AllowList) {
+			if a != nil {
+				byPath = byPath || mayAllowPath(a.Condition, a.Paths, a.Regexes, a.StopWords, a.Commits)
+			}
 		}
+		for _, a := range lists {
+			if slices.Contains(a.TargetRules, r.ID) {
+				t := *a
+				t.TargetRules = []string{r.ID}
+				one.Allowlists = append(one.Allowlists, &t)
+				byPath = byPath || mayAllowPath(a.Condition, a.Paths, a.Regexes, a.StopWords, a.Commits)
+			}
+		}
+		d := detector{id: r.ID, reach: reachOf(r.Regex), gitleaks: true, group: r.SecretGroup,
+			entropy: r.Entropy, lazy: &lazyRule{vc: one, pathAllowlists: byPath}, pre: prefilters[r.ID]}
 		rs.addDetector(d, r.Keywords)
 	}
 	return rs, nil
@@ -266,13 +388,17 @@ func (rs *ruleSet) find(text, path string) []secretSpan {
 			continue
 		}
 		d := &rs.dets[di]
-		if d.gitleaks && (skipGitleaks || d.path != nil && (path == "" || !d.path.MatchString(path)) ||
-			path != "" && rulePathAllowlisted(d.allow, path)) {
+		if d.gitleaks && skipGitleaks {
+			continue
+		}
+		c := d.compiled()
+		if c == nil || d.gitleaks && (c.path != nil && (path == "" || !c.path.MatchString(path)) ||
+			path != "" && (d.lazy == nil || d.lazy.pathAllowlists) && rulePathAllowlisted(d.allowlists(), path)) {
 			continue
 		}
 		for _, w := range ws {
 			sub := text[w.from:w.to]
-			for _, loc := range d.re.FindAllStringSubmatchIndex(sub, -1) {
+			for _, loc := range c.re.FindAllStringSubmatchIndex(sub, -1) {
 				if d.accept != nil {
 					d.accept(sc, w.from, loc)
 				} else {
@@ -318,7 +444,7 @@ func (rs *ruleSet) acceptGitleaks(sc *scan, off int, loc []int, d *detector) {
 	}
 	match := text[ms:me]
 	line := text[lineStartBack(text, ms, 0):lineEndForward(text, max(me-1, ms), 0)]
-	if findingAllowed(rs.global, secret, match, line) || findingAllowed(d.allow, secret, match, line) {
+	if findingAllowed(rs.global, secret, match, line) || findingAllowed(d.allowlists(), secret, match, line) {
 		return
 	}
 	if d.id == "generic-api-key" && identifierRe().MatchString(secret) {
@@ -375,6 +501,22 @@ func pathAllowlisted(a *config.Allowlist, path string) bool {
 		return len(a.Regexes) == 0 && len(a.StopWords) == 0 && len(a.Commits) == 0 && a.PathAllowed(path)
 	}
 	return a.PathAllowed(path)
+}
+
+// mayAllowPath reports whether an allowlist with these fields (as the
+// configuration writes them) can switch its rule off by a path alone
+// (pathAllowlisted); an unknown condition says it may.
+func mayAllowPath(condition string, paths, regexes, stopWords, commits []string) bool {
+	if len(paths) == 0 {
+		return false
+	}
+	switch strings.ToUpper(condition) {
+	case "", "OR", "||":
+		return true
+	case "AND", "&&":
+		return len(regexes) == 0 && len(stopWords) == 0 && len(commits) == 0
+	}
+	return true
 }
 
 func rulePathAllowlisted(lists []*config.Allowlist, path string) bool {
