@@ -70,6 +70,9 @@ func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 			}
 		}
 	}
+	if gt != nil {
+		gt.checkBodies(scope)
+	}
 	if span.to-span.from > 2*around { // a huge function: the part around the line
 		span = lineRange{max(span.from, line-around), min(span.to, line+around)}
 	}

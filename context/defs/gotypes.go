@@ -51,6 +51,12 @@ type goTyped struct {
 	own   map[*types.Package]bool   // the project's packages
 	files map[string]string         // project file of each checked token.File name (the file's root-relative path)
 	done  int
+	// bodies are the function bodies of the packages in play not checked yet
+	// (checkHeads)
+	bodies map[*ast.FuncDecl]pendingBody
+	// whole checks the packages in play with all their bodies at once (the
+	// reference tests compare checkHeads with)
+	whole bool
 }
 
 // goTarget is a project definition a typed use refers to.
@@ -65,7 +71,8 @@ func (d *defFinder) typed() *goTyped {
 		d.gt = &goTyped{fset: token.NewFileSet(), info: &types.Info{
 			Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{},
 			Selections: map[*ast.SelectorExpr]*types.Selection{}, Defs: map[*ast.Ident]types.Object{},
-		}, pkgs: map[string]*types.Package{}, fakes: map[string]*types.Package{}, own: map[*types.Package]bool{}, files: map[string]string{}}
+		}, pkgs: map[string]*types.Package{}, fakes: map[string]*types.Package{}, own: map[*types.Package]bool{}, files: map[string]string{},
+			bodies: map[*ast.FuncDecl]pendingBody{}}
 	}
 	return d.gt
 }
@@ -164,7 +171,12 @@ func (d *defFinder) checkDir(key, dir, name string, withTests bool) *types.Packa
 			pkgPath += "_test"
 		}
 	}
-	pkg, _ := conf.Check(pkgPath, gt.fset, files, gt.info)
+	var pkg *types.Package
+	if withTests && !gt.whole {
+		pkg = gt.checkHeads(conf, pkgPath, files)
+	} else {
+		pkg, _ = conf.Check(pkgPath, gt.fset, files, gt.info)
+	}
 	if pkg == nil {
 		return nil
 	}
@@ -175,6 +187,95 @@ func (d *defFinder) checkDir(key, dir, name string, withTests bool) *types.Packa
 		df.parsed = goParsed{fset: gt.fset, file: af, typed: gt, bodies: withTests}
 	}
 	return pkg
+}
+
+// checkHeads type-checks files as one package with their function bodies
+// left for later: each is checked when its uses are first read (checkBodies).
+// A failing test's package has hundreds of functions, of which a base context
+// reads a few dozen.
+func (gt *goTyped) checkHeads(conf types.Config, pkgPath string, files []*ast.File) *types.Package {
+	conf.Importer = &importMemo{conf.Importer, map[string]*types.Package{}}
+	later := conf
+	later.DisableUnusedImportCheck = true // a body's file has all its file's imports
+	heads := make([]*ast.File, len(files))
+	pkg := types.NewPackage(pkgPath, "")
+	for i, af := range files {
+		h := *af
+		h.Decls = slices.Clone(af.Decls)
+		for j, decl := range h.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
+				h.Decls[j] = &ast.FuncDecl{Doc: fd.Doc, Recv: fd.Recv, Name: fd.Name, Type: fd.Type}
+				gt.bodies[fd] = pendingBody{&later, pkg, af}
+			}
+		}
+		heads[i] = &h
+	}
+	_ = types.NewChecker(&conf, gt.fset, pkg, gt.info).Files(heads) // errors are tolerated
+	return pkg
+}
+
+// importMemo gives the package an import path gave before: a body checked
+// later imports what its package's check imported.
+type importMemo struct {
+	im   types.Importer
+	pkgs map[string]*types.Package
+}
+
+func (m *importMemo) Import(p string) (*types.Package, error) {
+	if pkg, ok := m.pkgs[p]; ok {
+		return pkg, nil
+	}
+	pkg, err := m.im.Import(p)
+	if err == nil {
+		m.pkgs[p] = pkg
+	}
+	return pkg, err
+}
+
+// pendingBody is a function body checkHeads left for later: the configuration
+// its package was checked with, the package and the function's file.
+type pendingBody struct {
+	conf *types.Config
+	pkg  *types.Package
+	file *ast.File
+}
+
+// checkBodies type-checks the bodies of the functions among decls that
+// checkHeads left for later: into their package, each in a file of its own
+// (the function renamed _, so it declares nothing, beside its file's
+// imports), by a checker of these files alone (a checker that checked the
+// package would go over all its declarations again). A body's types depend
+// only on the package's declarations, all checked: it is typed as in a check
+// of the whole package.
+func (gt *goTyped) checkBodies(decls []ast.Node) {
+	byPkg := map[*types.Package][]*ast.File{}
+	var order []pendingBody
+	for _, n := range decls {
+		fd, ok := n.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		pb, ok := gt.bodies[fd]
+		if !ok {
+			continue
+		}
+		delete(gt.bodies, fd)
+		var ds []ast.Decl
+		for _, d := range pb.file.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+				ds = append(ds, g)
+			}
+		}
+		ds = append(ds, &ast.FuncDecl{Recv: fd.Recv, Name: &ast.Ident{NamePos: fd.Name.NamePos, Name: "_"}, Type: fd.Type, Body: fd.Body})
+		f := &ast.File{Package: pb.file.Package, Name: pb.file.Name, Decls: ds, FileStart: pb.file.FileStart, FileEnd: pb.file.FileEnd, GoVersion: pb.file.GoVersion}
+		if byPkg[pb.pkg] == nil {
+			order = append(order, pb)
+		}
+		byPkg[pb.pkg] = append(byPkg[pb.pkg], f)
+	}
+	for _, pb := range order {
+		_ = types.NewChecker(pb.conf, gt.fset, pb.pkg, gt.info).Files(byPkg[pb.pkg])
+	}
 }
 
 // markInPlay says the Go files of file's folder keep their function bodies:
