@@ -88,7 +88,10 @@ func main() {
 	if tty && isatty.IsTerminal(os.Stdout.Fd()) {
 		e.Term = &editor.Terminal{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
 	}
-	os.Exit(run(ctx, e, os.Args[1:]))
+	stopProfiles := startProfiles(os.Getenv, os.Stderr)
+	code := run(ctx, e, os.Args[1:])
+	stopProfiles()
+	os.Exit(code)
 }
 
 // run parses the global flags, resolves the root and dispatches to a subcommand.
