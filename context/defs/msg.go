@@ -15,8 +15,10 @@ import (
 // Messages: a failing test often prints or expects text the broken code writes
 // ("required flag(s) ... not set", "Did you mean this?", "noun_aliases+=(").
 // The quoted strings of the failure output and the string literals of the
-// failing test's lines are cut into fragments (at escapes such as \n and \",
-// and at format verbs such as %q), and the project's source files (test files
+// failing test's lines (in Python and TS/JS also '…' and a regular expression
+// literal, /bad indentation of a mapping entry/) are cut into fragments (at
+// escapes such as \n and \", at format verbs such as %q, at a regular
+// expression's metacharacters), and the project's source files (test files
 // left out) are searched for them in one walk: a fragment counts where a quote
 // opens before it on its line, outside a line comment (code that writes it,
 // not a comment that mentions it). The definition around a line
@@ -39,11 +41,22 @@ const (
 // test can lower it.
 var msgReadBudget int64 = 64 << 20
 
+// reClass is an escape or a bracketed class of a regular expression literal.
+const reClass = `\\.|\[(?:[^\]\\\n]|\\.)*\]`
+
 var (
 	// quoted strings of output and code: "..." with escapes, `...`
 	msgQuotedRe = lazyre.New("\"(?:[^\"\\\\\\n]|\\\\.)*\"|`[^`\\n]*`")
 	// what cuts a string into fragments: escapes, format verbs, quotes
 	msgCutRe = lazyre.New(`\\.|%[-+# 0-9.*]*[a-zA-Z%]|["'` + "`" + `]`)
+	// the literals of a line of Python or TS/JS: strings in any quotes, and
+	// a regular expression literal where an expression starts (its body is
+	// the group)
+	codeLiteralRe = lazyre.New(`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|` + "`[^`\\n]*`" +
+		`|[=(,:!&|?{};\[]\s*/((?:[^/\\\n*\[]|` + reClass + `)(?:[^/\\\n\[]|` + reClass + `)*)/[a-z]*`)
+	// what cuts a regular expression into fragments: escapes, classes,
+	// groups, anchors, quantifiers, alternatives
+	regexCutRe = lazyre.New(`\\.|\[(?:[^\]\\]|\\.)*\]|[(){}^$.|?*+]`)
 )
 
 // msgFragments returns the fragments of the quoted strings of text, in order,
@@ -58,6 +71,32 @@ func msgFragments(text string, seen map[string]bool) []string {
 			}
 			seen[f] = true
 			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// codeFragments returns the fragments of the string literals of a line of
+// code of lang, without duplicates in seen: Go's "…" and `…` (its '…' is a
+// rune), and in Python and TS/JS also '…' and a JS regular expression
+// literal (/bad indentation of a mapping entry/ in an assert.throws), whose
+// metacharacters cut it as escapes cut a string.
+func codeFragments(lang defLang, line string, seen map[string]bool) []string {
+	if _, ok := lang.(goLang); ok {
+		return msgFragments(line, seen)
+	}
+	var out []string
+	for _, m := range codeLiteralRe.FindAllStringSubmatch(line, -1) {
+		body, cut := m[0][1:len(m[0])-1], msgCutRe
+		if m[1] != "" { // a regular expression
+			body, cut = m[1], regexCutRe
+		}
+		for _, f := range cut.Split(body, -1) {
+			f = strings.TrimSpace(f)
+			if goodFragment(f) && !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
 		}
 	}
 	return out
@@ -114,7 +153,7 @@ func (d *defFinder) messageScan(text string, points []defPoint) (scan treeScan, 
 		}
 		slices.SortStableFunc(lines, func(a, b int) int { return absInt(a-p.line) - absInt(b-p.line) })
 		for _, n := range lines {
-			frags = append(frags, msgFragments(f.lines[n-1], seen)...)
+			frags = append(frags, codeFragments(lang, f.lines[n-1], seen)...)
 		}
 	}
 	if len(frags) > maxMsgFrags {

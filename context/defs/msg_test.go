@@ -105,3 +105,42 @@ func TestMsgFragments(t *testing.T) {
 		t.Errorf("msgFragments = %q, want %q", got, want)
 	}
 }
+
+// The message a JS test expects as a regular expression literal, or a Python
+// test in single quotes, leads to the function that throws it in single
+// quotes, though only a table of readers leads there by name.
+func TestDefinitionsFromMessagesOfScriptLiterals(t *testing.T) {
+	for _, c := range []struct{ fixture, file, name, msg string }{
+		{"jsmsgregex", "lib/loader.js", "readMapping", "bad indentation of a mapping entry"},
+		{"pymsgsingle", "durations/parse.py", "_units", "unknown unit in the duration"},
+	} {
+		t.Run(c.fixture, func(t *testing.T) {
+			root, problem := typedFixture(t, c.fixture)
+			got := sectionsFor(t, root, problem, Request{})
+			if _, ok := got.find("File "+c.file, "definition of "+c.name, fmt.Sprintf("writes %q", c.msg)); !ok {
+				t.Errorf("the function writing %q is not among the definitions:\n%s", c.msg, got.titles())
+			}
+		})
+	}
+}
+
+// The string and regular expression literals of a line of a script are cut
+// into fragments; Go's single quotes are runes, a division is not a regular
+// expression.
+func TestCodeFragments(t *testing.T) {
+	for _, c := range []struct {
+		lang defLang
+		line string
+		want []string
+	}{
+		{tsLang{}, `assert.throws(() => load('foo: "1" bar: "2"'), /^bad indentation of a (mapping|sequence) entry at line \d+$/);`, []string{"bad indentation of a", "entry at line"}},
+		{pyLang{}, `with pytest.raises(ValueError, match=r'cannot parse the \d+ value'):`, []string{"cannot parse the"}},
+		{tsLang{}, `const ratio = total / count / scale; // per the unit / second`, nil},
+		{goLang{}, `if r == 'x' || s == "unexpected end of input" {`, []string{"unexpected end of input"}},
+	} {
+		got := codeFragments(c.lang, c.line, map[string]bool{})
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("codeFragments(%q) = %q, want %q", c.line, got, c.want)
+		}
+	}
+}
