@@ -197,6 +197,7 @@ type defFinder struct {
 	gt                 *goTyped             // Go type information (gotypes.go)
 	texts              map[string]shownText // the files sections are cut from, read once
 	inPlay             map[string]bool      // Go folders whose files keep their function bodies (gotypes.go)
+	pointNames         map[string]bool      // the names the failing lines use (long.go: the lines of a long type that matter)
 }
 
 // context returns what file imports from the project and the other files of its
@@ -342,6 +343,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 		d.prepare(lang, p.file)
 		span, uses := lang.uses(f, p.line, maxUseSpan/2)
 		imps, folder := d.context(lang, p.file, f.src)
+		d.notePointUses(lang, uses)
 		for _, u := range uses {
 			u.point = pi
 			if pi >= nFrames {
@@ -1027,9 +1029,14 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 			from, to := h.span.from, h.span.to
 			parts := []lineRange{{from, to}}
 			long := to-from+1 > maxDefLines
+			typ := false // a long type: never whole (long.go)
 			if long {
 				if f := d.files[h.file]; f != nil && f.ok && to <= len(f.lines) {
-					parts = longParts(f.lines, from, to, links[defPoint{h.file, to}], append(slices.Clip(frags), h.msg), d.req.Text)
+					names, fields := links[defPoint{h.file, to}], []string(nil)
+					if typ = goTypeSpan(h.file, f.lines, h.span); typ {
+						names, fields = nil, slices.Sorted(maps.Keys(d.pointNames)) // its fields the failing lines name, not the types of the others
+					}
+					parts = longParts(f.lines, from, to, names, fields, append(slices.Clip(frags), h.msg), d.req.Text)
 				} else {
 					parts = []lineRange{{from, from + maxDefLines - 1}}
 				}
@@ -1055,7 +1062,7 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 					what += fmt.Sprintf(", %d lines of %d: those the sections above do not show", n, to-from+1)
 				}
 			}
-			if !partly && long && wholeLong < maxWholeLong && len(body) <= left/2 && !covered(from, to) {
+			if !partly && long && !typ && wholeLong < maxWholeLong && len(body) <= left/2 && !covered(from, to) {
 				// room for all of it: a long function is shown whole (the bug of a
 				// real fix is anywhere in it), up to half of the room left
 				long, parts = false, []lineRange{{from, to}}
@@ -1063,7 +1070,11 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 			}
 			if long {
 				body = longBody(ft.Lines, parts)
-				what += fmt.Sprintf(", %d lines of %d: the head and the lines that matter", linesIn(parts), to-from+1)
+				matter := "the lines that matter"
+				if typ {
+					matter = "the fields the failing lines name"
+				}
+				what += fmt.Sprintf(", %d lines of %d: the head and %s", linesIn(parts), to-from+1, matter)
 			}
 			where := fmt.Sprintf("used at %s:%d", h.usedAt.file, h.usedAt.line)
 			if h.via != "" {

@@ -2,6 +2,7 @@ package defs
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,6 +23,11 @@ import (
 // at most maxDefLines lines in all (the head first, then the other lines in
 // the order of the definition), with a line saying which lines are left out
 // between the parts.
+//
+// A long Go type (a struct of 60 documented fields) is never shown whole, as a
+// long function may be: the fix is rarely in it, and its lines that matter
+// are those of the fields and methods the failing lines name (the Use, Run and
+// TraverseChildren a test's &Command{…} sets), besides its head.
 
 const (
 	longHead    = 12 // first lines of a long definition always shown
@@ -30,15 +36,22 @@ const (
 
 // longParts returns the ranges of a long definition (from..to, over
 // maxDefLines lines) to show: the head, the last line, and the windows
-// around the lines of lines (1-based) that use one of names, hold one of
-// frags, or write a string whose fragment (msgFragments) the failure's text
-// holds.
-func longParts(lines []string, from, to int, names, frags []string, text string) []lineRange {
+// around the lines of lines (1-based) that use one of names, declare one of
+// fields (a type's), hold one of frags, or write a string whose fragment
+// (msgFragments) the failure's text holds; comment lines are not lines that
+// matter.
+func longParts(lines []string, from, to int, names, fields, frags []string, text string) []lineRange {
 	var res []*regexp.Regexp
 	for _, n := range names {
 		res = append(res, regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`))
 	}
+	if len(fields) > 0 { // a line that declares one of fields
+		res = append(res, regexp.MustCompile(`^\s*(?:`+strings.Join(quoteAll(fields), "|")+`)\b`))
+	}
 	matters := func(l string) bool {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "/*") {
+			return false // a comment: not where the name is used or the message written
+		}
 		for _, f := range frags {
 			if f != "" && strings.Contains(l, f) {
 				return true
@@ -120,4 +133,34 @@ func linkNames(hits []defHit) map[defPoint][]string {
 		}
 	}
 	return out
+}
+
+// goTypeSpan reports whether s, a definition of a Go file, declares a type
+// (not a function, a method, a variable or a constant).
+func goTypeSpan(file string, lines []string, s defSpan) bool {
+	if path.Ext(file) != ".go" || s.data || s.member {
+		return false
+	}
+	for n := s.from; n <= min(s.to, len(lines)); n++ {
+		t := strings.TrimSpace(lines[n-1])
+		if t == "" || strings.HasPrefix(t, "//") {
+			continue
+		}
+		return !strings.HasPrefix(t, "func")
+	}
+	return false
+}
+
+// notePointUses records the names the failing lines use (a long type's lines
+// that name one of them matter).
+func (d *defFinder) notePointUses(lang defLang, uses []defUse) {
+	if d.pointNames == nil {
+		d.pointNames = map[string]bool{}
+	}
+	_, isGo := lang.(goLang) // (every Go name is "builtin": never looked up project-wide)
+	for _, u := range uses {
+		if len(u.name) >= 3 && (isGo || !lang.builtin(u.name)) {
+			d.pointNames[u.name] = true
+		}
+	}
 }
