@@ -17,7 +17,8 @@
 // maxHops more hops: the names the nearest maxParents definitions of the hop
 // before use themselves, looked up in their file, folder and imports, ranked
 // after all of the hop before (a test calls a helper, the helper calls F, F
-// calls the broken G). Each
+// calls the broken G) — but right after the definition that uses it when it
+// is in a file a section before cuts at the cap (chain.go). Each
 // definition's span (the function, method, type or class, at most maxDefLines of its lines, long.go)
 // becomes one section, unless the base context already shows it; together they
 // stay within MaxResultBytes (one section's budget), and those that do not fit
@@ -458,6 +459,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			parents++
 		}
 		sortHits(next)
+		hits, next = d.promote(hits, next) // (chain.go)
 		hits = append(hits, next...)
 		frontier = next
 	}
