@@ -409,6 +409,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			p := defPoint{h.file, h.span.to}
 			d.prepare(lang, h.file)
 			span, uses := defUses(lang, f, h.span) // the whole definition
+			uses = d.typeUsesShown(h, f, uses)     // (a long type: its lines shown, long.go)
 			imps, folder := d.context(lang, h.file, f.src)
 			var found []defHit
 			for _, u := range uses {

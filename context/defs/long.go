@@ -2,6 +2,7 @@ package defs
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -27,7 +28,9 @@ import (
 // A long Go type (a struct of 60 documented fields) is never shown whole, as a
 // long function may be: the fix is rarely in it, and its lines that matter
 // are those of the fields and methods the failing lines name (the Use, Run and
-// TraverseChildren a test's &Command{…} sets), besides its head.
+// TraverseChildren a test's &Command{…} sets), besides its head; the next hop
+// looks up what those lines use only (the types of the fields not shown are
+// not what the failure is about).
 
 const (
 	longHead    = 12 // first lines of a long definition always shown
@@ -163,4 +166,27 @@ func (d *defFinder) notePointUses(lang defLang, uses []defUse) {
 			d.pointNames[u.name] = true
 		}
 	}
+}
+
+// typeUsesShown returns the uses of the lines of a long Go type (h, of f)
+// that its section shows (its head and the fields the failing lines name):
+// the types of its other fields are not what the failure is about. Other
+// definitions keep all their uses.
+func (d *defFinder) typeUsesShown(h defHit, f *defFile, uses []defUse) []defUse {
+	s := h.span
+	if s.to-s.from+1 <= maxDefLines || s.to > len(f.lines) || !goTypeSpan(h.file, f.lines, s) {
+		return uses
+	}
+	parts := longParts(f.lines, s.from, s.to, nil, slices.Sorted(maps.Keys(d.pointNames)), nil, "")
+	out := uses[:0:0]
+	for _, u := range uses {
+		n := s.to - u.dist // (the uses of a definition are measured from its last line)
+		for _, p := range parts {
+			if p.from <= n && n <= p.to {
+				out = append(out, u)
+				break
+			}
+		}
+	}
+	return out
 }

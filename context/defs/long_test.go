@@ -97,22 +97,26 @@ func TestDefinitionsGoLongFunctionWholeWhenItFits(t *testing.T) {
 
 // A test that builds a value of a 200-line struct type and a 150-line
 // function: the struct is shown as its head and the fields the test sets
-// (Retry, Name), saying so, not whole, and the long function is still shown
+// (Retry, Name), saying so, not whole, with the type of Retry but not the
+// types of the fields it does not show; the long function is still shown
 // whole.
 func TestDefinitionsGoLongTypeShowsTheFieldsUsed(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("package srv\n\n// Server is a server.\ntype Server struct {\n")
 	for i := range 60 {
 		fmt.Fprintf(&b, "\t// Opt%d is option %d.\n\tOpt%d int\n\n", i, i, i)
+		if i == 10 {
+			b.WriteString("\t// Extras are more options.\n\tExtras Extra\n\n")
+		}
 		if i == 40 {
-			b.WriteString("\t// Retry is how many times a request is sent again.\n\tRetry int\n\n")
+			b.WriteString("\t// Retry is how many times a request is sent again.\n\tRetry Count\n\n")
 		}
 	}
 	b.WriteString("\t// Name is the server's name.\n\tName string\n}\n\n// Start starts s.\nfunc Start(s *Server) int {\n\tn := 0\n")
 	for i := range 150 {
 		fmt.Fprintf(&b, "\tn += s.Opt%d\n", i%60)
 	}
-	b.WriteString("\treturn n + s.Retry\n}\n")
+	b.WriteString("\treturn n + int(s.Retry)\n}\n\n// Count is a number of times.\ntype Count int\n\n// Extra are more options.\ntype Extra struct{ A int }\n")
 	src := b.String()
 	root := t.TempDir()
 	testtree.Write(t, root, map[string]string{
@@ -139,13 +143,19 @@ func TestStart(t *testing.T) {
 	if !strings.Contains(s.Sec.Title, "the head and the fields the failing lines name") {
 		t.Errorf("the long struct's section does not say it shows the fields the test names: %s", s.Sec.Title)
 	}
-	for _, want := range []string{"| type Server struct {", "| \tRetry int", "| \tName string", "| \t// Retry is how many times"} {
+	for _, want := range []string{"| type Server struct {", "| \tRetry Count", "| \tName string", "| \t// Retry is how many times"} {
 		if !strings.Contains(s.Sec.Body, want) {
 			t.Errorf("Server's section lacks %q:\n%s", want, s.Sec.Body)
 		}
 	}
 	if strings.Contains(s.Sec.Body, "\tOpt20 int") {
 		t.Errorf("Server's section shows a field no failing line names:\n%s", s.Sec.Body)
+	}
+	if _, ok := got.find("definition of Count"); !ok {
+		t.Errorf("the type of a field the test sets is not shown; sections:\n%s", got.titles())
+	}
+	if _, ok := got.find("definition of Extra"); ok {
+		t.Errorf("the type of a field the struct's section does not show is shown; sections:\n%s", got.titles())
 	}
 	if f, ok := got.find("File srv.go", "definition of Start"); !ok || strings.Contains(f.Sec.Title, "lines of") {
 		t.Errorf("the long function Start is not shown whole; sections:\n%s", got.titles())
