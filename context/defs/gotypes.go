@@ -547,15 +547,11 @@ func (gt *goTyped) implementations(fn *types.Func, recv types.Type) []goTarget {
 		return nil
 	}
 	return gt.concreteMethods(func(_ *types.Package, t types.Type) *types.Func {
-		if !types.Implements(t, iface) {
-			t = types.NewPointer(t)
-			if !types.Implements(t, iface) {
-				return nil
-			}
+		t, ok := implementer(t, iface)
+		if !ok {
+			return nil
 		}
-		m, _, _ := types.LookupFieldOrMethod(t, true, fn.Pkg(), fn.Name())
-		f, _ := m.(*types.Func)
-		return f
+		return methodOf(types.NewMethodSet(t), fn)
 	})
 }
 

@@ -148,3 +148,22 @@ func TestDefinitionsGoManyImplementationsRankLast(t *testing.T) {
 		}
 	}
 }
+
+// A function registered as a method value (reg.Register(1, r.renderLink)) by
+// the implementation of an interface the code under test calls
+// (nr.RegisterFuncs) is in the base context, though nothing calls it by name:
+// the implementation is found although its package was written against the
+// interface's package as imported, and the package in play is a second check
+// of it.
+func TestDefinitionsGoMethodValueThroughInterface(t *testing.T) {
+	root, problem := typedFixture(t, "registered")
+	got := sectionsFor(t, root, problem, Request{})
+	for _, parts := range [][]string{
+		{"File render/html/html.go", "definition of RegisterFuncs", "used by Render"},
+		{"File render/html/html.go", "definition of renderLink", "used by RegisterFuncs"},
+	} {
+		if _, ok := got.find(parts...); !ok {
+			t.Errorf("no section %q; sections:\n%s", parts, got.titles())
+		}
+	}
+}
