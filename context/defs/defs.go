@@ -168,6 +168,9 @@ type defFile struct {
 	// gotypes.go's goSyntax; TS/JS and Python: what the line scans need, ts.go's
 	// tsLines and py.go's pyLines).
 	parsed any
+	// skip are the lines whose uses are not read: the cases of a Go test
+	// table the failure does not name (testtables.go); nil until set
+	skip []lineRange
 }
 
 // defHit is a definition found for a use, with its rank.
@@ -199,6 +202,7 @@ type defFinder struct {
 	texts              map[string]shownText // the files sections are cut from, read once
 	inPlay             map[string]bool      // Go folders whose files keep their function bodies (gotypes.go)
 	pointNames         map[string]bool      // the names the failing lines use (long.go: the lines of a long type that matter)
+	cases              *caseState           // the failing cases of Go test tables (testtables.go)
 }
 
 // context returns what file imports from the project and the other files of its
@@ -474,6 +478,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 func (d *defFinder) prepare(lang defLang, file string) {
 	if _, ok := lang.(goLang); ok {
 		d.typeCheck(file)
+		d.skipOtherCases(file)
 	}
 }
 
@@ -1030,8 +1035,19 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 			}
 			m = shown[h.file]
 			from, to := h.span.from, h.span.to
+			// a definition holding a table of test cases: the cases the
+			// failure names, or nothing when it names others (testtables.go)
+			cut := d.cutTables(h.file, from, to, m)
+			if cut.drop {
+				done[key] = true
+				d.cases.dropped = append(d.cases.dropped, h.span.name)
+				continue
+			}
 			parts := []lineRange{{from, to}}
-			long := to-from+1 > maxDefLines
+			long := to-from+1 > maxDefLines && !cut.table
+			if cut.table {
+				parts = cut.parts
+			}
 			typ := false // a long type: never whole (long.go)
 			if long {
 				if f := d.files[h.file]; f != nil && f.ok && to <= len(f.lines) {
@@ -1044,7 +1060,7 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 					parts = []lineRange{{from, from + maxDefLines - 1}}
 				}
 			}
-			if coveredAll(parts) || (h.span.data && to-from >= maxTestData && frames.LooksLikeTestFile(h.file)) {
+			if coveredAll(parts) || (!cut.table && h.span.data && to-from >= maxTestData && frames.LooksLikeTestFile(h.file)) {
 				continue // shown already, or a test's table of cases
 			}
 			ft, err := d.shownText(h.file)
@@ -1054,7 +1070,7 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 			body := section.Numbered(ft.Lines, from, to)
 			what := "definition of " + h.span.name
 			partly := false
-			if rest := uncovered(m, from, to); len(rest) > 0 && rest[0] != (lineRange{from, to}) {
+			if rest := uncovered(m, from, to); !cut.table && len(rest) > 0 && rest[0] != (lineRange{from, to}) {
 				// an earlier section shows some of its lines (a whole file cut
 				// at the section cap, the window around a frame): the rest of
 				// them, not the lines again, when that is short or fits in half
@@ -1078,6 +1094,9 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 					matter = "the fields the failing lines name"
 				}
 				what += fmt.Sprintf(", %d lines of %d: the head and %s", linesIn(parts), to-from+1, matter)
+			}
+			if cut.table {
+				body, what = cut.body(ft.Lines, m), what+cut.what(to-from+1)
 			}
 			where := fmt.Sprintf("used at %s:%d", h.usedAt.file, h.usedAt.line)
 			if h.via != "" {
@@ -1114,7 +1133,7 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 				ranges = append(ranges, section.LineRange{From: p.from, To: p.to})
 			}
 			out = append(out, section.Candidate{Sec: plan.Section{Title: title, Body: body},
-				Seen:   &plan.SeenFile{Path: ft.Real, Whole: !long && !partly && from == 1 && to == len(ft.Lines)},
+				Seen:   &plan.SeenFile{Path: ft.Real, Whole: !long && !partly && !cut.table && from == 1 && to == len(ft.Lines)},
 				Ranges: ranges, Redacted: true, Redactions: ft.Red.In(from, to)})
 		}
 	}
@@ -1122,6 +1141,7 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 		*warnings = append(*warnings, fmt.Sprintf("%d definitions left out (budget of the definitions section reached): %s",
 			len(dropped), strings.Join(dropped, ", ")))
 	}
+	*warnings = append(*warnings, d.tableWarnings()...)
 	return out
 }
 

@@ -85,7 +85,7 @@ func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 	typings := map[[2]string]*typing{}
 	add := func(qual, name string, p token.Pos, id *ast.Ident, sel *ast.SelectorExpr) {
 		n := lineOf(p)
-		if n < span.from || n > span.to || name == "_" {
+		if n < span.from || n > span.to || name == "_" || inRanges(df.skip, n) { // (the other cases of a test table: testtables.go)
 			return
 		}
 		d := n - line
