@@ -203,6 +203,7 @@ type defFinder struct {
 	inPlay             map[string]bool      // Go folders whose files keep their function bodies (gotypes.go)
 	pointNames         map[string]bool      // the names the failing lines use (long.go: the lines of a long type that matter)
 	cases              *caseState           // the failing cases of Go test tables (testtables.go)
+	failText           *string              // the failure's text and its tests' lines (funcvalues.go)
 }
 
 // context returns what file imports from the project and the other files of its
@@ -750,7 +751,11 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 // file, 1 in its folder, 2 elsewhere; false when there are none.
 func (d *defFinder) addTargets(p defPoint, u defUse, hits *[]defHit) bool {
 	n := 0
+	writers := d.failureWriters(u.targets) // of many, those that write what the failure shows (funcvalues.go)
 	for _, t := range u.targets {
+		if u.qual == funcValueQual && len(u.targets) > maxStdImpls && !writers[t] {
+			continue // one of many functions a value may hold, not told apart
+		}
 		f := d.file(t.file, goLang{})
 		if !f.ok {
 			continue
@@ -764,7 +769,7 @@ func (d *defFinder) addTargets(p defPoint, u defUse, hits *[]defHit) bool {
 			}
 			tier := nearTier(p, t.file)
 			*hits = append(*hits, defHit{file: t.file, span: s, tier: tier, dist: u.dist, point: u.point, usedAt: p,
-				pathDist: pathDistance(p.file, t.file), loose: len(u.targets) > maxStdImpls})
+				pathDist: pathDistance(p.file, t.file), loose: len(u.targets) > maxStdImpls && !writers[t]})
 			n++
 			break
 		}

@@ -83,7 +83,9 @@ func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 		typed   bool
 	}
 	typings := map[[2]string]*typing{}
-	add := func(qual, name string, p token.Pos, id *ast.Ident, sel *ast.SelectorExpr) {
+	// add records a use; its targets are those of id or sel, or dyn's (a call
+	// through a function value, funcvalues.go)
+	add := func(qual, name string, p token.Pos, id *ast.Ident, sel *ast.SelectorExpr, dyn ...goTarget) {
 		n := lineOf(p)
 		if n < span.from || n > span.to || name == "_" || inRanges(df.skip, n) { // (the other cases of a test table: testtables.go)
 			return
@@ -94,7 +96,10 @@ func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 		}
 		k := [2]string{qual, name}
 		if gt != nil {
-			tg, typed := gt.targets(id, sel)
+			tg, typed := dyn, true
+			if id != nil || sel != nil {
+				tg, typed = gt.targets(id, sel)
+			}
 			ty := typings[k]
 			if ty == nil {
 				ty = &typing{}
@@ -117,6 +122,13 @@ func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {
 		switch x := n.(type) {
+		case *ast.CallExpr:
+			if gt == nil {
+				break
+			}
+			if name, tg, ok := gt.dynamicTargets(x); ok {
+				add(funcValueQual, name, x.Lparen, nil, nil, tg...) // f(…) of a function value
+			}
 		case *ast.SelectorExpr:
 			if id, ok := x.X.(*ast.Ident); ok {
 				add(id.Name, x.Sel.Name, x.Sel.Pos(), nil, x)

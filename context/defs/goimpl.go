@@ -2,7 +2,6 @@ package defs
 
 import (
 	"go/types"
-	"strings"
 )
 
 // Implementations across two copies of one package. A project package is
@@ -76,28 +75,11 @@ func methodOf(ms *types.MethodSet, want *types.Func) *types.Func {
 	return nil
 }
 
-// sigText is a method's parameter and result types, named with their
-// packages' paths (the receiver and the parameters' names left out).
+// sigText is a method's parameter and result types (signatureText).
 func sigText(fn *types.Func) string {
 	sig, _ := fn.Type().(*types.Signature)
 	if sig == nil {
 		return ""
 	}
-	qual := func(p *types.Package) string { return p.Path() }
-	var b strings.Builder
-	for i, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
-		if i > 0 {
-			b.WriteString(") (")
-		}
-		for j := range tup.Len() {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(types.TypeString(tup.At(j).Type(), qual))
-		}
-	}
-	if sig.Variadic() {
-		b.WriteString(" ...")
-	}
-	return b.String()
+	return signatureText(sig)
 }

@@ -50,6 +50,7 @@ type goTyped struct {
 	fakes map[string]*types.Package // stand-ins of other imports, by import path
 	own   map[*types.Package]bool   // the project's packages
 	files map[string]string         // project file of each checked token.File name (the file's root-relative path)
+	bySig map[string][]goTarget     // the functions of a signature, by its text (funcvalues.go)
 	done  int
 	// bodies are the function bodies of the packages in play not checked yet
 	// (checkHeads)

@@ -160,10 +160,30 @@ func TestDefinitionsGoMethodValueThroughInterface(t *testing.T) {
 	got := sectionsFor(t, root, problem, Request{})
 	for _, parts := range [][]string{
 		{"File render/html/html.go", "definition of RegisterFuncs", "used by Render"},
-		{"File render/html/html.go", "definition of renderLink", "used by RegisterFuncs"},
+		{"File render/html/html.go", "definition of renderLink"},
 	} {
 		if _, ok := got.find(parts...); !ok {
 			t.Errorf("no section %q; sections:\n%s", parts, got.titles())
+		}
+	}
+}
+
+// A call through a function value (f(r, w, n) of a RenderFunc taken from a
+// map) runs one of the functions registered as values elsewhere (two calls
+// away): of the six whose signature fits, those that write what the failing
+// test expects (renderLink's "<a>", renderParagraph's "</p>") are followed
+// from the call; the others are reached only through the registration.
+func TestDefinitionsGoCallThroughFunctionValue(t *testing.T) {
+	root, problem := typedFixture(t, "funcvalue")
+	got := sectionsFor(t, root, problem, Request{})
+	for _, name := range []string{"renderLink", "renderParagraph"} {
+		if _, ok := got.find("File html.go", "definition of "+name, "used by walk"); !ok {
+			t.Errorf("%s not shown as what walk's call runs; sections:\n%s\nwarnings: %v", name, got.titles(), got.warnings)
+		}
+	}
+	for _, name := range []string{"renderCode", "renderHeading", "renderEmphasis", "renderImage"} {
+		if _, ok := got.find("definition of "+name, "used by walk"); ok {
+			t.Errorf("%s shown as what walk's call runs, though it writes nothing the failure shows; sections:\n%s", name, got.titles())
 		}
 	}
 }
