@@ -17,8 +17,9 @@ import (
 //   - a module-level assignment `NAME = …` (or `NAME: T = …`) is a definition of
 //     its line and the indented or bracketed lines after it;
 //   - the function around a failure point is the nearest enclosing def;
-//   - names are the identifiers and dotted chains of its lines, strings and
-//     comments blanked;
+//   - names are the identifiers and dotted chains of its lines, strings
+//     (a docstring over many lines too) and comments blanked (pyblank.go); a
+//     line inside a string does not end a block, whatever its indentation;
 //   - `import a.b [as c]`, `from a.b import c [as d]` and relative imports
 //     (`from .x import y`) resolve to a/b.py or a/b/__init__.py under the root,
 //     src/, or a folder above the importing file; names imported from anything
@@ -29,27 +30,19 @@ type pyLang struct{}
 var (
 	pyDefRe    = lazyre.New(`^(\s*)(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)`)
 	pyAssignRe = lazyre.New(`^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]`)
-	pyStrRe    = lazyre.New(`(?:[rbuRBUfF]{0,2})(?:"""|'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')`)
 	pyImportRe = lazyre.New(`(?m)^[ \t]*import[ \t]+([\w. \t,]+?)[ \t]*(?:#.*)?$`)
 	pyClassRe  = lazyre.New(`^\s*class\s+[A-Za-z_]\w*\s*(?:\(([^)]*)\)?)?`)
 	pyFromRe   = lazyre.New(`(?m)^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)`)
 )
 
-// pyBlank blanks strings and comments of a line (their names are not uses).
-func pyBlank(l string) string {
-	l = pyStrRe.ReplaceAllStringFunc(l, func(s string) string { return strings.Repeat(" ", len(s)) })
-	if i := strings.IndexByte(l, '#'); i >= 0 {
-		l = l[:i]
-	}
-	return l
-}
-
 // pyLines is what the block-end scan needs of each line of a file, computed once
 // per file (strings and comments are blanked once, not per scan).
 type pyLines struct {
-	ind   []int  // indentation
-	delta []int  // change of bracket depth over the blanked line
-	empty []bool // a blank line
+	blank []string // the line with its strings and comments blanked (pyblank.go)
+	inStr []bool   // the line starts inside a triple-quoted string
+	ind   []int    // indentation
+	delta []int    // change of bracket depth over the blanked line
+	empty []bool   // a blank line
 }
 
 func pyScan(f *defFile) *pyLines {
@@ -58,13 +51,14 @@ func pyScan(f *defFile) *pyLines {
 	}
 	n := len(f.lines)
 	p := &pyLines{ind: make([]int, n), delta: make([]int, n), empty: make([]bool, n)}
+	p.blank, p.inStr = pyBlankLines(f.lines)
 	for i, l := range f.lines {
 		if strings.TrimSpace(l) == "" {
 			p.empty[i] = true
 			continue
 		}
 		p.ind[i] = indentOf(l)
-		p.delta[i], _ = bracketDelta(pyBlank(l))
+		p.delta[i], _ = bracketDelta(p.blank[i])
 	}
 	f.parsed = p
 	return p
@@ -87,7 +81,7 @@ func pyBlockEndMax(p *pyLines, from, ind, max int) int {
 		if p.empty[i] {
 			continue
 		}
-		if depth <= 0 && p.ind[i] <= ind {
+		if depth <= 0 && p.ind[i] <= ind && !p.inStr[i] {
 			break
 		}
 		depth += p.delta[i]
@@ -101,7 +95,7 @@ func (pyLang) defs(f *defFile) []defSpan {
 	lines := f.lines
 	scan := pyScan(f)
 	var out []defSpan
-	for i, l := range lines {
+	for i, l := range scan.blank {
 		if m := pyDefRe.FindStringSubmatch(l); m != nil {
 			ind := indentOf(m[1])
 			from := i + 1
@@ -109,7 +103,7 @@ func (pyLang) defs(f *defFile) []defSpan {
 				from--
 			}
 			s := defSpan{name: m[2], from: from, to: pyBlockEnd(scan, i+1, ind), member: ind > 0}
-			if c := pyClassRe.FindStringSubmatch(pyBlank(l)); c != nil {
+			if c := pyClassRe.FindStringSubmatch(l); c != nil {
 				s.class = true // its end: pyClassEnds, below
 				var bases []string
 				for _, b := range strings.Split(c[1], ",") {
@@ -126,7 +120,7 @@ func (pyLang) defs(f *defFile) []defSpan {
 			out = append(out, defSpan{name: m[1], from: i + 1, to: pyBlockEnd(scan, i+1, 0), data: true})
 		}
 	}
-	pyClassEnds(scan, lines, out)
+	pyClassEnds(scan, scan.blank, out)
 	return out
 }
 
@@ -156,7 +150,7 @@ func pyClassEnds(p *pyLines, lines []string, spans []defSpan) {
 	depth, last := 0, 0 // depth: bracket depth at the start of line i; last: the last non-blank line (1-based)
 	for i := range lines {
 		if !p.empty[i] {
-			for len(stack) > 0 && depth <= stack[len(stack)-1].base && p.ind[i] <= stack[len(stack)-1].ind {
+			for len(stack) > 0 && depth <= stack[len(stack)-1].base && p.ind[i] <= stack[len(stack)-1].ind && !p.inStr[i] {
 				spans[stack[len(stack)-1].span].end = last
 				stack = stack[:len(stack)-1]
 			}
@@ -187,7 +181,7 @@ func (l pyLang) uses(f *defFile, line, around int) (lineRange, []defUse) {
 	// than line (or line itself)
 	ind := indentOf(lines[line-1])
 	for i := line; i >= 1; i-- {
-		m := pyDefRe.FindStringSubmatch(lines[i-1])
+		m := pyDefRe.FindStringSubmatch(scan.blank[i-1])
 		if m == nil {
 			continue
 		}
@@ -213,17 +207,9 @@ func (pyLang) usesOf(f *defFile, s defSpan) (lineRange, []defUse) {
 // pyUsesIn is what the lines of span use (distances from line), with the
 // classes of their qualifiers where the lines show them (recv.go).
 func pyUsesIn(f *defFile, span lineRange, line int) []defUse {
-	blank := make([]string, 0, span.to-span.from+1)
-	for _, l := range f.lines[span.from-1 : span.to] {
-		blank = append(blank, pyBlank(l))
-	}
-	uses := chainUses(blank, span.from, line)
-	typeUses(f, func(i int) string {
-		if i >= span.from-1 && i < span.to {
-			return blank[i-span.from+1]
-		}
-		return pyBlank(f.lines[i])
-	}, pyRecv, span, line, uses)
+	blank := pyScan(f).blank
+	uses := chainUses(blank[span.from-1:span.to], span.from, line)
+	typeUses(f, func(i int) string { return blank[i] }, pyRecv, span, line, uses)
 	return uses
 }
 
