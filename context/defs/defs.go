@@ -366,7 +366,6 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			}
 		}
 	}
-	hits = append(hits, d.producerHits(hits)...)
 	// else the message search and the project-wide name search read the
 	// tree together
 	wideHits := func() []defHit { return nil }
@@ -380,6 +379,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 	}
 	hits = append(hits, msgHits()...)
 	hits = append(hits, wideHits()...)
+	hits = append(hits, d.producerHits(hits)...)
 	sortHits(hits)
 	// further hops: what the nearest definitions use, ranked after everything
 	// the hop before found (a test calls a helper, the helper calls F, F calls
