@@ -1060,7 +1060,7 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 					if typ = goTypeSpan(h.file, f.lines, h.span); typ {
 						names, fields = nil, slices.Sorted(maps.Keys(d.pointNames)) // its fields the failing lines name, not the types of the others
 					}
-					parts = longParts(f.lines, from, to, names, fields, append(slices.Clip(frags), h.msg), d.req.Text)
+					parts = longParts(langFor(h.file), f.lines, from, to, names, fields, append(slices.Clip(frags), h.msg), d.req.Text)
 				} else {
 					parts = []lineRange{{from, from + maxDefLines - 1}}
 				}

@@ -41,9 +41,10 @@ const (
 // maxDefLines lines) to show: the head, the last line, and the windows
 // around the lines of lines (1-based) that use one of names, declare one of
 // fields (a type's), hold one of frags, or write a string whose fragment
-// (msgFragments) the failure's text holds; comment lines are not lines that
-// matter.
-func longParts(lines []string, from, to int, names, fields, frags []string, text string) []lineRange {
+// (codeFragments: a script's '…' and f'…{x}…' too) the failure's text holds
+// (a Python or JS exception prints its message unquoted); comment lines are
+// not lines that matter.
+func longParts(lang defLang, lines []string, from, to int, names, fields, frags []string, text string) []lineRange {
 	var res []*regexp.Regexp
 	for _, n := range names {
 		res = append(res, regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`))
@@ -60,7 +61,7 @@ func longParts(lines []string, from, to int, names, fields, frags []string, text
 				return true
 			}
 		}
-		for _, f := range msgFragments(l, map[string]bool{}) {
+		for _, f := range codeFragments(lang, l, map[string]bool{}) {
 			if strings.Contains(text, f) {
 				return true
 			}
@@ -177,7 +178,7 @@ func (d *defFinder) typeUsesShown(h defHit, f *defFile, uses []defUse) []defUse 
 	if s.to-s.from+1 <= maxDefLines || s.to > len(f.lines) || !goTypeSpan(h.file, f.lines, s) {
 		return uses
 	}
-	parts := longParts(f.lines, s.from, s.to, nil, slices.Sorted(maps.Keys(d.pointNames)), nil, "")
+	parts := longParts(goLang{}, f.lines, s.from, s.to, nil, slices.Sorted(maps.Keys(d.pointNames)), nil, "")
 	out := uses[:0:0]
 	for _, u := range uses {
 		n := s.to - u.dist // (the uses of a definition are measured from its last line)

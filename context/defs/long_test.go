@@ -161,3 +161,33 @@ func TestStart(t *testing.T) {
 		t.Errorf("the long function Start is not shown whole; sections:\n%s", got.titles())
 	}
 }
+
+// A long Python function that raises the error the failure prints unquoted
+// (a traceback's last line) from an f-string, when the definitions' room is
+// short: its section shows the raise among the lines that matter.
+func TestDefinitionsPythonLongFunctionShowsTheRaise(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("def parse(text):\n    total = 0\n")
+	for i := range 120 {
+		fmt.Fprintf(&b, "    if text == 'unit%d':\n        total += %d\n", i, i)
+	}
+	b.WriteString("    unit = text.split()[-1]\n    if unit not in ('s', 'm'):\n        raise ValueError(f'unknown unit {unit!r} in the duration')\n    return total\n")
+	src := b.String()
+	root := t.TempDir()
+	testtree.Write(t, root, map[string]string{
+		"durations/__init__.py": "",
+		"durations/parse.py":    src,
+		"tests/__init__.py":     "",
+		"tests/test_parse.py":   "from durations.parse import parse\n\n\ndef test_parse():\n    assert parse('3 s') == 3\n",
+	})
+	problem := "    def test_parse():\n>       assert parse('3 s') == 3\nE   ValueError: unknown unit 's' in the duration\n\n" +
+		"tests/test_parse.py:5: ValueError\nFAILED tests/test_parse.py::test_parse - ValueError: unknown unit 's' in the duration\n"
+	got := sectionsFor(t, root, problem, Request{MaxResultBytes: 3000, MaxTotalBytes: 7000})
+	s, ok := got.find("File durations/parse.py", "definition of parse", "lines of")
+	if !ok {
+		t.Fatalf("parse not shown in part; sections:\n%s", got.titles())
+	}
+	if !strings.Contains(s.Sec.Body, "raise ValueError(f'unknown unit {unit!r} in the duration')") {
+		t.Errorf("parse's section lacks the raise of the failure's message:\n%s", s.Sec.Body)
+	}
+}

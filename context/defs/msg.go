@@ -54,6 +54,9 @@ var (
 	// the group)
 	codeLiteralRe = lazyre.New(`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|` + "`[^`\\n]*`" +
 		`|[=(,:!&|?{};\[]\s*/((?:[^/\\\n*\[]|` + reClass + `)(?:[^/\\\n\[]|` + reClass + `)*)/[a-z]*`)
+	// what cuts a script's string into fragments: what cuts any string, and
+	// an interpolation (f'{x}', `${x}`)
+	scriptCutRe = lazyre.New(`\\.|%[-+# 0-9.*]*[a-zA-Z%]|["'` + "`" + `]|\$?\{[^{}\n]*\}`)
 	// what cuts a regular expression into fragments: escapes, classes,
 	// groups, anchors, quantifiers, alternatives
 	regexCutRe = lazyre.New(`\\.|\[(?:[^\]\\]|\\.)*\]|[(){}^$.|?*+]`)
@@ -80,14 +83,15 @@ func msgFragments(text string, seen map[string]bool) []string {
 // code of lang, without duplicates in seen: Go's "…" and `…` (its '…' is a
 // rune), and in Python and TS/JS also '…' and a JS regular expression
 // literal (/bad indentation of a mapping entry/ in an assert.throws), whose
-// metacharacters cut it as escapes cut a string.
+// metacharacters cut it as escapes cut a string; an interpolation (f'{x}',
+// `${x}`) cuts a script's string too.
 func codeFragments(lang defLang, line string, seen map[string]bool) []string {
 	if _, ok := lang.(goLang); ok {
 		return msgFragments(line, seen)
 	}
 	var out []string
 	for _, m := range codeLiteralRe.FindAllStringSubmatch(line, -1) {
-		body, cut := m[0][1:len(m[0])-1], msgCutRe
+		body, cut := m[0][1:len(m[0])-1], scriptCutRe
 		if m[1] != "" { // a regular expression
 			body, cut = m[1], regexCutRe
 		}
