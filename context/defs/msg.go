@@ -14,7 +14,9 @@ import (
 
 // Messages: a failing test often prints or expects text the broken code writes
 // ("required flag(s) ... not set", "Did you mean this?", "noun_aliases+=(").
-// The quoted strings of the failure output and the string literals of the
+// The quoted strings of the failure output, the messages of its exception
+// lines (Python and JS print them unquoted: "ValueError: unknown unit 'x' in
+// the duration"; cut at the values in them), and the string literals of the
 // failing test's lines (in Python and TS/JS also '…' and a regular expression
 // literal, /bad indentation of a mapping entry/) are cut into fragments (at
 // escapes such as \n and \", at format verbs such as %q, at a regular
@@ -57,6 +59,10 @@ var (
 	// what cuts a script's string into fragments: what cuts any string, and
 	// an interpolation (f'{x}', `${x}`)
 	scriptCutRe = lazyre.New(`\\.|%[-+# 0-9.*]*[a-zA-Z%]|["'` + "`" + `]|\$?\{[^{}\n]*\}`)
+	// an exception's line of a Python or JS failure, its message the group
+	exceptionLineRe = lazyre.New(`(?m)(?:^|[\s:])(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning)(?: \[\w+\])?: (.+)$`)
+	// what cuts an exception's message: quoted values, numbers, punctuation
+	exceptionCutRe = lazyre.New(`'[^']*'|"[^"]*"|` + "`[^`]*`" + `|[0-9]+|[:;,()\[\]{}<>=]`)
 	// what cuts a regular expression into fragments: escapes, classes,
 	// groups, anchors, quantifiers, alternatives
 	regexCutRe = lazyre.New(`\\.|\[(?:[^\]\\]|\\.)*\]|[(){}^$.|?*+]`)
@@ -74,6 +80,25 @@ func msgFragments(text string, seen map[string]bool) []string {
 			}
 			seen[f] = true
 			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// exceptionFragments returns the fragments of the messages of the exception
+// lines of text (Python's "E   ValueError: unknown unit 's' in the
+// duration", JS's "Error: bad indentation of a mapping entry (1:10)"), which
+// print them unquoted: cut at quotes, digits and punctuation (the values the
+// code put in), without duplicates in seen.
+func exceptionFragments(text string, seen map[string]bool) []string {
+	var out []string
+	for _, m := range exceptionLineRe.FindAllStringSubmatch(text, -1) {
+		for _, f := range exceptionCutRe.Split(m[1], -1) {
+			f = strings.TrimSpace(f)
+			if goodFragment(f) && !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
 		}
 	}
 	return out
@@ -136,6 +161,7 @@ func (d *defFinder) messageScan(text string, points []defPoint) (scan treeScan, 
 	// literals of the failing lines, nearest first
 	seen := map[string]bool{}
 	frags := msgFragments(text, seen)
+	frags = append(frags, exceptionFragments(text, seen)...)
 	exts := map[string]bool{}
 	for _, p := range points {
 		lang := langFor(p.file)

@@ -106,13 +106,15 @@ func TestMsgFragments(t *testing.T) {
 	}
 }
 
-// The message a JS test expects as a regular expression literal, or a Python
-// test in single quotes, leads to the function that throws it in single
-// quotes, though only a table of readers leads there by name.
+// The message a JS test expects as a regular expression literal, a Python
+// test in single quotes, or a Python exception prints unquoted, leads to the
+// function that throws it in single quotes, though only a table of readers
+// leads there by name.
 func TestDefinitionsFromMessagesOfScriptLiterals(t *testing.T) {
 	for _, c := range []struct{ fixture, file, name, msg string }{
 		{"jsmsgregex", "lib/loader.js", "readMapping", "bad indentation of a mapping entry"},
 		{"pymsgsingle", "durations/parse.py", "_units", "unknown unit in the duration"},
+		{"pyexcmsg", "durations/parse.py", "_units", "unknown unit in the duration"},
 	} {
 		t.Run(c.fixture, func(t *testing.T) {
 			root, problem := typedFixture(t, c.fixture)
@@ -142,5 +144,19 @@ func TestCodeFragments(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("codeFragments(%q) = %q, want %q", c.line, got, c.want)
 		}
+	}
+}
+
+// The messages of a failure's exception lines are cut at the values in them.
+func TestExceptionFragments(t *testing.T) {
+	text := "E   ValueError: unknown unit 's' in the duration\n" +
+		"FAILED tests/x.py::test - sqlparse.exceptions.SQLParseError: Maximum number of tokens exceeded (10000)\n" +
+		"     AssertionError [ERR_ASSERTION]: Missing expected exception.\n" +
+		"YAMLException: bad indentation of a mapping entry (1:10)\n" +
+		"panic: runtime error: index out of range [-1]\n"
+	got := exceptionFragments(text, map[string]bool{})
+	want := []string{"unknown unit", "in the duration", "Maximum number of tokens exceeded", "Missing expected exception.", "bad indentation of a mapping entry"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("exceptionFragments = %q, want %q", got, want)
 	}
 }
