@@ -184,6 +184,7 @@ type defHit struct {
 	via        string // the definition that uses it (second hop), "" for the failing lines
 	msg        string // the message fragment it holds (msg.go), "" for a name's definition
 	loose      bool   // found by name only where types are known, or one of many implementations of an interface
+	spare      bool   // one of many implementations when the code read builds others (goimpl.go): after every hop
 	builds     string // the type whose value it builds for a formatter the failing lines use (producer.go)
 }
 
@@ -436,7 +437,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 					x.dist = parents*4 + x.tier
 					x.tier = hop*hopTier + hopTier/2
 					x.via = h.span.name
-					if looseUses[x.span.name]++; looseUses[x.span.name] > maxDefsPerName {
+					if looseUses[x.span.name]++; looseUses[x.span.name] > maxDefsPerName || x.spare {
 						last = append(last, x)
 					} else {
 						next = append(next, x)
@@ -751,7 +752,8 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 // file, 1 in its folder, 2 elsewhere; false when there are none.
 func (d *defFinder) addTargets(p defPoint, u defUse, hits *[]defHit) bool {
 	n := 0
-	writers := d.failureWriters(u.targets) // of many, those that write what the failure shows (funcvalues.go)
+	writers := d.failureWriters(u.targets)        // of many, those that write what the failure shows (funcvalues.go)
+	built := d.gt.builtImplementations(u.targets) // of many, those whose types the code read builds (goimpl.go)
 	for _, t := range u.targets {
 		if u.qual == funcValueQual && len(u.targets) > maxStdImpls && !writers[t] {
 			continue // one of many functions a value may hold, not told apart
@@ -768,8 +770,10 @@ func (d *defFinder) addTargets(p defPoint, u defUse, hits *[]defHit) bool {
 				break // the function the failure is in
 			}
 			tier := nearTier(p, t.file)
-			*hits = append(*hits, defHit{file: t.file, span: s, tier: tier, dist: u.dist, point: u.point, usedAt: p,
-				pathDist: pathDistance(p.file, t.file), loose: len(u.targets) > maxStdImpls && !writers[t]})
+			loose := len(u.targets) > maxStdImpls && !writers[t] && !built[t]
+			spare := loose && built != nil
+			*hits = append(*hits, defHit{file: t.file, span: s, tier: tier + btoi(spare)*nameOnlyTier, dist: u.dist, point: u.point, usedAt: p,
+				pathDist: pathDistance(p.file, t.file), loose: loose, spare: spare})
 			n++
 			break
 		}

@@ -119,12 +119,20 @@ func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 			best[k] = d
 		}
 	}
+	inSpan := func(n ast.Node) bool { l := lineOf(n.Pos()); return span.from <= l && l <= span.to }
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {
 		switch x := n.(type) {
+		case *ast.CompositeLit:
+			if gt != nil && inSpan(x) {
+				gt.noteBuilt(x) // a value of a type built (goimpl.go)
+			}
 		case *ast.CallExpr:
 			if gt == nil {
 				break
+			}
+			if inSpan(x) {
+				gt.noteBuilt(x)
 			}
 			if name, tg, ok := gt.dynamicTargets(x); ok {
 				add(funcValueQual, name, x.Lparen, nil, nil, tg...) // f(…) of a function value

@@ -1,7 +1,9 @@
 package defs
 
 import (
+	"go/ast"
 	"go/types"
+	"slices"
 )
 
 // Implementations across two copies of one package. A project package is
@@ -82,4 +84,101 @@ func sigText(fn *types.Func) string {
 		return ""
 	}
 	return signatureText(sig)
+}
+
+// Implementations built in play. Of an interface's many implementations
+// (glob's seventeen Matchers, goldmark's node kinds), the ones whose types the
+// code read so far builds — a composite literal T{…} or &T{…}, new(T), a
+// conversion T(x), a call of a function that returns a T (a constructor) —
+// are the values the call can get: they rank as typed definitions, the
+// others stay loose (ranked after the hop's typed definitions). "Read so
+// far" is the failing lines and the definitions whose uses were read before
+// (the hops in rank order): a value the failing test or the code it calls
+// builds on the way.
+
+// noteImplementation records that m implements an interface's method for
+// the type t.
+func (gt *goTyped) noteImplementation(m *types.Func, t types.Type) {
+	if m == nil {
+		return
+	}
+	tg, ok := gt.target(m)
+	k := typeKey(t)
+	if !ok || k == "" {
+		return
+	}
+	if gt.impls == nil {
+		gt.impls = map[goTarget][]string{}
+	}
+	if !slices.Contains(gt.impls[tg], k) {
+		gt.impls[tg] = append(gt.impls[tg], k)
+	}
+}
+
+// noteBuilt records the project types whose values expression e builds.
+func (gt *goTyped) noteBuilt(e ast.Expr) {
+	var t types.Type
+	switch x := e.(type) {
+	case *ast.CompositeLit:
+		if tv, ok := gt.info.Types[x]; ok {
+			t = tv.Type
+		}
+	case *ast.CallExpr:
+		fun := ast.Unparen(x.Fun)
+		if tv, ok := gt.info.Types[fun]; ok && tv.IsType() {
+			t = tv.Type // a conversion
+		} else if id, ok := fun.(*ast.Ident); ok && id.Name == "new" && len(x.Args) == 1 {
+			if tv, ok := gt.info.Types[x.Args[0]]; ok && tv.IsType() {
+				t = tv.Type
+			}
+		} else if tv, ok := gt.info.Types[x]; ok && tv.Type != nil {
+			t = tv.Type // what a call returns (a constructor's value)
+			if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
+				t = tup.At(0).Type()
+			}
+		}
+	}
+	k := typeKey(t)
+	if k == "" {
+		return
+	}
+	if gt.built == nil {
+		gt.built = map[string]bool{}
+	}
+	gt.built[k] = true
+}
+
+// typeKey names a named (or pointer to named) project type by its package's
+// path and its name, the same for the two checks of a package; "" for
+// another.
+func typeKey(t types.Type) string {
+	if t == nil {
+		return ""
+	}
+	n := namedOf(t)
+	if n == nil || n.Obj().Pkg() == nil || types.IsInterface(n) {
+		return ""
+	}
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
+}
+
+// builtImplementations returns the targets among tgs (an interface's many
+// implementations) whose types the code read so far builds; nil when there
+// are few targets, none is built, or more than maxStdImpls are.
+func (gt *goTyped) builtImplementations(tgs []goTarget) map[goTarget]bool {
+	if gt == nil || len(tgs) <= maxStdImpls || len(gt.built) == 0 {
+		return nil
+	}
+	out := map[goTarget]bool{}
+	for _, t := range tgs {
+		for _, k := range gt.impls[t] {
+			if gt.built[k] {
+				out[t] = true
+			}
+		}
+	}
+	if len(out) == 0 || len(out) > maxStdImpls {
+		return nil
+	}
+	return out
 }

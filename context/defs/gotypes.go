@@ -51,6 +51,8 @@ type goTyped struct {
 	own   map[*types.Package]bool   // the project's packages
 	files map[string]string         // project file of each checked token.File name (the file's root-relative path)
 	bySig map[string][]goTarget     // the functions of a signature, by its text (funcvalues.go)
+	built map[string]bool           // the types the code read so far builds (goimpl.go)
+	impls map[goTarget][]string     // the types an interface's method implementation is found for (goimpl.go)
 	done  int
 	// bodies are the function bodies of the packages in play not checked yet
 	// (checkHeads)
@@ -548,11 +550,13 @@ func (gt *goTyped) implementations(fn *types.Func, recv types.Type) []goTarget {
 		return nil
 	}
 	return gt.concreteMethods(func(_ *types.Package, t types.Type) *types.Func {
-		t, ok := implementer(t, iface)
+		it, ok := implementer(t, iface)
 		if !ok {
 			return nil
 		}
-		return methodOf(types.NewMethodSet(t), fn)
+		m := methodOf(types.NewMethodSet(it), fn)
+		gt.noteImplementation(m, t)
+		return m
 	})
 }
 

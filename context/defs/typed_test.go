@@ -187,3 +187,29 @@ func TestDefinitionsGoCallThroughFunctionValue(t *testing.T) {
 		}
 	}
 }
+
+// A call through an interface eight types implement, with a value the
+// failing line builds (newV5 returns a *v5): v5's String is the one that runs,
+// shown before the chain's next links, and the other seven wait until after
+// them.
+func TestDefinitionsGoImplementationBuiltInPlay(t *testing.T) {
+	root, problem := typedFixture(t, "builtimpl")
+	got := sectionsFor(t, root, problem, Request{MaxResultBytes: 2000, MaxTotalBytes: 4000})
+	if c, ok := got.find("File values.go", "definition of String", "used by Usage"); !ok || !strings.Contains(c.Sec.Body, "v5") {
+		t.Errorf("v5's String (the value the test builds) not shown first; sections:\n%s", got.titles())
+	}
+	for _, name := range []string{"usageLine", "unquote"} {
+		if _, ok := got.find("File usage.go", "definition of "+name); !ok {
+			t.Errorf("%s not shown; sections:\n%s\nwarnings: %v", name, got.titles(), got.warnings)
+		}
+	}
+	n := 0
+	for _, c := range got.sections {
+		if strings.Contains(c.Sec.Title, "definition of String") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d String methods shown, want v5's alone in this room; sections:\n%s", n, got.titles())
+	}
+}
