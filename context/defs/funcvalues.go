@@ -37,11 +37,6 @@ const maxFuncValueTargets = 48
 // is not named); ok is false when the call is not through a value.
 func (gt *goTyped) dynamicTargets(call *ast.CallExpr) (name string, targets []goTarget, ok bool) {
 	fun := ast.Unparen(call.Fun)
-	if idx, isIdx := fun.(*ast.IndexExpr); isIdx { // f[T](…) of a generic function, or funcs[k](…)
-		if tv, ok := gt.info.Types[idx.X]; ok && !isFuncValueType(tv) {
-			return "", nil, false
-		}
-	}
 	switch f := fun.(type) {
 	case *ast.Ident:
 		if _, isVar := gt.info.Uses[f].(*types.Var); !isVar {
@@ -55,7 +50,18 @@ func (gt *goTyped) dynamicTargets(call *ast.CallExpr) (name string, targets []go
 		} else if _, isVar := gt.info.Uses[f.Sel].(*types.Var); !isVar {
 			return "", nil, false // pkg.F
 		}
-	case *ast.IndexExpr, *ast.CallExpr, *ast.TypeAssertExpr:
+	case *ast.IndexExpr: // funcs[k](…), not f[T](…) of a generic function
+		var id *ast.Ident
+		switch x := ast.Unparen(f.X).(type) {
+		case *ast.Ident:
+			id = x
+		case *ast.SelectorExpr:
+			id = x.Sel
+		}
+		if _, isFunc := gt.info.Uses[id].(*types.Func); id != nil && isFunc {
+			return "", nil, false
+		}
+	case *ast.CallExpr, *ast.TypeAssertExpr:
 	default:
 		return "", nil, false
 	}
