@@ -61,3 +61,13 @@ func (r result) titles() string {
 	}
 	return b.String()
 }
+
+// shows reports whether a section of file shows a line holding text.
+func (r result) shows(file, text string) bool {
+	for _, c := range r.sections {
+		if strings.HasPrefix(c.Sec.Title, "File "+file+" ") && strings.Contains(c.Sec.Body, text) {
+			return true
+		}
+	}
+	return false
+}

@@ -210,7 +210,7 @@ func pyUsesIn(f *defFile, span lineRange, line int) []defUse {
 	blank := pyScan(f).blank
 	uses := chainUses(blank[span.from-1:span.to], span.from, line)
 	typeUses(f, func(i int) string { return blank[i] }, pyRecv, span, line, uses)
-	return uses
+	return append(uses, ctorCalls(blank[span.from-1:span.to], span.from, line)...)
 }
 
 // pyModuleFiles returns the files a dotted module name may be, searched from

@@ -274,3 +274,28 @@ func (d *defFinder) findClasses(lang defLang, file, name string, imps []defImpor
 	}
 	return out
 }
+
+// ctorCallRe finds a method called on an object constructed on the spot:
+// `Splitter(…).process(…)` (Python), `new Splitter(…).process(…)` (TS/JS),
+// arguments without nested brackets.
+var ctorCallRe = lazyre.New(`(?:\bnew\s+)?\b((?:[A-Za-z_$][\w$]*\.)?[A-Z][\w$]*)\s*\([^()]*\)\s*\.\s*([A-Za-z_$][\w$]*)\s*\(`)
+
+// ctorCalls returns the uses of methods called on an object the same
+// expression constructs (blanked lines from line from, distances from line): the
+// method is the class's (recv), which the chains of chainUses do not see —
+// the call's name follows a bracket.
+func ctorCalls(lines []string, from, line int) []defUse {
+	var out []defUse
+	for i, l := range lines {
+		n := from + i
+		for _, m := range ctorCallRe.FindAllStringSubmatch(l, -1) {
+			dist := n - line
+			if dist < 0 {
+				dist = -dist
+			}
+			cls := m[1]
+			out = append(out, defUse{name: m[2], qual: cls[strings.LastIndexByte(cls, '.')+1:], recv: cls, dist: dist, call: true, typedFile: true})
+		}
+	}
+	return out
+}

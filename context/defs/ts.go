@@ -331,7 +331,7 @@ func (l tsLang) usesIn(f *defFile, span lineRange, line int) []defUse {
 	blank := l.scanned(f).blank
 	uses := chainUses(blank[span.from-1:span.to], span.from, line)
 	typeUses(f, func(i int) string { return blank[i] }, tsRecv, span, line, uses)
-	return uses
+	return append(uses, ctorCalls(blank[span.from-1:span.to], span.from, line)...)
 }
 
 // tsResolve returns the project file a relative import specifier names.
