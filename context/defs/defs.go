@@ -186,6 +186,7 @@ type defHit struct {
 	loose      bool   // found by name only where types are known, or one of many implementations of an interface
 	spare      bool   // one of many implementations when the code read builds others (goimpl.go): after every hop
 	builds     string // the type whose value it builds for a formatter the failing lines use (producer.go)
+	later      bool   // ranked after every hop: behind an option the failing lines do not set (hopnotes.go)
 }
 
 // defFinder holds one Sections call's reads.
@@ -387,6 +388,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 	// the broken G)
 	expanded := map[defHit]bool{}
 	frontier := hits
+	named := d.failingWords(points)
 	var last []defHit // ranked after every hop, never expanded
 	for hop := 1; hop <= maxHops && len(frontier) > 0 && ctx.Err() == nil; hop++ {
 		var next []defHit
@@ -418,9 +420,17 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			uses = d.typeUsesShown(h, f, uses)     // (a long type: its lines shown, long.go)
 			imps, folder := d.context(lang, h.file, f.src)
 			var found []defHit
+			var notes hopNotes
+			if hr, ok := lang.(hopReader); ok {
+				notes = hr.hopNotes(f, span, named)
+			}
 			for _, u := range uses {
 				u.point = parents
+				n := len(found)
 				d.resolveUse(lang, p, span, u, imps, folder, &found)
+				for i := n; i < len(found); i++ {
+					found[i].later = notes.later[[2]string{u.qual, u.name}]
+				}
 			}
 			testParent := frames.LooksLikeTestFile(h.file)
 			// a long definition of a test file (a table of cases, a
@@ -429,6 +439,12 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			table, tableUses := testParent && h.span.to-h.span.from >= maxDefLines, 0
 			looseUses := map[string]int{}
 			for _, x := range found {
+				if x.later {
+					// behind an option the test does not set: after every hop
+					x.dist, x.tier, x.via = parents*4+x.tier, hop*hopTier, h.span.name
+					last = append(last, x)
+					continue
+				}
 				if x.loose {
 					// a method found by name only, or one of many
 					// implementations: the nearest few of a name rank after
