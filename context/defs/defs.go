@@ -186,7 +186,7 @@ type defHit struct {
 	loose      bool   // found by name only where types are known, or one of many implementations of an interface
 	spare      bool   // one of many implementations when the code read builds others (goimpl.go): after every hop
 	builds     string // the type whose value it builds for a formatter the failing lines use (producer.go)
-	later      bool   // ranked after every hop: behind an option the failing lines do not set (hopnotes.go)
+	later      bool   // ranked after every hop: behind an option the failing lines do not set, or constructed into a registry (hopnotes.go)
 }
 
 // defFinder holds one Sections call's reads.
@@ -389,6 +389,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 	expanded := map[defHit]bool{}
 	frontier := hits
 	named := d.failingWords(points)
+	var reg registry
 	var last []defHit // ranked after every hop, never expanded
 	for hop := 1; hop <= maxHops && len(frontier) > 0 && ctx.Err() == nil; hop++ {
 		var next []defHit
@@ -424,14 +425,21 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			if hr, ok := lang.(hopReader); ok {
 				notes = hr.hopNotes(f, span, named)
 			}
+			regs := map[string][]defHit{}
 			for _, u := range uses {
 				u.point = parents
 				n := len(found)
 				d.resolveUse(lang, p, span, u, imps, folder, &found)
+				k := [2]string{u.qual, u.name}
 				for i := n; i < len(found); i++ {
-					found[i].later = notes.later[[2]string{u.qual, u.name}]
+					if cont, ok := notes.registered[k]; ok {
+						regs[cont] = append(regs[cont], found[i])
+						found[i].later = true
+					}
+					found[i].later = found[i].later || notes.later[k]
 				}
 			}
+			next = append(next, reg.link(d, lang, hop, h, parents, p, notes, regs)...)
 			testParent := frames.LooksLikeTestFile(h.file)
 			// a long definition of a test file (a table of cases, a
 			// generator of them) uses dozens of names: its first few rank in
@@ -440,7 +448,8 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			looseUses := map[string]int{}
 			for _, x := range found {
 				if x.later {
-					// behind an option the test does not set: after every hop
+					// behind an option the test does not set, or constructed
+					// into a registry: after every hop
 					x.dist, x.tier, x.via = parents*4+x.tier, hop*hopTier, h.span.name
 					last = append(last, x)
 					continue

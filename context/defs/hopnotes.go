@@ -9,14 +9,22 @@ import (
 // Hop notes. Past the names a definition reached by a hop uses, a language
 // may read more of its lines (hopReader): the uses that rank after every
 // hop — found only in a branch of an option the failing lines do not set
-// (pyopts.go), or the name a def line defines, whose namesakes elsewhere
-// are not what it calls.
+// (pyopts.go) or in the arguments of a registering call (registry.go), or
+// the name a def line defines, whose namesakes elsewhere are not what it
+// calls — and the objects it constructs into a registry and the calls it
+// makes on a registry's items (registry.go).
 
 // hopNotes is what a language reads of a definition's lines for the hops
 // beyond what it uses by name.
 type hopNotes struct {
-	later map[[2]string]bool // uses (qualifier, name) ranked after every hop
+	later      map[[2]string]bool   // uses (qualifier, name) ranked after every hop
+	registered map[[2]string]string // constructor uses → the container they go into
+	dispatched []dispatch           // calls on a container's items
 }
+
+// dispatch is a call of method on the items of container (item: the name
+// the driver's lines give one).
+type dispatch struct{ container, method, item string }
 
 // hopReader is a language that reads hopNotes (Python: pyhop.go);
 // named reports whether a word is in the failing lines.
@@ -53,8 +61,8 @@ func (d *defFinder) failingWords(points []defPoint) func(string) bool {
 }
 
 // spanSplit is a definition's blanked lines split in two: the parts whose
-// uses rank after every hop (an option branch, a def line's name) and the
-// rest.
+// uses rank after every hop (an option branch, a registering call's
+// arguments, a def line's name) and the rest.
 type spanSplit struct {
 	from       int
 	later, now [][]byte

@@ -1,8 +1,10 @@
 package defs
 
-// pyLang's hop notes (hopnotes.go): the uses that rank after every hop —
-// in branches of options the failing lines do not set (pyopts.go), or the
-// name a def line defines.
+// pyLang's hop notes (hopnotes.go): the uses that rank after every hop (option
+// branches the failing lines do not take, pyopts.go; a registering call's
+// arguments and the name-only namesakes of a registry's method,
+// pyregistry.go; the name a def line defines), and its registrations and
+// dispatches.
 func (pyLang) hopNotes(f *defFile, span lineRange, named func(string) bool) hopNotes {
 	lines := pyScan(f).blank[span.from-1 : span.to]
 	split := newSpanSplit(lines, span.from)
@@ -14,5 +16,14 @@ func (pyLang) hopNotes(f *defFile, span lineRange, named func(string) bool) hopN
 			split.move(span.from+i, m[4], m[5])
 		}
 	}
-	return hopNotes{later: split.onlyLater()}
+	notes := hopNotes{registered: pyRegistered(lines, span, split), dispatched: pyDispatched(f, lines, span)}
+	notes.later = split.onlyLater()
+	for _, dp := range notes.dispatched {
+		// the method's namesakes found by name only: the registry says whose
+		if notes.later == nil {
+			notes.later = map[[2]string]bool{}
+		}
+		notes.later[[2]string{dp.item, dp.method}] = true
+	}
+	return notes
 }

@@ -1,0 +1,97 @@
+package defs
+
+import (
+	"maps"
+	"slices"
+)
+
+// Registries. A framework keeps the objects it calls later in a container: a
+// builder constructs them into it (`preprocessors.register(HtmlBlock(md),
+// 'html', 20)`, `stack.stmtprocess.append(ReindentFilter())`) and a driver
+// loops over it calling one method of each (`for prep in self.preprocessors:
+// lines = prep.run(lines)`). The construction runs none of the class's code
+// but its constructor; the driver's call runs the method, on an object whose
+// class no line shows. So, across the hops:
+//
+//   - a class constructed into a container ranks after every hop (as what an
+//     option branch brings in, pyopts.go): a builder registering thirty of
+//     them does not spend the room on thirty classes;
+//   - a driver's call of m on the items of a container named N, and a class C
+//     constructed into a container named N (anywhere on the path: the hops
+//     find one before the other) make C's m (or its base class's in the
+//     project) a use of the driver, ranked in the hop that found the second
+//     of them and followed further.
+//
+// Containers are matched by name (the attribute or variable: preprocessors,
+// stmtprocess), the one link the lines show between a builder and a driver.
+
+// registry pairs the classes constructed into containers with the calls on
+// the containers' items, over the hops of one Sections call.
+type registry struct {
+	classes map[string][]defHit  // container → the classes constructed into it
+	calls   map[string][]regCall // container → the calls on its items
+	done    map[regPair]bool     // paired once
+}
+
+// regCall is a driver's call of method on a container's items.
+type regCall struct {
+	method string
+	via    string   // the driver's name
+	at     defPoint // its last line
+	rank   int      // its rank among the parents of its hop
+}
+
+type regPair struct {
+	container, file, method string
+	line                    int
+}
+
+// link records a parent's registered classes and dispatched calls and
+// returns the methods newly paired, ranked in hop after the hop before.
+func (r *registry) link(d *defFinder, lang defLang, hop int, parent defHit, rank int, at defPoint, notes hopNotes, regs map[string][]defHit) []defHit {
+	if r.classes == nil {
+		r.classes, r.calls, r.done = map[string][]defHit{}, map[string][]regCall{}, map[regPair]bool{}
+	}
+	var out []defHit
+	pair := func(cont string, c defHit, call regCall) {
+		k := regPair{cont, c.file, call.method, c.span.from}
+		if r.done[k] {
+			return
+		}
+		r.done[k] = true
+		cf := d.file(c.file, lang)
+		if !cf.ok {
+			return
+		}
+		imps, folder := d.context(lang, c.file, cf.src)
+		var found []defHit
+		u := defUse{name: call.method, recv: c.span.name}
+		if !d.addMembersOf(lang, defPoint{c.file, c.span.from}, u, imps, folder, &found) {
+			return
+		}
+		for _, x := range found {
+			x.tier, x.dist, x.point = hop*hopTier, call.rank*4+x.tier, call.rank
+			x.usedAt, x.via, x.pathDist = call.at, call.via, pathDistance(call.at.file, x.file)
+			out = append(out, x)
+		}
+	}
+	for _, cont := range slices.Sorted(maps.Keys(regs)) {
+		for _, c := range regs[cont] {
+			if !c.span.class {
+				continue
+			}
+			r.classes[cont] = append(r.classes[cont], c)
+			for _, call := range r.calls[cont] {
+				pair(cont, c, call)
+			}
+		}
+	}
+	for _, dp := range notes.dispatched {
+		call := regCall{method: dp.method, via: parent.span.name, at: at, rank: rank}
+		r.calls[dp.container] = append(r.calls[dp.container], call)
+		for _, c := range r.classes[dp.container] {
+			pair(dp.container, c, call)
+		}
+	}
+	return out
+}

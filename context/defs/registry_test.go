@@ -1,0 +1,35 @@
+package defs
+
+import (
+	"strings"
+	"testing"
+)
+
+// run calls apply on each of its steps, which build_steps registers:
+// Lower's and Trim's apply are shown as what run calls, before Unused's (an
+// apply nothing registers, found by its name only), and the classes are
+// not what run uses.
+func TestDefinitionsPythonRegistry(t *testing.T) {
+	root, problem := typedFixture(t, "pyregistry")
+	got := sectionsFor(t, root, problem, Request{})
+	var order []string
+	for _, s := range got.sections {
+		if !strings.Contains(s.Sec.Title, "definition of apply") {
+			continue
+		}
+		switch {
+		case strings.Contains(s.Sec.Body, "lower()"):
+			order = append(order, "Lower")
+		case strings.Contains(s.Sec.Body, "rstrip"):
+			order = append(order, "Trim")
+		case strings.Contains(s.Sec.Body, "[::-1]"):
+			order = append(order, "Unused")
+		}
+		if !strings.Contains(s.Sec.Title, "used by run") && !strings.Contains(s.Sec.Body, "[::-1]") {
+			t.Errorf("a registered step's apply is not shown as run's: %s", s.Sec.Title)
+		}
+	}
+	if len(order) < 2 || order[0] == "Unused" || order[1] == "Unused" {
+		t.Errorf("the applies shown, in order: %v, want Lower's and Trim's first; sections:\n%s", order, got.titles())
+	}
+}
