@@ -439,6 +439,9 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 					found[i].later = found[i].later || notes.later[k]
 				}
 			}
+			for _, s := range notes.called {
+				found = append(found, defHit{file: h.file, span: s, dist: h.span.to - s.from, point: parents, usedAt: p})
+			}
 			next = append(next, reg.link(d, lang, hop, h, parents, p, notes, regs)...)
 			testParent := frames.LooksLikeTestFile(h.file)
 			// a long definition of a test file (a table of cases, a
@@ -531,6 +534,9 @@ type spanUser interface {
 // its last line, or, when that reaches beyond s (a module-level statement, an
 // export, a constant), the uses of s's own lines only.
 func defUses(lang defLang, f *defFile, s defSpan) (lineRange, []defUse) {
+	if cu, ok := lang.(classUser); ok && s.class {
+		return cu.classUses(f, s)
+	}
 	span, uses := lang.uses(f, s.to, 1<<20)
 	if span.from >= s.from && span.to <= s.to {
 		return span, uses
@@ -1083,13 +1089,21 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 				parts = cut.parts
 			}
 			typ := false // a long type: never whole (long.go)
+			// a long class of a language that says which of its lines run
+			// when it is constructed shows those (pyclass.go), never all of it
+			cp, classParts := langFor(h.file).(classParter)
+			classParts = classParts && h.span.class && long
 			if long {
 				if f := d.files[h.file]; f != nil && f.ok && to <= len(f.lines) {
-					names, fields := links[defPoint{h.file, to}], []string(nil)
-					if typ = goTypeSpan(h.file, f.lines, h.span); typ {
-						names, fields = nil, slices.Sorted(maps.Keys(d.pointNames)) // its fields the failing lines name, not the types of the others
+					if classParts {
+						parts = cp.classParts(f, h.span, longParts(langFor(h.file), f.lines, from, to, nil, nil, append(slices.Clip(frags), h.msg), d.req.Text))
+					} else {
+						names, fields := links[defPoint{h.file, to}], []string(nil)
+						if typ = goTypeSpan(h.file, f.lines, h.span); typ {
+							names, fields = nil, slices.Sorted(maps.Keys(d.pointNames)) // its fields the failing lines name, not the types of the others
+						}
+						parts = longParts(langFor(h.file), f.lines, from, to, names, fields, append(slices.Clip(frags), h.msg), d.req.Text)
 					}
-					parts = longParts(langFor(h.file), f.lines, from, to, names, fields, append(slices.Clip(frags), h.msg), d.req.Text)
 				} else {
 					parts = []lineRange{{from, from + maxDefLines - 1}}
 				}
@@ -1104,7 +1118,7 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 			body := section.Numbered(ft.Lines, from, to)
 			what := "definition of " + h.span.name
 			partly := false
-			if rest := uncovered(m, from, to); !cut.table && len(rest) > 0 && rest[0] != (lineRange{from, to}) {
+			if rest := uncovered(m, from, to); !cut.table && len(rest) > 0 && rest[0] != (lineRange{from, to}) && !classParts {
 				// an earlier section shows some of its lines (a whole file cut
 				// at the section cap, the window around a frame): the rest of
 				// them, not the lines again, when that is short or fits in half
@@ -1115,7 +1129,7 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 					what += fmt.Sprintf(", %d lines of %d: those the sections above do not show", n, to-from+1)
 				}
 			}
-			if !partly && long && !typ && wholeLong < maxWholeLong && len(body) <= left/2 && !covered(from, to) {
+			if !partly && long && !typ && !classParts && wholeLong < maxWholeLong && len(body) <= left/2 && !covered(from, to) {
 				// room for all of it: a long function is shown whole (the bug of a
 				// real fix is anywhere in it), up to half of the room left
 				long, parts = false, []lineRange{{from, to}}

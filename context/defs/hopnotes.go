@@ -11,8 +11,9 @@ import (
 // hop — found only in a branch of an option the failing lines do not set
 // (pyopts.go) or in the arguments of a registering call (registry.go), or
 // the name a def line defines, whose namesakes elsewhere are not what it
-// calls — and the objects it constructs into a registry and the calls it
-// makes on a registry's items (registry.go).
+// calls — the objects it constructs into a registry and the calls it makes
+// on a registry's items (registry.go), and the methods of its own the
+// language calls (a class's dunder methods, pyclass.go).
 
 // hopNotes is what a language reads of a definition's lines for the hops
 // beyond what it uses by name.
@@ -20,13 +21,14 @@ type hopNotes struct {
 	later      map[[2]string]bool   // uses (qualifier, name) ranked after every hop
 	registered map[[2]string]string // constructor uses → the container they go into
 	dispatched []dispatch           // calls on a container's items
+	called     []defSpan            // definitions in the span the language calls (a long class's dunder methods)
 }
 
 // dispatch is a call of method on the items of container (item: the name
 // the driver's lines give one).
 type dispatch struct{ container, method, item string }
 
-// hopReader is a language that reads hopNotes (Python: pyhop.go);
+// hopReader is a language that reads hopNotes (Python: pyregistry.go);
 // named reports whether a word is in the failing lines.
 type hopReader interface {
 	hopNotes(f *defFile, span lineRange, named func(string) bool) hopNotes
@@ -62,7 +64,7 @@ func (d *defFinder) failingWords(points []defPoint) func(string) bool {
 
 // spanSplit is a definition's blanked lines split in two: the parts whose
 // uses rank after every hop (an option branch, a registering call's
-// arguments, a def line's name) and the rest.
+// arguments) and the rest.
 type spanSplit struct {
 	from       int
 	later, now [][]byte

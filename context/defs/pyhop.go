@@ -1,12 +1,13 @@
 package defs
 
-// pyLang's hop notes (hopnotes.go): the uses that rank after every hop (option
-// branches the failing lines do not take, pyopts.go; a registering call's
-// arguments and the name-only namesakes of a registry's method,
-// pyregistry.go; the name a def line defines), and its registrations and
-// dispatches.
+// pyLang's hop notes (hopnotes.go): what runs of a definition's lines
+// (pyRunLines), the uses that rank after every hop (option branches the
+// failing lines do not take, pyopts.go; a registering call's arguments and
+// the name-only namesakes of a registry's method, pyregistry.go; the name a
+// def line defines), its registrations and dispatches, and the dunder
+// methods of a class (pyclass.go).
 func (pyLang) hopNotes(f *defFile, span lineRange, named func(string) bool) hopNotes {
-	lines := pyScan(f).blank[span.from-1 : span.to]
+	lines := pyRunLines(f, span)
 	split := newSpanSplit(lines, span.from)
 	pyOptionGated(f, span, named, split)
 	for i, l := range lines {
@@ -18,6 +19,7 @@ func (pyLang) hopNotes(f *defFile, span lineRange, named func(string) bool) hopN
 	}
 	notes := hopNotes{registered: pyRegistered(lines, span, split), dispatched: pyDispatched(f, lines, span)}
 	notes.later = split.onlyLater()
+	notes.called = pyProtocol(f, span)
 	for _, dp := range notes.dispatched {
 		// the method's namesakes found by name only: the registry says whose
 		if notes.later == nil {

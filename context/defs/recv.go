@@ -223,12 +223,30 @@ func (d *defFinder) addMembersOf(lang defLang, p defPoint, u defUse, imps []defI
 // module mod imports, else C in file itself, then what file imports as C, then
 // the other files of its folder.
 func (d *defFinder) findClasses(lang defLang, file, name string, imps []defImport, folder []string) []classRef {
-	in := func(f string, cname string) []classRef {
+	// in returns the classes named cname of file f, or of the files f
+	// re-exports it from (a package's __init__.py, an index.ts), up to
+	// maxReexports files away
+	var in func(f string, cname string, depth int) []classRef
+	in = func(f string, cname string, depth int) []classRef {
 		df := d.file(f, lang)
 		var out []classRef
 		for _, s := range df.defs {
 			if s.class && s.name == cname {
 				out = append(out, classRef{f, s})
+			}
+		}
+		if len(out) > 0 || depth == maxReexports || !df.ok {
+			return out
+		}
+		fimps, _ := d.context(lang, f, df.src)
+		for _, im := range fimps {
+			if im.module || im.local != cname {
+				continue
+			}
+			for _, next := range im.files {
+				if next != f {
+					out = append(out, in(next, im.orig, depth+1)...)
+				}
 			}
 		}
 		return out
@@ -239,13 +257,13 @@ func (d *defFinder) findClasses(lang defLang, file, name string, imps []defImpor
 		for _, im := range imps {
 			if im.module && im.local == mod {
 				for _, f := range im.files {
-					out = append(out, in(f, cname)...)
+					out = append(out, in(f, cname, 0)...)
 				}
 			}
 		}
 		return out
 	}
-	if out := in(file, name); len(out) > 0 {
+	if out := in(file, name, maxReexports); len(out) > 0 {
 		return out
 	}
 	var out []classRef
@@ -263,14 +281,14 @@ func (d *defFinder) findClasses(lang defLang, file, name string, imps []defImpor
 				}
 				continue
 			}
-			out = append(out, in(f, im.orig)...)
+			out = append(out, in(f, im.orig, 0)...)
 		}
 	}
 	if len(out) > 0 {
 		return out
 	}
 	for _, f := range folder {
-		out = append(out, in(f, name)...)
+		out = append(out, in(f, name, maxReexports)...)
 	}
 	return out
 }
@@ -296,6 +314,21 @@ func ctorCalls(lines []string, from, line int) []defUse {
 			cls := m[1]
 			out = append(out, defUse{name: m[2], qual: cls[strings.LastIndexByte(cls, '.')+1:], recv: cls, dist: dist, call: true, typedFile: true})
 		}
+	}
+	return out
+}
+
+// classMethods returns the methods a class's body defines itself (not those
+// of the functions and classes nested in it).
+func classMethods(f *defFile, cls defSpan) []defSpan {
+	var out []defSpan
+	inner := 0 // the end of the last method taken: what starts before it is nested in it
+	for _, s := range f.defs {
+		if !s.member || s.class || s.data || s.from <= cls.from || s.from > cls.end || s.from <= inner {
+			continue
+		}
+		out = append(out, s)
+		inner = s.to
 	}
 	return out
 }

@@ -49,15 +49,22 @@ func TestDefinitionsClassOfSelfAndAttributes(t *testing.T) {
 			if _, ok := got.find("File "+c.base, "definition of discount"); !ok {
 				t.Errorf("BaseCart.discount (inherited) not shown; sections:\n%s", got.titles())
 			}
-			s, ok := got.find("File "+c.pricing, "definition of price")
-			if !ok {
-				t.Fatalf("Pricer.price not shown; sections:\n%s", got.titles())
+			// Pricer.price in a section of its own, or in its class's
+			// (constructing the Pricer in Cart's __init__ shows the class)
+			pricer, shipping := 0, 0
+			for _, sec := range got.sections {
+				if !strings.HasPrefix(sec.Sec.Title, "File "+c.pricing) {
+					continue
+				}
+				if strings.Contains(sec.Sec.Body, "n * 2") {
+					pricer++
+				}
+				if strings.Contains(sec.Sec.Body, "return 5") {
+					shipping++
+				}
 			}
-			if !strings.Contains(s.Sec.Body, "n * 2") || strings.Contains(s.Sec.Body, "return 5") {
-				t.Errorf("the price shown is not Pricer's:\n%s", s.Sec.Body)
-			}
-			if n := strings.Count(got.titles(), "definition of price"); n != 1 {
-				t.Errorf("%d sections of a price, want Pricer's only; sections:\n%s", n, got.titles())
+			if pricer != 1 || shipping != 0 {
+				t.Errorf("Pricer.price shown %d times, Shipping.price %d times, want once and never; sections:\n%s", pricer, shipping, got.titles())
 			}
 		})
 	}
