@@ -664,6 +664,9 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 		if d.addMembersOf(lang, p, u, imps, folder, hits) {
 			return true
 		}
+		if d.addCallbacks(lang, p, u, imps, folder, hits) {
+			return true // a library's method: what it calls back (callbacks.go)
+		}
 		demote = nameOnlyTier // a class the project does not define, or a member it does not: name only, after the typed hits
 	}
 	add := func(tier int, file string, name string, wantMember, dflt bool) bool {

@@ -1,0 +1,116 @@
+package defs
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Library callbacks. A project class deriving from a library's class
+// (`class HTMLExtractor(htmlparser.HTMLParser)`, `class Worker(threading.Thread)`,
+// `class App extends React.Component`) overrides the methods the library's
+// code calls back (handle_starttag, parse_starttag, run, render): when the
+// failing path calls a method the class inherits from the library
+// (`parser.feed(source)` on an HTMLExtractor), the library's code runs and
+// calls them, and no line of the project shows the call. So such a call adds
+// the class's callbacks: the methods it (and its project base classes below
+// the library's) defines — in Python not the _private ones — less those its
+// own code calls (the hops reach those from the callbacks), ranked as the
+// call's own definition would be.
+
+// maxCallbacks bounds the callbacks one call adds.
+const maxCallbacks = 16
+
+// plainBases are base classes of the language and its typing that call no
+// method of a subclass back.
+var plainBases = wordSet(`object ABC Generic Protocol NamedTuple TypedDict Enum IntEnum Flag IntFlag StrEnum
+	str int float dict list tuple set frozenset bytes Exception BaseException Error`)
+
+// libraryBase reports whether base, which the project does not define, is a
+// library's class that calls its subclasses back.
+func libraryBase(base string) bool {
+	name := base[strings.LastIndexByte(base, '.')+1:]
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i]
+	}
+	return name != "" && !plainBases[name] && !strings.HasSuffix(name, "Error") &&
+		!strings.HasSuffix(name, "Exception") && !strings.HasSuffix(name, "Warning")
+}
+
+// selfCalled returns the methods a class's lines call on its own instance.
+func selfCalled(blank []string, cls defSpan, self []string) map[string]bool {
+	re := regexp.MustCompile(`\b(?:` + strings.Join(self, "|") + `)\s*\.\s*([A-Za-z_$][\w$]*)\s*\(`)
+	out := map[string]bool{}
+	for i := cls.from; i <= min(cls.end, len(blank)); i++ {
+		for _, m := range re.FindAllStringSubmatch(blank[i-1], -1) {
+			out[m[1]] = true
+		}
+	}
+	return out
+}
+
+// addCallbacks adds the callbacks of the class u.recv when it derives from a
+// library's class (u.name being one of the library's methods: the project
+// defines none by that name in the class or its bases); false when the class
+// has no library base or no callback.
+func (d *defFinder) addCallbacks(lang defLang, p defPoint, u defUse, imps []defImport, folder []string, hits *[]defHit) bool {
+	if !u.call {
+		return false // an attribute, not a method called
+	}
+	var self []string
+	var blanked func(*defFile) []string
+	private := func(string) bool { return false }
+	switch l := lang.(type) {
+	case pyLang:
+		self, blanked = pyRecv.self, func(f *defFile) []string { return pyScan(f).blank }
+		private = func(name string) bool { return strings.HasPrefix(name, "_") }
+	case tsLang:
+		self, blanked = tsRecv.self, l.blanked // (a stream's _transform is a callback)
+	default:
+		return false
+	}
+	// the class and its project bases, up to the library's
+	classes := d.findClasses(lang, p.file, u.recv, imps, folder)
+	if len(classes) == 0 {
+		return false
+	}
+	chain := []classRef{classes[0]}
+	library := false
+	for i := 0; i < len(chain) && i <= maxBaseDepth; i++ {
+		c := chain[i]
+		f := d.file(c.file, lang)
+		cimps, cfolder := d.context(lang, c.file, f.src)
+		for _, b := range strings.Split(c.span.bases, ",") {
+			if b == "" {
+				continue
+			}
+			if found := d.findClasses(lang, c.file, b, cimps, cfolder); len(found) > 0 {
+				chain = append(chain, found[0])
+			} else if libraryBase(b) {
+				library = true
+			}
+		}
+	}
+	if !library {
+		return false
+	}
+	seen := map[string]bool{}
+	n := 0
+	for _, c := range chain {
+		f := d.file(c.file, lang)
+		called := selfCalled(blanked(f), c.span, self)
+		for _, s := range classMethods(f, c.span) {
+			if seen[s.name] || called[s.name] || private(s.name) || n == maxCallbacks {
+				seen[s.name] = true // an override hides its base's
+				continue
+			}
+			seen[s.name] = true
+			if c.file == p.file && s.from <= p.line && p.line <= s.to {
+				continue // the method the failure is in
+			}
+			*hits = append(*hits, defHit{file: c.file, span: s, tier: nearTier(p, c.file), dist: u.dist, point: u.point, usedAt: p,
+				pathDist: pathDistance(p.file, c.file)})
+			n++
+		}
+	}
+	return n > 0
+}
