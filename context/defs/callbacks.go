@@ -3,6 +3,8 @@ package defs
 import (
 	"regexp"
 	"strings"
+
+	"fixplan/context/frames"
 )
 
 // Library callbacks. A project class deriving from a library's class
@@ -70,7 +72,9 @@ func (d *defFinder) addCallbacks(lang defLang, p defPoint, u defUse, imps []defI
 	}
 	// the class and its project bases, up to the library's
 	classes := d.findClasses(lang, p.file, u.recv, imps, folder)
-	if len(classes) == 0 {
+	if len(classes) == 0 || frames.LooksLikeTestFile(classes[0].file) {
+		// a test file's class (a unittest.TestCase calling self.assertEqual):
+		// what the runner calls back are the other tests, not the failing one's code
 		return false
 	}
 	chain := []classRef{classes[0]}

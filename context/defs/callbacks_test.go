@@ -19,3 +19,31 @@ func TestDefinitionsPythonLibraryCallbacks(t *testing.T) {
 		t.Errorf("TitleExtractor shown though nothing on the path makes one; sections:\n%s", got.titles())
 	}
 }
+
+// A unittest test class derives from the library's TestCase and its failing
+// line calls self.assertEqual, a library method: the runner calls the class's
+// other test methods, not the failing one, so they are not shown — the
+// function under test is.
+func TestDefinitionsPythonTestCaseIsNotACallbackClass(t *testing.T) {
+	root, problem := typedFixture(t, "pytestcase")
+	got := sectionsFor(t, root, problem, Request{})
+	if _, ok := got.find("File num/parse.py", "definition of parse_int"); !ok {
+		t.Errorf("parse_int (called on the failing line) not shown; sections:\n%s", got.titles())
+	}
+	for _, other := range []string{"test_decimal", "test_hex_prefix", "test_negative"} {
+		if _, ok := got.find("definition of " + other); ok {
+			t.Errorf("the test class's other test method %s was shown as a callback; sections:\n%s", other, got.titles())
+		}
+	}
+}
+
+// out.append(self._row(x)) appends what _row returns: the call runs now, it
+// registers nothing for later, so _row is followed like any call and the
+// helper it calls (where the bug is) is shown.
+func TestDefinitionsPythonAppendedCallIsFollowed(t *testing.T) {
+	root, problem := typedFixture(t, "pyappend")
+	got := sectionsFor(t, root, problem, Request{})
+	if _, ok := got.find("File rep/pad.py", "definition of pad_left"); !ok {
+		t.Errorf("pad_left (called by _row, whose result render appends) not shown; sections:\n%s", got.titles())
+	}
+}

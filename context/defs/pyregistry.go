@@ -36,11 +36,11 @@ const maxRegLines = 12
 // calls' arguments move to split's later part.
 func pyRegistered(lines []string, span lineRange, split *spanSplit) map[[2]string]string {
 	var out map[[2]string]string
-	add := func(cont, ctor string) {
+	add := func(cont, ctor string) bool {
 		parts := strings.FieldsFunc(ctor, func(r rune) bool { return r == '.' || r == ' ' || r == '\t' })
 		name := parts[len(parts)-1]
 		if name[0] < 'A' || name[0] > 'Z' {
-			return // a function call, not a class's constructor
+			return false // a function call, not a class's constructor
 		}
 		qual := ""
 		if len(parts) > 1 {
@@ -50,10 +50,23 @@ func pyRegistered(lines []string, span lineRange, split *spanSplit) map[[2]strin
 			out = map[[2]string]string{}
 		}
 		out[[2]string{qual, name}] = cont
+		return true
 	}
 	// ctors adds the constructors in the brackets opened at line n, column
-	// col, until they close
+	// col, until they close; the brackets' text moves to later only when
+	// they construct an object (results.append(self.render(x)) registers
+	// nothing: what it calls runs now)
 	ctors := func(cont string, n, col int) {
+		type cut struct{ line, from, to int }
+		var moves []cut
+		built := false
+		defer func() {
+			for _, c := range moves {
+				if built {
+					split.move(c.line, c.from, c.to)
+				}
+			}
+		}()
 		depth := 0
 		for i := n; i <= span.to && i < n+maxRegLines; i++ {
 			seg := lines[i-span.from]
@@ -64,11 +77,11 @@ func pyRegistered(lines []string, span lineRange, split *spanSplit) map[[2]strin
 			ms := pyCtorRe.FindAllStringSubmatchIndex(seg, -1)
 			for j := 0; j < len(seg); j++ {
 				if depth >= 1 {
-					split.move(i, off+j, off+j+1)
+					moves = append(moves, cut{i, off + j, off + j + 1})
 				}
 				for len(ms) > 0 && ms[0][2] <= j {
-					if depth >= 1 {
-						add(cont, seg[ms[0][2]:ms[0][3]])
+					if depth >= 1 && add(cont, seg[ms[0][2]:ms[0][3]]) {
+						built = true
 					}
 					ms = ms[1:]
 				}
@@ -92,7 +105,7 @@ func pyRegistered(lines []string, span lineRange, split *spanSplit) map[[2]strin
 			ctors(l[m[2]:m[3]], n, m[1]-1)
 		}
 		if m := pyRegItemRe.FindStringSubmatch(l); m != nil {
-			add(m[1], m[2])
+			_ = add(m[1], m[2])
 		}
 		if m := pyRegListRe.FindStringSubmatchIndex(l); m != nil {
 			ctors(l[m[2]:m[3]], n, m[1]-1)
