@@ -186,6 +186,7 @@ type defHit struct {
 	loose      bool   // found by name only where types are known, or one of many implementations of an interface
 	spare      bool   // one of many implementations when the code read builds others (goimpl.go): after every hop
 	builds     string // the type whose value it builds for a formatter the failing lines use (producer.go)
+	generates  string // the generated file (and a name it defines) it writes (generated.go)
 	later      bool   // ranked after every hop: behind an option the failing lines do not set, or constructed into a registry (hopnotes.go)
 }
 
@@ -498,6 +499,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 		hits = append(hits, next...)
 		frontier = next
 	}
+	hits = d.withGenerators(hits) // (generated.go)
 	sortHits(last)
 	hits = append(hits, last...)
 	warnings := d.limitWarnings()
@@ -1152,6 +1154,8 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 			where := fmt.Sprintf("used at %s:%d", h.usedAt.file, h.usedAt.line)
 			if h.via != "" {
 				where = fmt.Sprintf("used by %s in %s", h.via, h.usedAt.file)
+			} else if h.generates != "" {
+				where = "generates " + h.generates
 			} else if h.builds != "" {
 				where = fmt.Sprintf("builds the %s whose text the failing lines use", h.builds)
 			} else if h.msg != "" {
