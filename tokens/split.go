@@ -15,8 +15,8 @@ import (
 // back one character at a time; \s is unicode.IsSpace, the letter, number and
 // mark classes are Go's unicode tables), so the count of a text is the sum of
 // its pieces' counts (split_test.go checks both against the library). They take
-// valid UTF-8 only: the library's engine reads invalid bytes as U+FFFD, which
-// changes the pieces, so Count gives such text to the library whole.
+// valid UTF-8 only: the library's engine reads invalid bytes as U+FFFD, and so
+// does Count before it splits.
 //
 // The o200k_base pattern, alternative by alternative:
 //
@@ -260,10 +260,10 @@ func indexByte(set string, c byte) bool {
 }
 
 // splitO200k calls piece with each piece of s (valid UTF-8) in order, cut as
-// o200k_base's pattern cuts it; false when a position matches no alternative
-// (never for valid UTF-8: every character is a letter, a number, a space or
-// punctuation).
-func splitO200k(s string, piece func(string)) bool {
+// o200k_base's pattern cuts it. Every character is a letter, a number, a
+// space or punctuation, so some alternative matches at every position (a
+// character none matched would be a piece of its own).
+func splitO200k(s string, piece func(string)) {
 	for i := 0; i < len(s); {
 		end := words(s, i)
 		if end == i {
@@ -278,16 +278,16 @@ func splitO200k(s string, piece func(string)) bool {
 			}
 		}
 		if end == i {
-			return false
+			_, n := at(s, i)
+			end = i + n
 		}
 		piece(s[i:end])
 		i = end
 	}
-	return true
 }
 
 // splitCl100k is splitO200k for cl100k_base's pattern.
-func splitCl100k(s string, piece func(string)) bool {
+func splitCl100k(s string, piece func(string)) {
 	for i := 0; i < len(s); {
 		end := contraction(s, i)
 		if end == i {
@@ -310,10 +310,10 @@ func splitCl100k(s string, piece func(string)) bool {
 			}
 		}
 		if end == i {
-			return false
+			_, n := at(s, i)
+			end = i + n
 		}
 		piece(s[i:end])
 		i = end
 	}
-	return true
 }

@@ -1,13 +1,14 @@
 package tokens
 
 import (
+	"encoding/binary"
+	"flag"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/tiktoken-go/tokenizer/codec"
@@ -34,10 +35,10 @@ func regexPieces(t testing.TB, re *regexp2.Regexp, s string) []string {
 	return out
 }
 
-func ourPieces(split func(string, func(string)) bool, s string) ([]string, bool) {
+func ourPieces(split func(string, func(string)), s string) []string {
 	var out []string
-	ok := split(s, func(p string) { out = append(out, p) })
-	return out, ok
+	split(s, func(p string) { out = append(out, p) })
+	return out
 }
 
 // tricky are characters of every class the patterns tell apart, and the ones
@@ -101,22 +102,22 @@ func TestSplitMatchesTheLibrarysPatterns(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		pattern string
-		split   func(string, func(string)) bool
+		split   func(string, func(string))
 	}{{O200k, o200kPattern, splitO200k}, {Cl100k, cl100kPattern, splitCl100k}} {
 		t.Run(tc.name, func(t *testing.T) {
 			re := regexp2.MustCompile(tc.pattern, regexp2.None)
 			bad := 0
 			for _, s := range texts {
 				want := regexPieces(t, re, s)
-				got, ok := ourPieces(tc.split, s)
-				if !ok || !slices.Equal(got, want) {
+				got := ourPieces(tc.split, s)
+				if !slices.Equal(got, want) {
 					bad++
 					if bad <= 5 {
 						i := 0
 						for i < min(len(got), len(want)) && got[i] == want[i] {
 							i++
 						}
-						t.Errorf("%q: pieces differ at piece %d (ok %v):\n got %q\nwant %q", clipQ(s), i, ok, got[i:min(len(got), i+4)], want[i:min(len(want), i+4)])
+						t.Errorf("%q: pieces differ at piece %d:\n got %q\nwant %q", clipQ(s), i, got[i:min(len(got), i+4)], want[i:min(len(want), i+4)])
 					}
 				}
 			}
@@ -134,12 +135,13 @@ func clipQ(s string) string {
 	return s
 }
 
-// Counting piece by piece (looked up or counted) gives the library's count of
-// the whole text, the first time and again; text that is not valid UTF-8 is
-// counted by the library whole.
-func TestCountByPiecesIsTheLibrarysCount(t *testing.T) {
+// Count is the library's count of every text, valid UTF-8 or not, long
+// pieces (runs of punctuation, base64) included.
+func TestCountIsTheLibrarysCount(t *testing.T) {
 	texts := corpus(t)
-	texts = append(texts, "bad \xff\xfe bytes", "\xc3", "ok \xe2\x82 cut")
+	texts = append(texts, "bad \xff\xfe bytes", "\xc3", "ok \xe2\x82 cut", "<|endoftext|> special",
+		strings.Repeat("-", 5000), strings.Repeat("=+", 3000), strings.Repeat("QUJDRGVmZ2hpamtsbW5vcA", 400),
+		strings.Repeat("\u00e9\u0301", 700), strings.Repeat(" ", 3000)+"x", strings.Repeat("a", 10000))
 	for _, tc := range []struct {
 		model string
 		enc   func() *codec.Codec
@@ -147,37 +149,106 @@ func TestCountByPiecesIsTheLibrarysCount(t *testing.T) {
 		t.Run(tc.model, func(t *testing.T) {
 			enc := tc.enc()
 			c := For(tc.model)
-			for round := range 2 {
-				for _, s := range texts {
-					want, err := enc.Count(s)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got := c.Count(s); got != want {
-						t.Fatalf("round %d: Count(%q) = %d, the library counts %d", round, clipQ(s), got, want)
-					}
+			for _, s := range texts {
+				want, err := enc.Count(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := c.Count(s); got != want {
+					t.Fatalf("Count(%q) = %d, the library counts %d", clipQ(s), got, want)
 				}
 			}
 		})
 	}
 }
 
-// The piece counts do not keep the texts they were cut from.
-func TestPieceCountsHoldCopies(t *testing.T) {
-	c := For("gpt-4o")
-	text := strings.Repeat("unusualword ", 3) + "zzqxj"
-	c.Count(text)
-	c.pieces.mu.RLock()
-	defer c.pieces.mu.RUnlock()
-	for p := range c.pieces.m {
-		if len(p) > 0 && strings.Contains(text, p) && unsafeSameMemory(p, text) {
-			t.Fatalf("piece %q points into the counted text", p)
+var updateRanks = flag.Bool("update-ranks", false, "write o200k_base.ranks and cl100k_base.ranks from the library's tables (go generate)")
+
+// libraryTokens are the tokens of the library's table, by rank.
+func libraryTokens(t *testing.T, enc *codec.Codec) []string {
+	var toks []string
+	for id := uint(0); ; id++ {
+		tok, err := enc.Decode([]uint{id})
+		if err != nil {
+			break
+		}
+		if tok == "" || len(tok) > 255 {
+			t.Fatalf("%s: rank %d is %q", enc.GetName(), id, tok)
+		}
+		toks = append(toks, tok)
+	}
+	// the ranks are 0…n-1: none after the first gap but special tokens
+	for id := len(toks); id < len(toks)+4096; id++ {
+		if tok, err := enc.Decode([]uint{uint(id)}); err == nil && !strings.HasPrefix(tok, "<|") {
+			t.Fatalf("%s: rank %d (%q) after a gap at %d", enc.GetName(), id, tok, len(toks))
 		}
 	}
+	if len(toks) < 100000 {
+		t.Fatalf("%s: %d ranks", enc.GetName(), len(toks))
+	}
+	return toks
 }
 
-// unsafeSameMemory reports whether p's bytes lie inside s's.
-func unsafeSameMemory(p, s string) bool {
-	pp, sp := uintptr(unsafe.Pointer(unsafe.StringData(p))), uintptr(unsafe.Pointer(unsafe.StringData(s)))
-	return pp >= sp && pp < sp+uintptr(len(s))
+// rankLayout lays tokens (by rank) out as newRanks reads them.
+func rankLayout(tokens []string) []byte {
+	bits := slotBits(len(tokens))
+	mask := uint32(1)<<bits - 1
+	slots := make([]int32, 1<<bits) // rank+1
+	for rank, tok := range tokens {
+		for h := hashBytes(tok) & mask; ; h = (h + 1) & mask {
+			if slots[h] == 0 {
+				slots[h] = int32(rank) + 1
+				break
+			}
+		}
+	}
+	out := []byte{bits}
+	prev := 0
+	for slot, v := range slots {
+		if v == 0 {
+			continue
+		}
+		out = binary.AppendUvarint(out, uint64(slot-prev))
+		prev = slot
+		rank := v - 1
+		out = append(out, byte(rank), byte(rank>>8), byte(rank>>16), byte(len(tokens[rank])))
+		out = append(out, tokens[rank]...)
+	}
+	return out
+}
+
+// The embedded ranks are the library's tables: the same tokens with the same
+// ranks, each found by its bytes, and nothing else. With -update-ranks (go
+// generate) the files are written from the library instead.
+func TestRanksAreTheLibrarys(t *testing.T) {
+	for _, tc := range []struct {
+		enc      func() *codec.Codec
+		embedded string
+		ranks    func() *ranks
+	}{{codec.NewO200kBase, o200kRanksData, o200kRanks}, {codec.NewCl100kBase, cl100kRanksData, cl100kRanks}} {
+		enc := tc.enc()
+		t.Run(enc.GetName(), func(t *testing.T) {
+			toks := libraryTokens(t, enc)
+			want := rankLayout(toks)
+			if *updateRanks {
+				if err := os.WriteFile(enc.GetName()+".ranks", want, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("wrote %s.ranks: %d ranks, %d bytes", enc.GetName(), len(toks), len(want))
+				return
+			}
+			if string(want) != tc.embedded {
+				t.Fatalf("%s.ranks is not the library's table (%d bytes, the library's %d): go generate ./tokens", enc.GetName(), len(tc.embedded), len(want))
+			}
+			r := tc.ranks()
+			for rank, tok := range toks {
+				if got := r.rank(tok); got != uint32(rank) {
+					t.Fatalf("%q: rank %d, want %d", tok, got, rank)
+				}
+			}
+			if got := r.rank("not a token at all, surely"); got != noRank {
+				t.Fatalf("a text that is no token has rank %d", got)
+			}
+		})
+	}
 }

@@ -1,28 +1,25 @@
 // Package tokens counts the tokens of the text fixplan sends to a model. For
-// OpenAI-family model names it uses the model's real BPE tokenizer (o200k_base or
-// cl100k_base, from github.com/tiktoken-go/tokenizer, whose ranks are compiled
-// into the binary: nothing is downloaded at run time); for any other model it
-// estimates from the byte count. Every count says which of the two it is, so the
-// user can be told when a number is an estimate.
+// OpenAI-family model names it counts with the model's real BPE tokenizer
+// (o200k_base or cl100k_base, the ranks of github.com/tiktoken-go/tokenizer's
+// tables embedded in the binary: nothing is downloaded at run time); for any
+// other model it estimates from the byte count. Every count says which of the
+// two it is, so the user can be told when a number is an estimate.
 //
-// A tokenizer's ranks are built when a counter for its model is made (For), on a
-// goroutine of their own (~30 ms of CPU and tens of MB for o200k_base), so the
-// first count finds them ready or waits only for the rest; never at start-up:
-// commands that make no counter pay nothing.
-//
-// A count cuts the text into the tokenizer's pieces itself (split.go: the
-// library's regular-expression engine cost ~70% of a count) and looks up the
-// counts of the pieces met before in this process; only new pieces go to the
-// library. A plan counts its ~60 KB prompt up to four times: ~15 ms each with
-// the library alone, ~2 ms once its pieces are known.
+// The tokenizer is written out here rather than run from the library: the
+// text is cut into the pieces the tokenizer's pattern cuts (split.go: the
+// library's regular-expression engine cost ~70% of its count) and each piece's
+// bytes are merged by rank (ranks.go: the library builds a map of its 200,000
+// ranks when a codec is made, ~25 ms of CPU and ~30 MB; the embedded table is
+// read in ~2 ms). Both are checked against the library (split_test.go): the
+// same pieces, the same count for every text. A counter's table is read when
+// the counter is made (For), on a goroutine of its own, so the first count
+// finds it ready; never at start-up: commands that make no counter pay nothing.
 package tokens
 
 import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	"github.com/tiktoken-go/tokenizer/codec"
 )
 
 // Tokenizer names recorded with counts.
@@ -42,32 +39,48 @@ const BytesPerToken = 3.2
 
 // Counter counts tokens for one model. The zero value estimates.
 type Counter struct {
-	name string
-	enc  func() *codec.Codec
+	name  string
+	ranks func() *ranks // the tokenizer's BPE ranks (ranks.go); nil: estimate
 	// split cuts a text into the pieces the tokenizer merges one by one
-	// (split.go); pieces holds the counts of the pieces met so far.
-	split  func(string, func(string)) bool
-	pieces *pieceCounts
+	// (split.go)
+	split func(string, func(string))
+	// recent are the counts of the last long texts counted
+	recent *recentCounts
 }
 
-var (
-	o200k        = sync.OnceValue(codec.NewO200kBase)
-	cl100k       = sync.OnceValue(codec.NewCl100kBase)
-	o200kPieces  = &pieceCounts{m: map[string]int{}}
-	cl100kPieces = &pieceCounts{m: map[string]int{}}
-)
+var o200kRecent, cl100kRecent recentCounts
 
-// pieceCounts are the token counts of the pieces a tokenizer has counted in
-// this process. The same pieces come back in every text (a plan counts its
-// prompt up to four times, and code repeats its words): a count looks up most
-// of a text's pieces instead of merging them again.
-type pieceCounts struct {
-	mu sync.RWMutex
-	m  map[string]int
+// recentCounts are the counts of the last few long texts a tokenizer counted:
+// a plan counts the same prompt before it is sent, to cap the reply, and for
+// the record of the call; the second and third counts are a comparison.
+type recentCounts struct {
+	mu     sync.Mutex
+	texts  [8]string
+	counts [8]int
+	next   int
 }
 
-// maxPieces bounds pieceCounts.m (a few MB): past it the map starts over.
-const maxPieces = 1 << 17
+// minRecent is the shortest text recentCounts keeps (shorter ones count in
+// about the time a comparison takes).
+const minRecent = 4 << 10
+
+func (rc *recentCounts) get(s string) (int, bool) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	for i, t := range rc.texts {
+		if t == s {
+			return rc.counts[i], true
+		}
+	}
+	return 0, false
+}
+
+func (rc *recentCounts) put(s string, n int) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.texts[rc.next], rc.counts[rc.next] = s, n
+	rc.next = (rc.next + 1) % len(rc.texts)
+}
 
 // For returns the counter for a model name as the provider knows it. A provider
 // prefix ("openai/gpt-4o", OpenRouter-style) is ignored. gpt-4o, gpt-4.1, gpt-5,
@@ -91,29 +104,29 @@ func For(model string) Counter {
 	switch {
 	case has("gpt-4o", "gpt-4.1", "gpt-4.5", "gpt-5", "chatgpt-4o", "o1", "o3", "o4", "gpt-oss", "codex"),
 		strings.HasPrefix(m, "gpt-5"), strings.HasPrefix(m, "ft:gpt-4o"):
-		c = Counter{name: O200k, enc: o200k, split: splitO200k, pieces: o200kPieces}
+		c = Counter{name: O200k, ranks: o200kRanks, split: splitO200k, recent: &o200kRecent}
 	case has("gpt-4", "gpt-3.5", "gpt-35"), strings.HasPrefix(m, "ft:gpt-4"), strings.HasPrefix(m, "ft:gpt-3.5"),
 		strings.HasPrefix(m, "text-embedding-3"), strings.HasPrefix(m, "text-embedding-ada-002"):
-		c = Counter{name: Cl100k, enc: cl100k, split: splitCl100k, pieces: cl100kPieces}
+		c = Counter{name: Cl100k, ranks: cl100kRanks, split: splitCl100k, recent: &cl100kRecent}
 	default:
 		return Counter{}
 	}
-	// the ranks are built beside what comes before the first count (a base
-	// context is gathered before anything is counted)
-	go c.enc()
+	// the ranks' table is built beside what comes before the first count (a
+	// base context is gathered before anything is counted)
+	go c.ranks()
 	return c
 }
 
 // Tokenizer is the name of what counts: o200k_base, cl100k_base or estimate.
 func (c Counter) Tokenizer() string {
-	if c.enc == nil {
+	if c.ranks == nil {
 		return Estimate
 	}
 	return c.name
 }
 
 // Estimated reports whether counts are estimates from the byte count.
-func (c Counter) Estimated() bool { return c.enc == nil }
+func (c Counter) Estimated() bool { return c.ranks == nil }
 
 // Count returns the number of tokens of s (0 for ""). With a real tokenizer it is
 // exact for the text (chat formatting adds a few tokens per message; see
@@ -122,65 +135,27 @@ func (c Counter) Count(s string) int {
 	if s == "" {
 		return 0
 	}
-	if c.enc == nil {
+	if c.ranks == nil {
 		return EstimateBytes(len(s))
 	}
-	if c.split != nil && utf8.ValidString(s) {
-		if n, ok := c.countPieces(s); ok {
+	long := len(s) >= minRecent
+	if long {
+		if n, ok := c.recent.get(s); ok {
 			return n
 		}
 	}
-	return c.countWhole(s)
-}
-
-// countWhole counts s with the library alone.
-func (c Counter) countWhole(s string) int {
-	n, err := c.enc().Count(s)
-	if err != nil { // the default error mode never fails; estimate rather than guess 0
-		return EstimateBytes(len(s))
+	text := s
+	if !utf8.ValidString(text) {
+		// tiktoken reads the text as characters, each invalid byte a U+FFFD
+		text = string([]rune(text))
+	}
+	r := c.ranks()
+	n := 0
+	c.split(text, func(piece string) { n += r.count(piece) })
+	if long {
+		c.recent.put(s, n)
 	}
 	return n
-}
-
-// countPieces counts s (valid UTF-8) piece by piece: the counts of the pieces
-// met before are looked up, the others counted by the library (each piece is
-// one match of its pattern, so the library counts it as it would inside s).
-func (c Counter) countPieces(s string) (int, bool) {
-	total := 0
-	var missed map[string]int
-	c.pieces.mu.RLock()
-	ok := c.split(s, func(p string) {
-		if n, hit := c.pieces.m[p]; hit {
-			total += n
-			return
-		}
-		if missed == nil {
-			missed = map[string]int{}
-		}
-		missed[p]++
-	})
-	c.pieces.mu.RUnlock()
-	if !ok {
-		return 0, false
-	}
-	if len(missed) == 0 {
-		return total, true
-	}
-	counted := make(map[string]int, len(missed))
-	for p, times := range missed {
-		n := c.countWhole(p)
-		counted[strings.Clone(p)] = n // not a slice of s: the map must not keep s alive
-		total += n * times
-	}
-	c.pieces.mu.Lock()
-	if len(c.pieces.m)+len(counted) > maxPieces {
-		c.pieces.m = map[string]int{}
-	}
-	for p, n := range counted {
-		c.pieces.m[p] = n
-	}
-	c.pieces.mu.Unlock()
-	return total, true
 }
 
 // PerMessage is the chat formatting a provider adds around every message (role

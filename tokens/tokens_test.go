@@ -87,7 +87,7 @@ func TestEstimateIsConservative(t *testing.T) {
 }
 
 // BenchmarkCount100KB is the tokenizer's cost per 100 KB of Go code (the ranks are
-// built before the timer starts).
+// built before the timer starts; the text is one not counted just before).
 func BenchmarkCount100KB(b *testing.B) {
 	var sb strings.Builder
 	files, _ := filepath.Glob("../session/*.go")
@@ -104,9 +104,38 @@ func BenchmarkCount100KB(b *testing.B) {
 		c.Count("warm up")
 		b.Run(c.Tokenizer(), func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
+			i := 0
 			for b.Loop() {
-				c.Count(text)
+				// a text not counted just before (Count remembers the last few)
+				i++
+				c.Count(text[i%64:])
 			}
 		})
+	}
+}
+
+// A long text counted again is looked up, and a text of the same length that
+// differs is counted, not taken for it.
+func TestCountRemembersRecentLongTexts(t *testing.T) {
+	c := For("gpt-4o")
+	a := strings.Repeat("func main() { fmt.Println(\"hi\") }\n", 200)
+	b := a[:len(a)-2] + "x\n"
+	n := c.Count(a)
+	if got, ok := c.recent.get(a); !ok || got != n {
+		t.Fatalf("a long text counted is not remembered: %d, %v", got, ok)
+	}
+	if again := c.Count(a); again != n {
+		t.Fatalf("counted again: %d, first %d", again, n)
+	}
+	if _, ok := c.recent.get(b); ok {
+		t.Fatal("a text never counted is remembered")
+	}
+	want := 0
+	c.split(b, func(p string) { want += c.ranks().count(p) })
+	if nb := c.Count(b); nb != want {
+		t.Fatalf("a text that differs in its last line counts %d, its pieces %d", nb, want)
+	}
+	if _, ok := c.recent.get("short"); ok || c.Count("short") != 1 {
+		t.Fatal("a short text is remembered")
 	}
 }
