@@ -53,12 +53,12 @@ const cliValue = `'[^'\n]*'|"[^"\n]*"|[^\s'"` + "`" + `;|&()]+`
 
 func cliDetectors() []handDetector {
 	return []handDetector{
-		{detector{id: "command-password", re: mysqlPassRe(), accept: acceptCLI(1)}, []string{"mysql", "mariadb"}},
-		{detector{id: "command-password", re: sshpassRe(), accept: acceptCLI(1)}, []string{"sshpass"}},
-		{detector{id: "command-password", re: redisAuthRe(), accept: acceptCLI(1)}, []string{"redis-cli"}},
-		{detector{id: "command-password", re: passFlagRe(), accept: acceptPassFlag, pre: passFlagPre}, []string{"password", "passwd", "requirepass", "masterauth"}},
-		{detector{id: "command-password", re: envPassRe(), accept: acceptEnvPassword, pre: envPassPre}, []string{"password", "passwd", "pwd", "pass", "rediscli_auth"}},
-		{detector{id: "netrc", re: netrcRe(), reach: 8, accept: acceptNetrc, pre: netrcPre}, []string{"machine", "default"}},
+		{detector{id: "command-password", reOf: mysqlPassRe, accept: acceptCLI(1)}, []string{"mysql", "mariadb"}},
+		{detector{id: "command-password", reOf: sshpassRe, accept: acceptCLI(1)}, []string{"sshpass"}},
+		{detector{id: "command-password", reOf: redisAuthRe, accept: acceptCLI(1)}, []string{"redis-cli"}},
+		{detector{id: "command-password", reOf: passFlagRe, accept: acceptPassFlag, pre: passFlagPre}, []string{"password", "passwd", "requirepass", "masterauth"}},
+		{detector{id: "command-password", reOf: envPassRe, accept: acceptEnvPassword, pre: envPassPre}, []string{"password", "passwd", "pwd", "pass", "rediscli_auth"}},
+		{detector{id: "netrc", reOf: netrcRe, reach: 8, accept: acceptNetrc, pre: netrcPre}, []string{"machine", "default"}},
 	}
 }
 

@@ -86,14 +86,14 @@ var secretKeywords = []string{"pass", "pwd", "secret", "token", "api", "access",
 
 func formDetectors() []handDetector {
 	return []handDetector{
-		{detector{id: "setter", re: callRe(), accept: acceptSetter, pre: setterPre}, append([]string{"connect", "login", "logon", "signin", "pdo"}, secretKeywords...)},
-		{detector{id: "key-value", re: pairRe(), accept: acceptPair, pre: pairPre}, append([]string{"salt", "_key"}, secretKeywords...)},
-		{detector{id: "directive", re: directiveRe(), accept: acceptDirective, pre: directivePre}, append([]string{"pw", "masterauth", "user"}, secretKeywords...)},
-		{detector{id: "directive", re: quotedAfterRe(), accept: acceptQuotedAfter, pre: quotedAfterPre}, []string{"pass", "pwd", "pw", "secret"}},
-		{detector{id: "sql-password", re: identifiedRe(), accept: acceptIdentified}, []string{"identified"}},
-		{detector{id: "sql-password", re: setPasswordRe(), accept: acceptSQLSetPassword}, []string{"set password"}},
-		{detector{id: "field", re: xmlElementRe(), accept: acceptXMLElement, pre: xmlElementPre}, secretKeywords},
-		{detector{id: "field", re: nameFieldRe(), reach: 2, accept: acceptNameField, pre: nameFieldPre}, secretKeywords},
+		{detector{id: "setter", reOf: callRe, accept: acceptSetter, pre: setterPre}, append([]string{"connect", "login", "logon", "signin", "pdo"}, secretKeywords...)},
+		{detector{id: "key-value", reOf: pairRe, accept: acceptPair, pre: pairPre}, append([]string{"salt", "_key"}, secretKeywords...)},
+		{detector{id: "directive", reOf: directiveRe, accept: acceptDirective, pre: directivePre}, append([]string{"pw", "masterauth", "user"}, secretKeywords...)},
+		{detector{id: "directive", reOf: quotedAfterRe, accept: acceptQuotedAfter, pre: quotedAfterPre}, []string{"pass", "pwd", "pw", "secret"}},
+		{detector{id: "sql-password", reOf: identifiedRe, accept: acceptIdentified}, []string{"identified"}},
+		{detector{id: "sql-password", reOf: setPasswordRe, accept: acceptSQLSetPassword}, []string{"set password"}},
+		{detector{id: "field", reOf: xmlElementRe, accept: acceptXMLElement, pre: xmlElementPre}, secretKeywords},
+		{detector{id: "field", reOf: nameFieldRe, reach: 2, accept: acceptNameField, pre: nameFieldPre}, secretKeywords},
 	}
 }
 

@@ -53,17 +53,17 @@ type handDetector struct {
 
 func handWritten() []handDetector {
 	out := []handDetector{
-		{detector{id: "token", re: tokenRe(), accept: acceptToken},
+		{detector{id: "token", reOf: tokenRe, accept: acceptToken},
 			[]string{"akia", "asia", "agpa", "aida", "aroa", "anpa", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
 				"xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "glpat-", "aiza", "k_live_", "k_test_", "k_prod_", "sk-"}},
-		{detector{id: "url-password", re: urlCredRe(), accept: acceptGroups("url-password", urlPassword)}, []string{"://"}},
-		{detector{id: "authorization", re: bearerRe(), accept: acceptGroups("authorization", hasDigit), pre: bearerPre}, []string{"bearer"}},
-		{detector{id: "authorization", re: basicRe(), accept: acceptGroups("authorization", hasDigit)}, []string{"authorization"}},
-		{detector{id: "jwt", re: jwtRe(), accept: acceptGroups("jwt", nil), pre: minRun(40)}, []string{"eyj"}},
-		{detector{id: "assignment", re: assignRe(), accept: acceptAssignment, pre: assignmentPre}, secretKeywords},
-		{detector{id: "aws-secret-key", re: awsSecretRe(), reach: 2, accept: acceptAWSSecret, pre: awsContextPre},
+		{detector{id: "url-password", reOf: urlCredRe, accept: acceptGroups("url-password", urlPassword)}, []string{"://"}},
+		{detector{id: "authorization", reOf: bearerRe, accept: acceptGroups("authorization", hasDigit), pre: bearerPre}, []string{"bearer"}},
+		{detector{id: "authorization", reOf: basicRe, accept: acceptGroups("authorization", hasDigit)}, []string{"authorization"}},
+		{detector{id: "jwt", reOf: jwtRe, accept: acceptGroups("jwt", nil), pre: minRun(40)}, []string{"eyj"}},
+		{detector{id: "assignment", reOf: assignRe, accept: acceptAssignment, pre: assignmentPre}, secretKeywords},
+		{detector{id: "aws-secret-key", reOf: awsSecretRe, reach: 2, accept: acceptAWSSecret, pre: awsContextPre},
 			[]string{"akia", "asia", "secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret"}},
-		{detector{id: "private-key", re: b64BeginRe(), accept: acceptB64Key}, b64BeginKeywords},
+		{detector{id: "private-key", reOf: b64BeginRe, accept: acceptB64Key}, b64BeginKeywords},
 	}
 	out = append(out, formDetectors()...)
 	return append(out, cliDetectors()...)

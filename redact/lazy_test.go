@@ -92,7 +92,7 @@ func TestLazyRulesAreTheWholeConfigurationsRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !allowlistsEqual(rs.global, cfg.Allowlists) {
+	if !allowlistsEqual(rs.global(), cfg.Allowlists) {
 		t.Fatalf("global allowlists differ")
 	}
 	kwsOf := map[int32][]string{}
@@ -114,20 +114,20 @@ func TestLazyRulesAreTheWholeConfigurationsRules(t *testing.T) {
 		if d.lazy == nil || d.lazy.d != nil {
 			t.Fatalf("%s: compiled before its first use", id)
 		}
-		c := d.compiled()
-		if c == nil {
+		re, rulePath, ok := d.compiled()
+		if !ok {
 			t.Fatalf("%s does not compile", id)
 		}
-		if reString(c.re) != reString(r.Regex) || d.group != r.SecretGroup || d.entropy != r.Entropy ||
+		if reString(re) != reString(r.Regex) || d.group != r.SecretGroup || d.entropy != r.Entropy ||
 			d.reach != reachOf(r.Regex.String()) || !d.gitleaks {
-			t.Errorf("%s: the rule differs: %s group %d entropy %v reach %d", id, reString(c.re), d.group, d.entropy, d.reach)
+			t.Errorf("%s: the rule differs: %s group %d entropy %v reach %d", id, reString(re), d.group, d.entropy, d.reach)
 		}
 		var path matcher
 		if r.Path != nil {
 			path = r.Path
 		}
-		if reString(c.path) != reString(path) {
-			t.Errorf("%s: path %s, gitleaks %s", id, reString(c.path), reString(path))
+		if reString(rulePath) != reString(path) {
+			t.Errorf("%s: path %s, gitleaks %s", id, reString(rulePath), reString(path))
 		}
 		if d.lazy.allow != nil {
 			t.Errorf("%s: allowlists compiled with the rule's expression", id)

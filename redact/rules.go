@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/zricethezav/gitleaks/v8/config"
 )
@@ -46,8 +45,11 @@ type matcher interface {
 
 // detector is one rule of the engine.
 type detector struct {
-	id    string
-	re    matcher
+	id string
+	re matcher
+	// reOf, for the hand-written detectors, compiles re the first time a text
+	// has the detector's keywords (sync.OnceValue)
+	reOf  func() *regexp.Regexp
 	reach int // lines searched on each side of a keyword's line
 	// gitleaks marks rules of gitleaks' set (switched off by its path allowlists).
 	gitleaks bool
@@ -67,13 +69,20 @@ type detector struct {
 }
 
 // compiled is a detector's regular expression and path, compiled now if they
-// were not (nil when its rule does not compile: it finds nothing, as when the
-// whole configuration did not load).
-func (d *detector) compiled() *detector {
-	if d.lazy == nil {
-		return d
+// were not (ok false when its rule does not compile: it finds nothing, as when
+// the whole configuration did not load).
+func (d *detector) compiled() (re, path matcher, ok bool) {
+	switch {
+	case d.lazy != nil:
+		c := d.lazy.rule()
+		if c == nil {
+			return nil, nil, false
+		}
+		return c.re, c.path, true
+	case d.reOf != nil:
+		return d.reOf(), d.path, true
 	}
-	return d.lazy.rule()
+	return d.re, d.path, true
 }
 
 // allowlists are the detector's allowlists, compiled now if they were not.
@@ -144,21 +153,21 @@ func (l *lazyRule) allowlists() []*config.Allowlist {
 // ruleSet is the compiled engine.
 type ruleSet struct {
 	dets   []detector
-	trie   *ahocorasick.Trie // lower-case keywords, in the order of byKw
-	byKw   [][]int32         // keyword index → detectors that list it
-	global []*config.Allowlist
-	kws    map[string]int // keyword → index, while the engine is built
+	kwSet  *keywordSet                // lower-case keywords, in the order of byKw
+	byKw   [][]int32                  // keyword index → detectors that list it
+	global func() []*config.Allowlist // gitleaks' global allowlists (compiled on first use)
+	kws    map[string]int             // keyword → index, while the engine is built
 }
 
-// rules returns the engine; the first call builds it (~10 ms: gitleaks'
-// configuration read, the keyword trie; a rule's regular expressions are
-// compiled when a text first has its keywords), so process start-up does not
-// pay for it. When gitleaks' configuration fails to load, only the
+// rules returns the engine; the first call builds it (~4 ms: gitleaks'
+// configuration read, the keyword automaton; a detector's regular expressions
+// are compiled when a text first has its keywords, gitleaks' global
+// allowlists when first used), so process start-up does not pay for it. When gitleaks' configuration fails to load, only the
 // hand-written detectors run.
 var rules = sync.OnceValue(func() *ruleSet {
 	rs, err := loadRules(config.DefaultConfig)
 	if err != nil {
-		rs = &ruleSet{}
+		rs = &ruleSet{global: func() []*config.Allowlist { return nil }}
 	}
 	rs.build()
 	return rs
@@ -166,12 +175,26 @@ var rules = sync.OnceValue(func() *ruleSet {
 
 // Prepare starts building the rule set on a goroutine of its own, when it is
 // not built yet: a caller that will redact soon (a gatherer about to read
-// the project) does not wait the whole build at its first redaction.
-func Prepare() { go rules() }
+// the project) does not wait the whole build at its first redaction. Once the
+// rule set is ready, the same goroutine compiles what redacting a file uses
+// (gitleaks' global allowlists, the hand-written detectors' expressions),
+// beside the caller's first redactions rather than in them.
+func Prepare() {
+	go func() {
+		rs := rules()
+		rs.global()
+		for i := range rs.dets {
+			if d := &rs.dets[i]; d.reOf != nil {
+				d.reOf()
+			}
+		}
+	}()
+}
 
 // loadRules reads a gitleaks TOML configuration and adds a detector for each
 // of its rules, compiled when first used (lazyRule). Its global allowlists are
-// compiled now, by gitleaks, from the configuration without its rules.
+// compiled when first used too, by gitleaks, from the configuration without
+// its rules.
 //
 // The TOML is decoded straight into gitleaks' ViperConfig (~1.5 ms; through a
 // viper instance, as gitleaks reads it, ~10 ms): the two give the same value
@@ -207,11 +230,13 @@ func loadRules(text string) (*ruleSet, error) {
 			}
 		}
 	}
-	cfg, err := global.Translate()
-	if err != nil {
-		return nil, err
-	}
-	rs := &ruleSet{global: cfg.Allowlists}
+	rs := &ruleSet{global: sync.OnceValue(func() []*config.Allowlist {
+		cfg, err := global.Translate()
+		if err != nil {
+			return nil // (the embedded configuration's compile: lazy_test.go)
+		}
+		return cfg.Allowlists
+	})}
 	for _, r := range vc.Rules {
 		if skippedRules[r.ID] || r.Regex == "" || len(r.Keywords) == 0 || r.SkipReport {
 			continue
@@ -274,7 +299,7 @@ func (rs *ruleSet) build() {
 		list[i] = k
 	}
 	rs.kws = nil
-	rs.trie = ahocorasick.NewTrieBuilder().AddStrings(list).Build()
+	rs.kwSet = newKeywordSet(list)
 }
 
 // reachOf is how many lines around a keyword's line a rule's match may cover: 8
@@ -337,7 +362,7 @@ func (rs *ruleSet) find(text, path string) []secretSpan {
 	}
 	skipGitleaks := false
 	if path != "" {
-		for _, a := range rs.global {
+		for _, a := range rs.global() {
 			if pathAllowlisted(a, path) {
 				skipGitleaks = true
 			}
@@ -356,8 +381,8 @@ func (rs *ruleSet) find(text, path string) []secretSpan {
 	// keyword hits → per detector, the merged windows of lines around them
 	wins := make([][]window, len(rs.dets))
 	covered := make([]int, len(rs.dets)) // where the detector's last window stops covering its hit's line
-	rs.trie.Walk(low, func(end, n, pattern int64) bool {
-		ks, ke := int(end-n+1), int(end+1)
+	rs.kwSet.walk(low, func(end, n, pattern int) {
+		ks, ke := end-n+1, end+1
 		for _, di := range rs.byKw[pattern] {
 			if ks < covered[di] {
 				continue // inside the window of an earlier hit on the same line
@@ -380,7 +405,6 @@ func (rs *ruleSet) find(text, path string) []secretSpan {
 			}
 			wins[di] = ws
 		}
-		return true
 	})
 	sc := &scan{text: text, code: isCodePath(path)}
 	for di, ws := range wins {
@@ -391,14 +415,14 @@ func (rs *ruleSet) find(text, path string) []secretSpan {
 		if d.gitleaks && skipGitleaks {
 			continue
 		}
-		c := d.compiled()
-		if c == nil || d.gitleaks && (c.path != nil && (path == "" || !c.path.MatchString(path)) ||
+		re, rulePath, ok := d.compiled()
+		if !ok || d.gitleaks && (rulePath != nil && (path == "" || !rulePath.MatchString(path)) ||
 			path != "" && (d.lazy == nil || d.lazy.pathAllowlists) && rulePathAllowlisted(d.allowlists(), path)) {
 			continue
 		}
 		for _, w := range ws {
 			sub := text[w.from:w.to]
-			for _, loc := range c.re.FindAllStringSubmatchIndex(sub, -1) {
+			for _, loc := range re.FindAllStringSubmatchIndex(sub, -1) {
 				if d.accept != nil {
 					d.accept(sc, w.from, loc)
 				} else {
@@ -444,7 +468,7 @@ func (rs *ruleSet) acceptGitleaks(sc *scan, off int, loc []int, d *detector) {
 	}
 	match := text[ms:me]
 	line := text[lineStartBack(text, ms, 0):lineEndForward(text, max(me-1, ms), 0)]
-	if findingAllowed(rs.global, secret, match, line) || findingAllowed(d.allowlists(), secret, match, line) {
+	if findingAllowed(rs.global(), secret, match, line) || findingAllowed(d.allowlists(), secret, match, line) {
 		return
 	}
 	if d.id == "generic-api-key" && identifierRe().MatchString(secret) {
