@@ -102,7 +102,7 @@ func (d *defFinder) methodTypesUsing(file, name string) []string {
 				continue
 			}
 			for n := s.from; n <= min(s.to, len(f.lines)); n++ {
-				if use.MatchString(f.lines[n-1]) {
+				if line := f.lines[n-1]; strings.Contains(line, name) && use.MatchString(line) {
 					if t := receiverIn(f.lines, s, methodRe); t != "" && !slices.Contains(out, t) {
 						out = append(out, t)
 					}
@@ -132,7 +132,9 @@ func (d *defFinder) buildersOf(h defHit, typ string) []defHit {
 				continue
 			}
 			for ln := s.from; ln <= min(s.to, len(pf.lines)); ln++ {
-				if lit.MatchString(pf.lines[ln-1]) {
+				// (a line without the name cannot match: most lines are passed
+				// over without the expression, which has no literal prefix)
+				if line := pf.lines[ln-1]; strings.Contains(line, typ) && lit.MatchString(line) {
 					out = append(out, defHit{file: file, span: s, tier: msgTier, dist: h.dist, point: h.point, usedAt: h.usedAt,
 						pathDist: pathDistance(h.usedAt.file, file), builds: typ})
 					break
