@@ -502,6 +502,7 @@ func (r *run) complete(ctx context.Context, msgs []llm.Message, stage string) (s
 		return "", stop
 	}
 	pl.emit(Event{Stage: stage, Round: turn, Message: fmt.Sprintf("asking the model (round %d of %d)", turn, MaxContextRounds+1)})
+	plan.PrepareSchema() // compiled while the model answers, for the reply's check
 	resp, err := pl.cfg.Model.Complete(ctx, llm.Request{
 		Messages: sent, Schema: plan.Schema(), SchemaName: plan.SchemaName, MaxTokens: maxTokens,
 		MaxAttempts: r.attemptsLeft(spend{r.promptTokens(sent), maxTokens}),
