@@ -105,7 +105,7 @@ func failingCases(text string) *caseState {
 	return cs
 }
 
-// cases is the Sections call's caseState, made at the first use: the
+// caseInfo is the Sections call's caseState, made at the first use: the
 // tables of the failure points' test files are read then, to know whether a
 // failing subtest names one of their entries.
 func (d *defFinder) caseInfo() *caseState {
@@ -198,28 +198,43 @@ func (d *defFinder) caseTables(rel string) []caseTable {
 		return nil
 	}
 	lineOf := func(p token.Pos) int { return fset.Position(p).Line }
-	var out []caseTable
+	type found struct {
+		decl ast.Decl
+		lit  *ast.CompositeLit
+	}
+	var lits []found
+	var bodies []ast.Node
 	for _, decl := range af.Decls {
-		dl := lineRange{lineOf(decl.Pos()), lineOf(decl.End())}
 		ast.Inspect(decl, func(n ast.Node) bool {
 			lit, ok := n.(*ast.CompositeLit)
 			if !ok || len(lit.Elts) < minCases || lineOf(lit.Rbrace)-lineOf(lit.Lbrace) < maxTestData || !listLiteral(lit, info) {
 				return true
 			}
-			t := caseTable{from: lineOf(lit.Lbrace), to: lineOf(lit.Rbrace), decl: dl}
-			prev := t.from
-			for _, e := range lit.Elts {
-				from := lineOf(e.Pos())
-				// with the comment lines right above it (what the case is about)
-				for from-1 > prev && commentLine(f.lines, from-1) {
-					from--
-				}
-				prev = lineOf(e.End())
-				t.entries = append(t.entries, caseEntry{lines: lineRange{from, prev}, strs: constStrings(e, info)})
+			if len(lits) == 0 || lits[len(lits)-1].decl != decl {
+				bodies = append(bodies, decl)
 			}
-			out = append(out, t)
+			lits = append(lits, found{decl, lit})
 			return false // a table's entries are not tables of their own
 		})
+	}
+	if info != nil {
+		p.typed.checkBodies(bodies) // the constants of its cases (label + "/Name")
+	}
+	var out []caseTable
+	for _, fl := range lits {
+		lit := fl.lit
+		t := caseTable{from: lineOf(lit.Lbrace), to: lineOf(lit.Rbrace), decl: lineRange{lineOf(fl.decl.Pos()), lineOf(fl.decl.End())}}
+		prev := t.from
+		for _, e := range lit.Elts {
+			from := lineOf(e.Pos())
+			// with the comment lines right above it (what the case is about)
+			for from-1 > prev && commentLine(f.lines, from-1) {
+				from--
+			}
+			prev = lineOf(e.End())
+			t.entries = append(t.entries, caseEntry{lines: lineRange{from, prev}, strs: constStrings(e, info)})
+		}
+		out = append(out, t)
 	}
 	for i := range out {
 		for j := range out[i].entries {

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// The failure names one subtest (TestRender/Quote/Nested) of the cases two
-// table functions return: the table holding it is shown with that case only,
+// The failure names one subtest (TestRender/Quote/Nested, the case's name
+// made of two constants) of the cases two table functions return: the table holding it is shown with that case only,
 // saying how many cases are left out; the other table, and the fixture only
 // its cases use, are left out (a warning names the table); the code under
 // test is shown down to escape, where the bug is.
@@ -17,7 +17,7 @@ func TestDefinitionsGoTestTableTrimmedToFailingCase(t *testing.T) {
 	if !ok {
 		t.Fatalf("quoteTests not shown trimmed to the failing case; sections:\n%s", got.titles())
 	}
-	if !strings.Contains(c.Sec.Body, `label + "/Nested"`) || !strings.Contains(c.Sec.Body, "func quoteTests() []tc {") {
+	if !strings.Contains(c.Sec.Body, `label + nested`) || !strings.Contains(c.Sec.Body, "func quoteTests() []tc {") {
 		t.Errorf("quoteTests' section lacks its head or the failing case:\n%s", c.Sec.Body)
 	}
 	for _, other := range []string{"/Simple", "/Unclosed", "/Twice"} {
