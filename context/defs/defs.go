@@ -187,7 +187,7 @@ type defHit struct {
 	spare      bool   // one of many implementations when the code read builds others (goimpl.go): after every hop
 	builds     string // the type whose value it builds for a formatter the failing lines use (producer.go)
 	generates  string // the generated file (and a name it defines) it writes (generated.go)
-	later      bool   // ranked after every hop: behind an option the failing lines do not set, or constructed into a registry (hopnotes.go)
+	later      bool   // ranked after every hop: behind an option the failing lines do not set, constructed into a registry, … (hopnotes.go)
 }
 
 // defFinder holds one Sections call's reads.
@@ -441,7 +441,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 				}
 			}
 			for _, s := range notes.called {
-				found = append(found, defHit{file: h.file, span: s, dist: h.span.to - s.from, point: parents, usedAt: p})
+				found = append(found, defHit{file: h.file, span: s, dist: h.span.to - s.from, point: parents, usedAt: p, later: true})
 			}
 			next = append(next, reg.link(d, lang, hop, h, parents, p, notes, regs)...)
 			testParent := frames.LooksLikeTestFile(h.file)
@@ -452,8 +452,9 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			looseUses := map[string]int{}
 			for _, x := range found {
 				if x.later {
-					// behind an option the test does not set, or constructed
-					// into a registry: after every hop
+					// behind an option the test does not set, constructed
+					// into a registry, a type a signature names, a dunder
+					// method: after every hop
 					x.dist, x.tier, x.via = parents*4+x.tier, hop*hopTier, h.span.name
 					last = append(last, x)
 					continue

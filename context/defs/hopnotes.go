@@ -11,9 +11,10 @@ import (
 // hop — found only in a branch of an option the failing lines do not set
 // (pyopts.go) or in the arguments of a registering call (registry.go), or
 // the name a def line defines, whose namesakes elsewhere are not what it
-// calls — the objects it constructs into a registry and the calls it makes
-// on a registry's items (registry.go), and the methods of its own the
-// language calls (a class's dunder methods, pyclass.go).
+// calls, or a type its signature names, which runs no code — the objects it
+// constructs into a registry and the calls it makes on a registry's items
+// (registry.go), and the methods of its own the language may call (a
+// class's dunder methods, pyclass.go: after every hop too).
 
 // hopNotes is what a language reads of a definition's lines for the hops
 // beyond what it uses by name.
@@ -21,7 +22,7 @@ type hopNotes struct {
 	later      map[[2]string]bool   // uses (qualifier, name) ranked after every hop
 	registered map[[2]string]string // constructor uses → the container they go into
 	dispatched []dispatch           // calls on a container's items
-	called     []defSpan            // definitions in the span the language calls (a long class's dunder methods)
+	called     []defSpan            // definitions in the span the language may call (a class's dunder methods), ranked after every hop
 }
 
 // dispatch is a call of method on the items of container (item: the name

@@ -11,8 +11,9 @@ import (
 // an object whose class the lines show (recv.go), or as the language does
 // (`==` runs __eq__, len() __len__, a for loop __iter__). So a class reached
 // by a hop is followed through its body and __init__ (classUses), its dunder
-// methods are uses of it (pyProtocol), and a long one shows its head, its
-// body and __init__ (classParts), not all of it, nor its last method's
+// methods are uses of it ranked after every hop — whether the path uses
+// the operator no line shows (pyProtocol) — and a long one shows its head,
+// its body and __init__ (classParts), not all of it, nor its last method's
 // lines that matter.
 
 // classUser is a language whose classes' uses are read apart from their
