@@ -3,6 +3,9 @@ package defs
 import (
 	"maps"
 	"slices"
+	"strings"
+
+	"fixplan/internal/lazyre"
 )
 
 // Registries. A framework keeps the objects it calls later in a container: a
@@ -24,6 +27,7 @@ import (
 //
 // Containers are matched by name (the attribute or variable: preprocessors,
 // stmtprocess), the one link the lines show between a builder and a driver.
+// The languages read them: pyregistry.go, tsregistry.go.
 
 // registry pairs the classes constructed into containers with the calls on
 // the containers' items, over the hops of one Sections call.
@@ -94,4 +98,78 @@ func (r *registry) link(d *defFinder, lang defLang, hop int, parent defHit, rank
 		}
 	}
 	return out
+}
+
+// maxRegLines is how many lines a registering call's arguments are read over.
+const maxRegLines = 12
+
+// registrations maps the constructor uses (qualifier, name) of a
+// definition's lines that construct an object into a container to the
+// container's name.
+type registrations map[[2]string]string
+
+// add records ctor (a class's name, dotted or not: capitalised, or it is
+// a function's call) constructed into cont; false when it is no class's.
+func (r registrations) add(cont, ctor string) bool {
+	parts := strings.FieldsFunc(ctor, func(r rune) bool { return r == '.' || r == ' ' || r == '\t' })
+	if len(parts) == 0 {
+		return false
+	}
+	name := parts[len(parts)-1]
+	if name[0] < 'A' || name[0] > 'Z' {
+		return false // a function call, not a class's constructor
+	}
+	qual := ""
+	if len(parts) > 1 {
+		qual = parts[len(parts)-2]
+	}
+	r[[2]string{qual, name}] = cont
+	return true
+}
+
+// inBrackets adds the constructors ctorRe finds (its first group) in the
+// brackets opened at line n, column col, of span's lines, until they close
+// (at most maxRegLines lines), constructed into cont; the brackets' text
+// moves to split's later part only when they construct an object
+// (results.append(self.render(x)) registers nothing: what it calls runs
+// now).
+func (r registrations) inBrackets(lines []string, span lineRange, n, col int, cont string, ctorRe *lazyre.RE, split *spanSplit) {
+	type cut struct{ line, from, to int }
+	var moves []cut
+	built := false
+	defer func() {
+		if built {
+			for _, c := range moves {
+				split.move(c.line, c.from, c.to)
+			}
+		}
+	}()
+	depth := 0
+	for i := n; i <= span.to && i < n+maxRegLines; i++ {
+		seg := lines[i-span.from]
+		if i == n {
+			seg = seg[col:]
+		}
+		off := len(lines[i-span.from]) - len(seg)
+		ms := ctorRe.FindAllStringSubmatchIndex(seg, -1)
+		for j := 0; j < len(seg); j++ {
+			if depth >= 1 {
+				moves = append(moves, cut{i, off + j, off + j + 1})
+			}
+			for len(ms) > 0 && ms[0][2] <= j {
+				if depth >= 1 && r.add(cont, seg[ms[0][2]:ms[0][3]]) {
+					built = true
+				}
+				ms = ms[1:]
+			}
+			switch seg[j] {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				if depth--; depth <= 0 {
+					return
+				}
+			}
+		}
+	}
 }
