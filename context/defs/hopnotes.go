@@ -29,7 +29,8 @@ type hopNotes struct {
 // the driver's lines give one).
 type dispatch struct{ container, method, item string }
 
-// hopReader is a language that reads hopNotes (Python: pyregistry.go);
+// hopReader is a language that reads hopNotes (Python: pyhop.go, TS/JS:
+// tsregistry.go);
 // named reports whether a word is in the failing lines.
 type hopReader interface {
 	hopNotes(f *defFile, span lineRange, named func(string) bool) hopNotes
