@@ -71,3 +71,14 @@ func (r result) shows(file, text string) bool {
 	}
 	return false
 }
+
+// rank returns the position of the first section defining name, -1 when
+// none does.
+func (r result) rank(name string) int {
+	for i, c := range r.sections {
+		if strings.Contains(c.Sec.Title, "definition of "+name+",") {
+			return i
+		}
+	}
+	return -1
+}

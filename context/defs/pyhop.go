@@ -22,16 +22,10 @@ func (pyLang) hopNotes(f *defFile, span lineRange, named func(string) bool) hopN
 			}
 		}
 	}
-	notes := hopNotes{registered: pyRegistered(lines, span, split), dispatched: pyDispatched(f, lines, span)}
+	notes := hopNotes{registered: pyRegRules.registered(lines, span, split), dispatched: pyDispatched(f, lines, span)}
 	notes.later = split.onlyLater()
 	notes.called = pyProtocol(f, span)
-	for _, dp := range notes.dispatched {
-		// the method's namesakes found by name only: the registry says whose
-		if notes.later == nil {
-			notes.later = map[[2]string]bool{}
-		}
-		notes.later[[2]string{dp.item, dp.method}] = true
-	}
+	notes.laterDispatched()
 	return notes
 }
 

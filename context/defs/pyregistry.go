@@ -25,31 +25,9 @@ var (
 	pyRegItemRe = lazyre.New(`\b([A-Za-z_]\w*)\s*\[[^\]]*\]\s*=\s*([A-Za-z_][\w.]*)\s*\(`)
 	pyRegListRe = lazyre.New(`^\s*(?:[A-Za-z_]\w*\s*\.\s*)*([A-Za-z_]\w*)\s*(?::[^=]*)?=\s*[\[{]`)
 	pyCtorRe    = lazyre.New(`(?:^|[^\w.])([A-Za-z_][\w]*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*\(`)
+	pyRegRules  = regRules{pyRegCallRe, pyRegItemRe, pyRegListRe, pyCtorRe}
 	pyForRe     = lazyre.New(`^\s*(?:async\s+)?for\s+(?:[A-Za-z_]\w*\s*,\s*)?([A-Za-z_]\w*)\s+in\s+(?:(?:enumerate|list|sorted|reversed|tuple)\s*\(\s*)?(?:[A-Za-z_]\w*\s*\.\s*)*([A-Za-z_]\w*)\s*(?:\.\s*(?:values|items)\s*\(\s*\))?\s*\)?\s*:`)
 )
-
-// pyRegistered returns the constructor uses of span's lines that construct
-// an object into a container, with the container's name; the registering
-// calls' arguments move to split's later part.
-func pyRegistered(lines []string, span lineRange, split *spanSplit) map[[2]string]string {
-	regs := registrations{}
-	for n := span.from; n <= span.to; n++ {
-		if split.offLine(n) {
-			continue // registered behind an option the failing lines do not set
-		}
-		l := lines[n-span.from]
-		for _, m := range pyRegCallRe.FindAllStringSubmatchIndex(l, -1) {
-			regs.inBrackets(lines, span, n, m[1]-1, l[m[2]:m[3]], pyCtorRe, split)
-		}
-		if m := pyRegItemRe.FindStringSubmatch(l); m != nil {
-			regs.add(m[1], m[2])
-		}
-		if m := pyRegListRe.FindStringSubmatchIndex(l); m != nil {
-			regs.inBrackets(lines, span, n, m[1]-1, l[m[2]:m[3]], pyCtorRe, split)
-		}
-	}
-	return regs
-}
 
 // pyDispatched returns the methods span's lines call on the items of a
 // container they loop over.

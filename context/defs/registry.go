@@ -173,3 +173,46 @@ func (r registrations) inBrackets(lines []string, span lineRange, n, col int, co
 		}
 	}
 }
+
+// regRules are one language's patterns of a registration: a registering
+// call (its first group the container), an item assigned a constructed
+// object (the container, the class), a list or map display assigned to a
+// container (its first group), and a constructor in their brackets (its
+// first group the class).
+type regRules struct{ call, item, list, ctor *lazyre.RE }
+
+// registered returns the constructor uses of span's lines that construct an
+// object into a container, with the container's name (none in a branch the
+// failing lines do not take); the registering calls' arguments move to
+// split's later part.
+func (rr regRules) registered(lines []string, span lineRange, split *spanSplit) registrations {
+	regs := registrations{}
+	for n := span.from; n <= span.to; n++ {
+		if split.offLine(n) {
+			continue // registered behind an option the failing lines do not set
+		}
+		l := lines[n-span.from]
+		for _, m := range rr.call.FindAllStringSubmatchIndex(l, -1) {
+			regs.inBrackets(lines, span, n, m[1]-1, l[m[2]:m[3]], rr.ctor, split)
+		}
+		if m := rr.item.FindStringSubmatch(l); m != nil {
+			regs.add(m[1], m[2])
+		}
+		if m := rr.list.FindStringSubmatchIndex(l); m != nil {
+			regs.inBrackets(lines, span, n, m[1]-1, l[m[2]:m[3]], rr.ctor, split)
+		}
+	}
+	return regs
+}
+
+// laterDispatched ranks the namesakes of the methods called on a
+// container's items found by name only after every hop: the registry says
+// whose they are.
+func (n *hopNotes) laterDispatched() {
+	for _, dp := range n.dispatched {
+		if n.later == nil {
+			n.later = map[[2]string]bool{}
+		}
+		n.later[[2]string{dp.item, dp.method}] = true
+	}
+}

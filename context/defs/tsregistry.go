@@ -23,6 +23,7 @@ var (
 	tsRegItemRe = lazyre.New(`\b([A-Za-z_$][\w$]*)\s*\[[^\]]*\]\s*=\s*new\s+([A-Za-z_$][\w$.]*)\s*\(`)
 	tsRegListRe = lazyre.New(`\b([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*[\[{]`)
 	tsNewRe     = lazyre.New(`\bnew\s+([A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*\(`)
+	tsRegRules  = regRules{tsRegCallRe, tsRegItemRe, tsRegListRe, tsNewRe}
 	tsForOfRe   = lazyre.New(`\bfor\s*\(\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s+of\s+(?:[A-Za-z_$][\w$]*\s*\.\s*)*([A-Za-z_$][\w$]*)\s*\)`)
 	tsForEachRe = lazyre.New(`\b([A-Za-z_$][\w$]*)\s*\.\s*(?:forEach|map|filter|some|every)\s*\(\s*(?:async\s+)?\(?\s*([A-Za-z_$][\w$]*)\s*(?:[,:)][^=]*)?=>`)
 )
@@ -31,27 +32,9 @@ func (l tsLang) hopNotes(f *defFile, span lineRange, named func(string) bool) ho
 	scan := l.scanned(f)
 	lines := scan.blank[span.from-1 : span.to]
 	split := newSpanSplit(lines, span.from)
-	regs := registrations{}
-	for n := span.from; n <= span.to; n++ {
-		line := lines[n-span.from]
-		for _, m := range tsRegCallRe.FindAllStringSubmatchIndex(line, -1) {
-			regs.inBrackets(lines, span, n, m[1]-1, line[m[2]:m[3]], tsNewRe, split)
-		}
-		if m := tsRegItemRe.FindStringSubmatch(line); m != nil {
-			regs.add(m[1], m[2])
-		}
-		if m := tsRegListRe.FindStringSubmatchIndex(line); m != nil {
-			regs.inBrackets(lines, span, n, m[1]-1, line[m[2]:m[3]], tsNewRe, split)
-		}
-	}
-	notes := hopNotes{registered: regs, dispatched: tsDispatched(scan, lines, span)}
+	notes := hopNotes{registered: tsRegRules.registered(lines, span, split), dispatched: tsDispatched(scan, lines, span)}
 	notes.later = split.onlyLater()
-	for _, dp := range notes.dispatched {
-		if notes.later == nil {
-			notes.later = map[[2]string]bool{}
-		}
-		notes.later[[2]string{dp.item, dp.method}] = true
-	}
+	notes.laterDispatched()
 	return notes
 }
 
