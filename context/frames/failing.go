@@ -1,8 +1,10 @@
 package frames
 
 import (
+	"cmp"
 	"context"
 	"path"
+	"slices"
 	"strings"
 
 	"fixplan/internal/lazyre"
@@ -85,12 +87,10 @@ func FailingTests(text string) []FailingTest {
 		}
 		hits = append(hits, hit{m[0], FailingTest{Name: name}})
 	}
-	// order of appearance; a hit with a file wins over the same name without one
-	for i := 1; i < len(hits); i++ {
-		for j := i; j > 0 && hits[j].pos < hits[j-1].pos; j-- {
-			hits[j], hits[j-1] = hits[j-1], hits[j]
-		}
-	}
+	// order of appearance (a stable sort: an insertion sort of output naming
+	// thousands of failing subtests was quadratic); a hit with a file wins
+	// over the same name without one
+	slices.SortStableFunc(hits, func(a, b hit) int { return cmp.Compare(a.pos, b.pos) })
 	var out []FailingTest
 	at := map[string]int{}
 	for _, h := range hits {

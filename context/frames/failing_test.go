@@ -2,9 +2,11 @@ package frames
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"fixplan/internal/testtree"
@@ -173,5 +175,42 @@ not json: kept in place
 	}
 	if plain := "--- FAIL: TestX\n"; expandGoTestJSON(plain) != plain {
 		t.Error("text without events must stay as it is")
+	}
+}
+
+// Output naming thousands of failing tests, two formats interleaved (a go
+// test's --- FAIL lines and pytest's node ids): the names come back in order of
+// appearance, each once (the hits of each format were merged by an insertion
+// sort, quadratic in the hits: seconds for a pasted 1 MB log).
+func TestFailingTestsManyInterleaved(t *testing.T) {
+	const n = 20000
+	var b strings.Builder
+	var want []FailingTest
+	for i := range n {
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "--- FAIL: TestGo%d (0.00s)\n", i)
+			want = append(want, FailingTest{Name: fmt.Sprintf("TestGo%d", i)})
+		} else {
+			fmt.Fprintf(&b, "FAILED tests/test_x.py::test_py%d - assert 1 == 2\n", i)
+			want = append(want, FailingTest{Name: fmt.Sprintf("test_py%d", i), File: "tests/test_x.py"})
+		}
+	}
+	if got := FailingTests(b.String()); !slices.Equal(got, want) {
+		t.Errorf("FailingTests of %d interleaved failures: %d names, want %d in order of appearance", n, len(got), len(want))
+	}
+}
+
+func BenchmarkFailingTestsManyInterleaved(b *testing.B) {
+	var s strings.Builder
+	for i := range 20000 {
+		if i%2 == 0 {
+			fmt.Fprintf(&s, "--- FAIL: TestGo%d (0.00s)\n", i)
+		} else {
+			fmt.Fprintf(&s, "FAILED tests/test_x.py::test_py%d - assert 1 == 2\n", i)
+		}
+	}
+	text := s.String()
+	for b.Loop() {
+		FailingTests(text)
 	}
 }
