@@ -92,7 +92,7 @@ func windowFor(w llm.Window, setting int) (fit llm.Window, warn string) {
 		w = llm.Window{Tokens: setting, Server: w.Server, Max: w.Max, Source: "the context window set in Settings"}
 	}
 	if w.Tokens > MaxWindow {
-		warn = fmt.Sprintf("the model's context window was given as %d tokens (%s), more than any model serves; it was ignored and the context was capped in bytes only", w.Tokens, w.Source)
+		warn = fmt.Sprintf("the model's context window was given as %s tokens (%s), more than any model serves; it was ignored and the context was capped in bytes only", TokensText(w.Tokens), w.Source)
 		return llm.Window{Server: w.Server}, warn
 	}
 	return w, ""
@@ -117,12 +117,12 @@ func (f fitting) impossible(msgs []llm.Message) error {
 	switch {
 	case w.Tokens/2 < MinReply:
 		return (&plan.Error{Code: plan.ErrProviderRequest,
-			Msg: fmt.Sprintf("the model's context window is only %d tokens (%s): too small for any plan (a reply needs at least %d tokens, at most half the window); nothing was sent",
-				w.Tokens, w.Source, MinReply)}).WithHint(fix)
+			Msg: fmt.Sprintf("the model's context window is only %s tokens (%s): too small for any plan (a reply needs at least %s tokens, at most half the window); nothing was sent",
+				TokensText(w.Tokens), w.Source, TokensText(MinReply))}).WithHint(fix)
 	case prompt+f.reply > w.Tokens:
 		return (&plan.Error{Code: plan.ErrProviderRequest,
-			Msg: fmt.Sprintf("the model's context window is only %d tokens (%s): fixplan's instructions and the problem take %d tokens and the reply %d, more than the window holds; nothing was sent",
-				w.Tokens, w.Source, prompt, f.reply)}).WithHint(fix + "; or shorten the problem text")
+			Msg: fmt.Sprintf("the model's context window is only %s tokens (%s): fixplan's instructions and the problem take %s tokens and the reply %s, more than the window holds; nothing was sent",
+				TokensText(w.Tokens), w.Source, TokensText(prompt), TokensText(f.reply))}).WithHint(fix + "; or shorten the problem text")
 	}
 	return nil
 }
@@ -169,8 +169,8 @@ func windowWarning(w llm.Window) string {
 	if w.Tokens <= 0 || w.Tokens > SmallWindow {
 		return ""
 	}
-	return fmt.Sprintf("the model's context window is only %d tokens (%s): too small for a useful plan; fixplan sent a compact prompt and cut the context to fit — %s",
-		w.Tokens, w.Source, RaiseWindowHint(w.Server, SuggestWindow(w.Tokens, 0)))
+	return fmt.Sprintf("the model's context window is only %s tokens (%s): too small for a useful plan; fixplan sent a compact prompt and cut the context to fit — %s",
+		TokensText(w.Tokens), w.Source, RaiseWindowHint(w.Server, SuggestWindow(w.Tokens, 0)))
 }
 
 // compactSections keeps the sections a small window needs most: everything but
@@ -216,7 +216,7 @@ func (f fitting) fitBase(g plan.Gathered, budget int) plan.Gathered {
 		n := f.sectionTokens(s)
 		if n > left {
 			if left < minSectionTokens {
-				out.Warnings = append(out.Warnings, fmt.Sprintf("context budget reached: section %q left out (the model's window is %d tokens)", s.Title, f.window.Tokens))
+				out.Warnings = append(out.Warnings, fmt.Sprintf("context budget reached: section %q left out (the model's window is %s tokens)", s.Title, TokensText(f.window.Tokens)))
 				if path != "" {
 					cut[path] = true
 				}
@@ -383,7 +383,7 @@ func (f fitting) fitResults(msgs []llm.Message, results []plan.ContextResult) []
 		n := f.count.Count(text)
 		if n > share && r.OK {
 			if share < minSectionTokens {
-				r.OK, r.Text, r.Error, r.Seen = false, "", fmt.Sprintf("no room left in the model's context window (%d tokens); answer with what you have", f.window.Tokens), nil
+				r.OK, r.Text, r.Error, r.Seen = false, "", fmt.Sprintf("no room left in the model's context window (%s tokens); answer with what you have", TokensText(f.window.Tokens)), nil
 				n = f.count.Count(r.Error)
 			} else {
 				label, body, _ := strings.Cut(r.Text, "\n")

@@ -117,7 +117,7 @@ func TestPlanFitsASmallWindow(t *testing.T) {
 			}
 			warned := false
 			for _, w := range rec.Warnings {
-				if strings.Contains(w, "context window is only 4096 tokens") && strings.Contains(w, RaiseWindowHint(server, 16384)) {
+				if strings.Contains(w, "context window is only 4,096 tokens") && strings.Contains(w, RaiseWindowHint(server, 16384)) {
 					warned = true
 				}
 			}
@@ -253,7 +253,7 @@ func TestPlanTinyWindows(t *testing.T) {
 				if !errors.As(err, &pe) || pe.Code != plan.ErrProviderRequest {
 					t.Fatalf("err = %v, want %s", err, plan.ErrProviderRequest)
 				}
-				if !strings.Contains(pe.Msg, "context window is only "+strconv.Itoa(tc.window)+" tokens") || !strings.Contains(pe.Msg, "nothing was sent") ||
+				if !strings.Contains(pe.Msg, "context window is only "+TokensText(tc.window)+" tokens") || !strings.Contains(pe.Msg, "nothing was sent") ||
 					!strings.Contains(pe.Hint, RaiseWindowHint(tc.server, 16384)) {
 					t.Errorf("message %q / hint %q: want the window, that nothing was sent and the server's fix", pe.Msg, pe.Hint)
 				}
@@ -326,7 +326,7 @@ func TestWriteChangesTinyWindow(t *testing.T) {
 	defer s.Close()
 	_, err = s.WriteChanges(context.Background(), approved.ID)
 	var pe *plan.Error
-	if !errors.As(err, &pe) || pe.Code != plan.ErrProviderRequest || !strings.Contains(pe.Msg, "context window is only 1500 tokens") || !strings.Contains(pe.Msg, "nothing was sent") {
+	if !errors.As(err, &pe) || pe.Code != plan.ErrProviderRequest || !strings.Contains(pe.Msg, "context window is only 1,500 tokens") || !strings.Contains(pe.Msg, "nothing was sent") {
 		t.Fatalf("err = %v, want %s saying the 1500-token window cannot hold the request", err, plan.ErrProviderRequest)
 	}
 	if n := len(f.srv.Requests()); n != 1 {

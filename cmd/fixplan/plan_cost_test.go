@@ -39,8 +39,8 @@ func TestPlanEstimateSendsNothing(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"Estimate for fake-model (estimated at 3.2 bytes a token); nothing was sent.\n", "  first request: ", " of the plan's JSON schema) and up to 8192 out: ",
-		"  with both context rounds (3 requests): up to ", "  every request the loop can make (12: ", "  a context round adds at most 30720 tokens of results (context_budget 98304 bytes)\n",
+	for _, want := range []string{"Estimate for fake-model (estimated at 3.2 bytes a token); nothing was sent.\n", "  first request: ", " of the plan's JSON schema) and up to 8,192 out: ",
+		"  with both context rounds (3 requests): up to ", "  every request the loop can make (12: ", "  a context round adds at most 30,720 tokens of results (context_budget 98,304 bytes)\n",
 		"Note: set prices in Settings to see a cost\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

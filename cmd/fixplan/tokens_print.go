@@ -31,9 +31,9 @@ func printContextTokens(w io.Writer, g *plan.Gathered, model string) {
 	if name == "" {
 		name = "an unnamed model"
 	}
-	fmt.Fprintf(w, "tokens: %d for %s (%s)\n", total, name, countedBy(c.Tokenizer()))
+	fmt.Fprintf(w, "tokens: %s for %s (%s)\n", session.TokensText(total), name, countedBy(c.Tokenizer()))
 	for _, s := range g.Sections {
-		fmt.Fprintf(w, "  %6d  %s\n", s.Tokens, s.Title)
+		fmt.Fprintf(w, "  %7s  %s\n", session.TokensText(s.Tokens), s.Title)
 	}
 }
 
@@ -47,19 +47,19 @@ func printUsage(w io.Writer, r *plan.Record) {
 		for _, s := range r.Base.Sections {
 			total += s.Tokens
 		}
-		fmt.Fprintf(w, "\nContext sent: %d section(s), %d tokens (%s)\n", len(r.Base.Sections), total, countedBy(u.Tokenizer))
+		fmt.Fprintf(w, "\nContext sent: %d section(s), %s tokens (%s)\n", len(r.Base.Sections), session.TokensText(total), countedBy(u.Tokenizer))
 		for _, s := range r.Base.Sections {
-			fmt.Fprintf(w, "  %6d  %s\n", s.Tokens, s.Title)
+			fmt.Fprintf(w, "  %7s  %s\n", session.TokensText(s.Tokens), s.Title)
 		}
 		for i, rd := range r.Rounds {
 			n := 0
 			for _, res := range rd.Results {
 				n += res.Tokens
 			}
-			fmt.Fprintf(w, "  %6d  context round %d (%d result(s))\n", n, i+1, len(rd.Results))
+			fmt.Fprintf(w, "  %7s  context round %d (%d result(s))\n", session.TokensText(n), i+1, len(rd.Results))
 		}
 		if u.RepeatsAvoided > 0 {
-			fmt.Fprintf(w, "  %d tokens of lines the model already had were not sent again\n", u.RepeatsAvoided)
+			fmt.Fprintf(w, "  %s tokens of lines the model already had were not sent again\n", session.TokensText(u.RepeatsAvoided))
 		}
 	}
 	if len(r.Calls) == 0 {
@@ -69,7 +69,7 @@ func printUsage(w io.Writer, r *plan.Record) {
 	for _, c := range r.Calls {
 		in, out = in+c.PromptTokens, out+c.CompletionTokens
 	}
-	fmt.Fprintf(w, "\nModel: %s, %d request(s), %d tokens in, %d out", r.Calls[len(r.Calls)-1].Model, len(r.Calls), in, out)
+	fmt.Fprintf(w, "\nModel: %s, %d request(s), %s tokens in, %s out", r.Calls[len(r.Calls)-1].Model, len(r.Calls), session.TokensText(in), session.TokensText(out))
 	if u != nil && u.Counted {
 		fmt.Fprint(w, " (the provider reported no usage; counted by fixplan)")
 	}
@@ -78,7 +78,7 @@ func printUsage(w io.Writer, r *plan.Record) {
 	}
 	fmt.Fprintln(w)
 	if u != nil && u.Window > 0 {
-		fmt.Fprintf(w, "Window: %d tokens (%s)", u.Window, u.WindowSource)
+		fmt.Fprintf(w, "Window: %s tokens (%s)", session.TokensText(u.Window), u.WindowSource)
 		if u.Compact {
 			fmt.Fprint(w, "; the compact prompt was used")
 		}
@@ -107,18 +107,18 @@ func printEstimate(w io.Writer, e session.Estimate, st session.Settings) {
 		name = "an unnamed model"
 	}
 	fmt.Fprintf(w, "Estimate for %s (%s); nothing was sent.\n", name, countedBy(e.Tokenizer))
-	reply := fmt.Sprintf("up to %d out", e.ReplyTokens)
+	reply := fmt.Sprintf("up to %s out", session.TokensText(e.ReplyTokens))
 	if e.ReplyTokens == 0 {
 		reply = "a reply of no set size (not counted)"
 	}
-	fmt.Fprintf(w, "  first request: %d tokens in (%d of messages, %d of the plan's JSON schema) and %s: %d tokens%s\n",
-		e.PromptTokens+e.SchemaTokens, e.PromptTokens, e.SchemaTokens, reply, e.FirstTokens, cost(e.FirstCost))
-	fmt.Fprintf(w, "  with both context rounds (3 requests): up to %d tokens%s\n", e.RoundsTokens, cost(e.RoundsCost))
-	fmt.Fprintf(w, "  every request the loop can make (%d: repairs, the read of unseen files, corrections): up to %d tokens%s\n",
-		e.WorstRequests, e.WorstTokens, cost(e.WorstCost))
-	fmt.Fprintf(w, "  a context round adds at most %d tokens of results (context_budget %d bytes)\n", e.RoundContextTokens, st.ContextBudget)
+	fmt.Fprintf(w, "  first request: %s tokens in (%s of messages, %s of the plan's JSON schema) and %s: %s tokens%s\n",
+		session.TokensText(e.PromptTokens+e.SchemaTokens), session.TokensText(e.PromptTokens), session.TokensText(e.SchemaTokens), reply, session.TokensText(e.FirstTokens), cost(e.FirstCost))
+	fmt.Fprintf(w, "  with both context rounds (3 requests): up to %s tokens%s\n", session.TokensText(e.RoundsTokens), cost(e.RoundsCost))
+	fmt.Fprintf(w, "  every request the loop can make (%d: repairs, the read of unseen files, corrections): up to %s tokens%s\n",
+		e.WorstRequests, session.TokensText(e.WorstTokens), cost(e.WorstCost))
+	fmt.Fprintf(w, "  a context round adds at most %s tokens of results (context_budget %s bytes)\n", session.TokensText(e.RoundContextTokens), session.TokensText(st.ContextBudget))
 	if e.Window > 0 {
-		fmt.Fprintf(w, "Window: %d tokens (%s)\n", e.Window, e.WindowSource)
+		fmt.Fprintf(w, "Window: %s tokens (%s)\n", session.TokensText(e.Window), e.WindowSource)
 	}
 	if e.CeilingTokens > 0 || e.CeilingCost > 0 {
 		fmt.Fprintf(w, "Ceiling: %s", session.Ceiling{Tokens: e.CeilingTokens, Cost: e.CeilingCost})
