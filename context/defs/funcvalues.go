@@ -98,48 +98,8 @@ func (gt *goTyped) withSignature(sig *types.Signature) []goTarget {
 		return out
 	}
 	var out []goTarget
-	add := func(fn *types.Func) {
-		s, ok := fn.Type().(*types.Signature)
-		if !ok {
-			return
-		}
-		// a method as a value (x.m), or as an expression whose receiver is
-		// the first parameter ((*T).m)
-		fits := signatureText(s) == want
-		if recv := s.Recv(); !fits && recv != nil {
-			params := []*types.Var{recv}
-			for i := range s.Params().Len() {
-				params = append(params, s.Params().At(i))
-			}
-			fits = signatureText(types.NewSignatureType(nil, nil, nil, types.NewTuple(params...), s.Results(), s.Variadic())) == want
-		}
-		if tg, ok := gt.target(fn); fits && ok && !slices.Contains(out, tg) {
-			out = append(out, tg)
-		}
-	}
-	for pkg := range gt.own {
-		scope := pkg.Scope()
-		for _, n := range scope.Names() {
-			switch o := scope.Lookup(n).(type) {
-			case *types.Func:
-				add(o)
-			case *types.TypeName:
-				if named, ok := types.Unalias(o.Type()).(*types.Named); ok && !types.IsInterface(named) {
-					for i := range named.NumMethods() {
-						add(named.Method(i))
-					}
-				}
-			}
-		}
-	}
-	slices.SortFunc(out, func(a, b goTarget) int {
-		if a.file != b.file {
-			return strings.Compare(a.file, b.file)
-		}
-		return a.line - b.line
-	})
-	if len(out) > maxFuncValueTargets {
-		out = nil
+	if all := gt.ofSignature(want); len(all) <= maxFuncValueTargets {
+		out = byFileLine(slices.Clone(all))
 	}
 	gt.bySig[want] = out
 	return out

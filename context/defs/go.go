@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"path"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -80,6 +79,7 @@ func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 	var order [][2]string
 	type typing struct {
 		targets []goTarget
+		seen    map[goTarget]bool // (an interface's hundreds of implementations, once per use)
 		typed   bool
 	}
 	typings := map[[2]string]*typing{}
@@ -107,7 +107,11 @@ func (l goLang) uses(df *defFile, line, around int) (lineRange, []defUse) {
 			}
 			ty.typed = ty.typed || typed
 			for _, t := range tg {
-				if !slices.Contains(ty.targets, t) {
+				if ty.seen == nil {
+					ty.seen = map[goTarget]bool{}
+				}
+				if !ty.seen[t] {
+					ty.seen[t] = true
 					ty.targets = append(ty.targets, t)
 				}
 			}

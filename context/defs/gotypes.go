@@ -2,7 +2,6 @@ package defs
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"go/ast"
 	"go/build"
@@ -53,6 +52,7 @@ type goTyped struct {
 	bySig map[string][]goTarget     // the functions of a signature, by its text (funcvalues.go)
 	built map[string]bool           // the types the code read so far builds (goimpl.go)
 	impls map[goTarget][]string     // the types an interface's method implementation is found for (goimpl.go)
+	index *goIndex                  // what the lookups read of the checked packages (gocache.go)
 	done  int
 	// bodies are the function bodies of the packages in play not checked yet
 	// (checkHeads)
@@ -549,15 +549,20 @@ func (gt *goTyped) implementations(fn *types.Func, recv types.Type) []goTarget {
 	if iface == nil {
 		return nil
 	}
-	return gt.concreteMethods(func(_ *types.Package, t types.Type) *types.Func {
-		it, ok := implementer(t, iface)
-		if !ok {
-			return nil
+	var out []goTarget
+	for pkg := range gt.own {
+		for _, it := range gt.implementersIn(pkg, iface) { // (gocache.go)
+			m := methodOf(it.ms, fn)
+			gt.noteImplementation(m, it.t)
+			if m == nil {
+				continue
+			}
+			if tg, ok := gt.target(m); ok {
+				out = append(out, tg)
+			}
 		}
-		m := methodOf(types.NewMethodSet(it), fn)
-		gt.noteImplementation(m, t)
-		return m
-	})
+	}
+	return byFileLine(out)
 }
 
 // concreteMethods returns the project definitions of the methods pick chooses
@@ -573,16 +578,13 @@ func (gt *goTyped) concreteMethods(pick func(pkg *types.Package, t types.Type) *
 				continue
 			}
 			if fn := pick(pkg, tn.Type()); fn != nil {
-				if tg, ok := gt.target(fn); ok && !slices.Contains(out, tg) {
+				if tg, ok := gt.target(fn); ok {
 					out = append(out, tg)
 				}
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b goTarget) int {
-		return cmp.Or(strings.Compare(a.file, b.file), a.line-b.line)
-	})
-	return out
+	return byFileLine(out)
 }
 
 func namedOf(t types.Type) *types.Named {

@@ -113,7 +113,11 @@ func stdInterfaceHas(pkgPath, typ, name string) bool {
 // methodsNamed returns the project's methods called name on the checked
 // packages' non-interface types (and their pointers), by file and line.
 func (gt *goTyped) methodsNamed(name string) []goTarget {
-	return gt.concreteMethods(func(pkg *types.Package, t types.Type) *types.Func {
+	k := namesKey{name, len(gt.own)} // (read again when a package was checked since)
+	if out, ok := gt.idx().methods[k]; ok {
+		return out
+	}
+	out := gt.concreteMethods(func(pkg *types.Package, t types.Type) *types.Func {
 		m, _, _ := types.LookupFieldOrMethod(types.NewPointer(t), true, pkg, name)
 		fn, ok := m.(*types.Func)
 		if !ok || fn.Pkg() == nil || !gt.own[fn.Pkg()] {
@@ -121,4 +125,6 @@ func (gt *goTyped) methodsNamed(name string) []goTarget {
 		}
 		return fn
 	})
+	gt.idx().methods[k] = out
+	return out
 }

@@ -1,0 +1,148 @@
+package defs
+
+import (
+	"go/types"
+	"slices"
+	"strings"
+)
+
+// Indexes of the checked packages' functions and types, for the lookups a
+// use of a typed file makes again and again: the functions of a signature (a
+// call through a function value, funcvalues.go), the implementations of an
+// interface's method (gotypes.go's implementations) and the methods of a name
+// (stdiface.go). Each went over every type or function of every checked
+// package per use, and a failing function of two hundred interface calls in a
+// package of thousands of types (goldmark's ast.Node methods) made that the
+// most of a base context; a package is now read once for each signature text,
+// interface and method name, when it is first asked for. A package's
+// declarations do not change once it is checked (its bodies, checked later,
+// declare nothing at package level), and the packages are only ever added to
+// (gt.own), so what was read of one stays true.
+
+// goIndex is what the lookups read of the checked packages so far.
+type goIndex struct {
+	sigDone map[*types.Package]bool
+	bySig   map[string][]goTarget  // functions and methods by signature text
+	sigSeen map[sigTarget]bool     // (a package's two checks declare each function twice)
+	impls   map[implKey][]implType // the implementers of an interface in a package
+	methods map[namesKey][]goTarget
+}
+
+type sigTarget struct {
+	sig string
+	t   goTarget
+}
+
+type implKey struct {
+	iface *types.Interface
+	pkg   *types.Package
+}
+
+// implType is a type implementing an interface: t, and the method set of t or
+// *t, the one that has every method.
+type implType struct {
+	t  types.Type
+	ms *types.MethodSet
+}
+
+// namesKey is a method name asked for when n packages were checked.
+type namesKey struct {
+	name string
+	n    int
+}
+
+func (gt *goTyped) idx() *goIndex {
+	if gt.index == nil {
+		gt.index = &goIndex{sigDone: map[*types.Package]bool{}, bySig: map[string][]goTarget{}, sigSeen: map[sigTarget]bool{},
+			impls: map[implKey][]implType{}, methods: map[namesKey][]goTarget{}}
+	}
+	return gt.index
+}
+
+// ofSignature returns the functions and methods of the checked packages whose
+// signature text is want: a function's own, a method's as a value (x.m, the
+// receiver left out) or as an expression ((*T).m, the receiver first), by
+// file and line. The slice is the index's: not to be changed.
+func (gt *goTyped) ofSignature(want string) []goTarget {
+	ix := gt.idx()
+	for pkg := range gt.own {
+		if ix.sigDone[pkg] {
+			continue
+		}
+		ix.sigDone[pkg] = true
+		add := func(sig string, fn *types.Func) {
+			tg, ok := gt.target(fn)
+			if k := (sigTarget{sig, tg}); ok && !ix.sigSeen[k] {
+				ix.sigSeen[k] = true
+				ix.bySig[sig] = append(ix.bySig[sig], tg)
+			}
+		}
+		fn := func(fn *types.Func) {
+			s, ok := fn.Type().(*types.Signature)
+			if !ok {
+				return
+			}
+			add(signatureText(s), fn)
+			if recv := s.Recv(); recv != nil {
+				params := []*types.Var{recv}
+				for i := range s.Params().Len() {
+					params = append(params, s.Params().At(i))
+				}
+				add(signatureText(types.NewSignatureType(nil, nil, nil, types.NewTuple(params...), s.Results(), s.Variadic())), fn)
+			}
+		}
+		scope := pkg.Scope()
+		for _, n := range scope.Names() {
+			switch o := scope.Lookup(n).(type) {
+			case *types.Func:
+				fn(o)
+			case *types.TypeName:
+				if named, ok := types.Unalias(o.Type()).(*types.Named); ok && !types.IsInterface(named) {
+					for i := range named.NumMethods() {
+						fn(named.Method(i))
+					}
+				}
+			}
+		}
+	}
+	return ix.bySig[want]
+}
+
+// implementersIn returns the non-interface types of pkg that implement iface,
+// each with the method set that has its methods (implementer), read once
+// per package and interface.
+func (gt *goTyped) implementersIn(pkg *types.Package, iface *types.Interface) []implType {
+	ix := gt.idx()
+	k := implKey{iface, pkg}
+	if out, ok := ix.impls[k]; ok {
+		return out
+	}
+	out := []implType{}
+	scope := pkg.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok || types.IsInterface(tn.Type()) {
+			continue
+		}
+		if it, ok := implementer(tn.Type(), iface); ok {
+			out = append(out, implType{tn.Type(), types.NewMethodSet(it)})
+		}
+	}
+	ix.impls[k] = out
+	return out
+}
+
+// byFileLine orders targets by file and line, then name (two on one line),
+// without duplicates.
+func byFileLine(out []goTarget) []goTarget {
+	slices.SortFunc(out, func(a, b goTarget) int {
+		if a.file != b.file {
+			return strings.Compare(a.file, b.file)
+		}
+		if a.line != b.line {
+			return a.line - b.line
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	return slices.Compact(out)
+}
