@@ -171,6 +171,9 @@ type defFile struct {
 	// skip are the lines whose uses are not read: the cases of a Go test
 	// table the failure does not name (testtables.go); nil until set
 	skip []lineRange
+	// byName are the indexes in defs of each name's definitions (defAt),
+	// made when first asked
+	byName map[string]namedDefs
 }
 
 // defHit is a definition found for a use, with its rank.
@@ -207,6 +210,7 @@ type defFinder struct {
 	pointNames         map[string]bool      // the names the failing lines use (long.go: the lines of a long type that matter)
 	cases              *caseState           // the failing cases of Go test tables (testtables.go)
 	failText           *string              // the failure's text and its tests' lines (funcvalues.go)
+	writes             map[goTarget]bool    // whether a definition writes the failure's text (gocache.go)
 }
 
 // context returns what file imports from the project and the other files of its
@@ -799,12 +803,9 @@ func (d *defFinder) addTargets(p defPoint, u defUse, hits *[]defHit) bool {
 		if !f.ok {
 			continue
 		}
-		for _, s := range f.defs {
-			if s.name != t.name || t.line < s.from || t.line > s.to {
-				continue
-			}
+		if s, ok := f.defAt(t.name, t.line); ok {
 			if t.file == p.file && s.from <= p.line && p.line <= s.to {
-				break // the function the failure is in
+				continue // the function the failure is in
 			}
 			tier := nearTier(p, t.file)
 			loose := len(u.targets) > maxStdImpls && !writers[t] && !built[t]
@@ -812,7 +813,6 @@ func (d *defFinder) addTargets(p defPoint, u defUse, hits *[]defHit) bool {
 			*hits = append(*hits, defHit{file: t.file, span: s, tier: tier + btoi(spare)*nameOnlyTier, dist: u.dist, point: u.point, usedAt: p,
 				pathDist: pathDistance(p.file, t.file), loose: loose, spare: spare})
 			n++
-			break
 		}
 	}
 	return n > 0

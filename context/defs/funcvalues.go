@@ -146,21 +146,10 @@ func (d *defFinder) failureWriters(tgs []goTarget) map[goTarget]bool {
 	if len(tgs) <= maxStdImpls {
 		return nil
 	}
-	text := d.failureText()
 	out := map[goTarget]bool{}
 	for _, t := range tgs {
-		f := d.file(t.file, goLang{})
-		if !f.ok {
-			continue
-		}
-		for _, s := range f.defs {
-			if s.name != t.name || t.line < s.from || t.line > s.to {
-				continue
-			}
-			if writesAny(f.lines, s.from, min(s.to, len(f.lines)), text) {
-				out[t] = true
-			}
-			break
+		if d.writesFailure(t) { // (gocache.go)
+			out[t] = true
 		}
 	}
 	if len(out) == 0 || len(out) > maxStdImpls {

@@ -25,6 +25,7 @@ type goIndex struct {
 	bySig   map[string][]goTarget  // functions and methods by signature text
 	sigSeen map[sigTarget]bool     // (a package's two checks declare each function twice)
 	impls   map[implKey][]implType // the implementers of an interface in a package
+	calls   map[implCall][]goTarget
 	methods map[namesKey][]goTarget
 }
 
@@ -36,6 +37,13 @@ type sigTarget struct {
 type implKey struct {
 	iface *types.Interface
 	pkg   *types.Package
+}
+
+// implCall is an interface's method asked for when n packages were checked.
+type implCall struct {
+	iface *types.Interface
+	name  string
+	n     int
 }
 
 // implType is a type implementing an interface: t, and the method set of t or
@@ -54,7 +62,7 @@ type namesKey struct {
 func (gt *goTyped) idx() *goIndex {
 	if gt.index == nil {
 		gt.index = &goIndex{sigDone: map[*types.Package]bool{}, bySig: map[string][]goTarget{}, sigSeen: map[sigTarget]bool{},
-			impls: map[implKey][]implType{}, methods: map[namesKey][]goTarget{}}
+			impls: map[implKey][]implType{}, calls: map[implCall][]goTarget{}, methods: map[namesKey][]goTarget{}}
 	}
 	return gt.index
 }
@@ -145,4 +153,69 @@ func byFileLine(out []goTarget) []goTarget {
 		return strings.Compare(a.name, b.name)
 	})
 	return slices.Compact(out)
+}
+
+// defAt returns the first of f's definitions named name whose lines hold
+// line (a typed use's target: the declaration's line). A Go file's
+// definitions of one name are in the order of their lines and do not overlap
+// (two hundred Render methods of one file): the one that can hold line is
+// found by a binary search.
+func (f *defFile) defAt(name string, line int) (defSpan, bool) {
+	if f.byName == nil {
+		f.byName = map[string]namedDefs{}
+		for i, s := range f.defs {
+			nd := f.byName[s.name]
+			if n := len(nd.idx); n == 0 {
+				nd.ordered = true
+			} else if f.defs[nd.idx[n-1]].to >= s.from {
+				nd.ordered = false
+			}
+			nd.idx = append(nd.idx, i)
+			f.byName[s.name] = nd
+		}
+	}
+	nd := f.byName[name]
+	k := 0
+	if nd.ordered { // the first whose lines end at line or below it
+		k, _ = slices.BinarySearchFunc(nd.idx, line, func(i, line int) int {
+			if f.defs[i].to < line {
+				return -1
+			}
+			return 1
+		})
+	}
+	for ; k < len(nd.idx); k++ {
+		if s := f.defs[nd.idx[k]]; s.from <= line && line <= s.to {
+			return s, true
+		} else if nd.ordered && s.from > line {
+			break
+		}
+	}
+	return defSpan{}, false
+}
+
+// namedDefs are the indexes in a file's defs of one name's definitions;
+// ordered: each ends before the next starts.
+type namedDefs struct {
+	idx     []int
+	ordered bool
+}
+
+// writesFailure reports whether t's definition writes text the failure shows
+// (failureWriters), read once per target.
+func (d *defFinder) writesFailure(t goTarget) bool {
+	if w, ok := d.writes[t]; ok {
+		return w
+	}
+	w := false
+	if f := d.file(t.file, goLang{}); f.ok {
+		if s, ok := f.defAt(t.name, t.line); ok {
+			w = writesAny(f.lines, s.from, min(s.to, len(f.lines)), d.failureText())
+		}
+	}
+	if d.writes == nil {
+		d.writes = map[goTarget]bool{}
+	}
+	d.writes[t] = w
+	return w
 }

@@ -549,6 +549,10 @@ func (gt *goTyped) implementations(fn *types.Func, recv types.Type) []goTarget {
 	if iface == nil {
 		return nil
 	}
+	k := implCall{iface, fn.Name(), len(gt.own)} // (read again when a package was checked since)
+	if out, ok := gt.idx().calls[k]; ok {
+		return out
+	}
 	var out []goTarget
 	for pkg := range gt.own {
 		for _, it := range gt.implementersIn(pkg, iface) { // (gocache.go)
@@ -562,7 +566,9 @@ func (gt *goTyped) implementations(fn *types.Func, recv types.Type) []goTarget {
 			}
 		}
 	}
-	return byFileLine(out)
+	out = byFileLine(out)
+	gt.idx().calls[k] = out
+	return out
 }
 
 // concreteMethods returns the project definitions of the methods pick chooses

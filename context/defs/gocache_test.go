@@ -1,0 +1,26 @@
+package defs
+
+import "testing"
+
+// defAt finds the definition of a name holding a line as the loop over a
+// file's definitions it replaces did (the first in their order): by a binary
+// search where the name's definitions follow one another, by that loop where
+// they nest.
+func TestDefAt(t *testing.T) {
+	f := &defFile{defs: []defSpan{
+		{name: "Render", from: 1, to: 3}, {name: "T", from: 5, to: 5}, {name: "Render", from: 7, to: 9},
+		{name: "Render", from: 11, to: 14}, {name: "C", from: 20, to: 40}, {name: "m", from: 22, to: 30}, {name: "m", from: 24, to: 26},
+	}}
+	for _, c := range []struct {
+		name       string
+		line, from int // from 0: none
+	}{
+		{"Render", 1, 1}, {"Render", 3, 1}, {"Render", 4, 0}, {"Render", 8, 7}, {"Render", 14, 11}, {"Render", 15, 0},
+		{"T", 5, 5}, {"T", 6, 0}, {"m", 25, 22}, {"m", 29, 22}, {"m", 31, 0}, {"nope", 1, 0},
+	} {
+		s, ok := f.defAt(c.name, c.line)
+		if ok != (c.from != 0) || (ok && s.from != c.from) {
+			t.Errorf("defAt(%s, %d) = %d, %v; want the definition from line %d", c.name, c.line, s.from, ok, c.from)
+		}
+	}
+}
