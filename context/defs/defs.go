@@ -795,7 +795,7 @@ func (d *defFinder) addTargets(p defPoint, u defUse, hits *[]defHit) bool {
 	n := 0
 	writers := d.failureWriters(u.targets)        // of many, those that write what the failure shows (funcvalues.go)
 	built := d.gt.builtImplementations(u.targets) // of many, those whose types the code read builds (goimpl.go)
-	for _, t := range u.targets {
+	for _, t := range fewTargets(p, u.targets, writers, built) {
 		if u.qual == funcValueQual && len(u.targets) > maxStdImpls && !writers[t] {
 			continue // one of many functions a value may hold, not told apart
 		}

@@ -86,6 +86,7 @@ func (gt *goTyped) ofSignature(want string) []goTarget {
 			}
 		}
 		fn := func(fn *types.Func) {
+			goIndexReads.Add(1)
 			s, ok := fn.Type().(*types.Signature)
 			if !ok {
 				return
@@ -132,6 +133,7 @@ func (gt *goTyped) implementersIn(pkg *types.Package, iface *types.Interface) []
 		if !ok || types.IsInterface(tn.Type()) {
 			continue
 		}
+		goIndexReads.Add(1)
 		if it, ok := implementer(tn.Type(), iface); ok {
 			out = append(out, implType{tn.Type(), types.NewMethodSet(it)})
 		}
@@ -218,4 +220,33 @@ func (d *defFinder) writesFailure(t goTarget) bool {
 	}
 	d.writes[t] = w
 	return w
+}
+
+// maxTargetHits is how many definitions one typed use adds: an interface of
+// thousands of implementations (generated types of one interface, each of
+// whose methods calls the interface again) made thousands of hits for each
+// definition that calls it, hundreds of megabytes in the hops. Past it, which
+// one runs is not known anyway (they rank after every hop, maxStdImpls): the
+// ones the failure tells apart (writers, built) are kept, then the nearest to
+// the use.
+const maxTargetHits = 64
+
+// fewTargets returns tgs, or past maxTargetHits of them the ones writers or
+// built hold and the nearest others to p (its file, its folder, then by the
+// folders between), maxTargetHits in all.
+func fewTargets(p defPoint, tgs []goTarget, writers, built map[goTarget]bool) []goTarget {
+	if len(tgs) <= maxTargetHits {
+		targetHits.Add(int64(len(tgs)))
+		return tgs
+	}
+	targetHits.Add(maxTargetHits)
+	rank := func(t goTarget) [3]int {
+		return [3]int{btoi(!writers[t] && !built[t]), nearTier(p, t.file), pathDistance(p.file, t.file)}
+	}
+	out := slices.Clone(tgs)
+	slices.SortStableFunc(out, func(a, b goTarget) int {
+		ra, rb := rank(a), rank(b)
+		return slices.Compare(ra[:], rb[:])
+	})
+	return out[:maxTargetHits]
 }

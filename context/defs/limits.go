@@ -46,6 +46,8 @@ var (
 	defParsed      atomic.Int64 // Go files parsed whole
 	defWalks       atomic.Int64 // walks of the whole tree (walk.go)
 	reexportVisits atomic.Int64 // files looked at for a re-exported name (defs.go's addFrom)
+	goIndexReads   atomic.Int64 // functions and types of the checked packages read by the typed lookups (gocache.go)
+	targetHits     atomic.Int64 // definitions typed uses added (gocache.go's fewTargets)
 )
 
 // maxLimitNames is how many file names a limit warning lists.

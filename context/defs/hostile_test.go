@@ -1,0 +1,128 @@
+package defs
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fixplan/internal/testtree"
+)
+
+// Hostile and huge projects against the definitions' rules: generated code of
+// thousands of functions of one signature, of one interface's
+// implementations, tables of a hundred thousand cases, classes of a thousand
+// bases. Each asserts a bound on the work done (a counter of limits.go), not
+// the time taken, and that the definitions the failure does use are still
+// found.
+
+// hostileTree writes files into a new folder and returns it and problem with
+// ROOT replaced by it.
+func hostileTree(t *testing.T, files map[string]string, problem string) (string, string) {
+	t.Helper()
+	root := t.TempDir()
+	testtree.Write(t, root, files)
+	return root, strings.ReplaceAll(problem, "ROOT", root)
+}
+
+const hostileGoMod = "module example.com/m\n\ngo 1.22\n"
+
+// 5,000 generated functions of one signature and 300 function types, each
+// called through a value in the failing test: the package's functions are read
+// once for all the signatures (each call went over all of them: 1.5 million
+// signatures written, seconds), and the call through a Fmt value still leads
+// to the three functions of its signature.
+func TestDefinitionsGoFuncValuesOfManySignatures(t *testing.T) {
+	const funcs, sigs = 5000, 300
+	var b strings.Builder
+	b.WriteString("package m\n\nimport \"io\"\n\ntype Node struct{ Kind int }\n\nvar handlers = map[int]func(w io.Writer, n Node) error{}\n\n")
+	for i := range funcs {
+		fmt.Fprintf(&b, "func h%d(w io.Writer, n Node) error { _, err := io.WriteString(w, \"x%d\"); return err }\n", i, i)
+	}
+	b.WriteString("func Dispatch(w io.Writer, n Node) error { return handlers[n.Kind](w, n) }\n\n")
+	b.WriteString("// Fmt formats a number.\ntype Fmt func(x int) string\n\n")
+	for _, n := range []string{"fmtA", "fmtB", "fmtC"} {
+		fmt.Fprintf(&b, "func %s(x int) string { return \"%s\" }\n\n", n, n)
+	}
+	var tb strings.Builder
+	tb.WriteString("package m\n\nimport (\n\t\"io\"\n\t\"testing\"\n)\n\n")
+	for i := range sigs {
+		fmt.Fprintf(&tb, "type F%d func(a [%d]int) error\n", i, i)
+	}
+	tb.WriteString("\nfunc TestDispatch(t *testing.T) {\n\tvar w io.Writer\n\tvar f Fmt = fmtB\n\tif err := Dispatch(w, Node{}); err != nil || f(1) != \"\" {\n\t\tt.Fatal(err)\n\t}\n")
+	for i := range sigs {
+		fmt.Fprintf(&tb, "\tvar f%d F%d\n\t_ = f%d([%d]int{})\n", i, i, i, i)
+	}
+	tb.WriteString("}\n")
+	root, problem := hostileTree(t, map[string]string{"go.mod": hostileGoMod, "m.go": b.String(), "m_test.go": tb.String()},
+		"--- FAIL: TestDispatch (0.00s)\n    m_test.go:8+sigs: boom\nFAIL\n")
+	problem = strings.Replace(problem, "8+sigs", fmt.Sprint(sigs+13), 1)
+	before := goIndexReads.Load()
+	got := sectionsFor(t, root, problem, Request{})
+	// each function read once per check of its package (declarations, then
+	// with bodies and tests)
+	if reads := goIndexReads.Load() - before; reads > 2*(funcs+10) {
+		t.Errorf("the calls through %d function types read %d functions of a package of %d", sigs+2, reads, funcs)
+	}
+	if _, ok := got.find("File m.go", "definition of fmtA"); !ok {
+		t.Errorf("fmtA (of the Fmt value's signature) not shown; sections:\n%s", got.titles())
+	}
+}
+
+// An interface of 1,000 implementations whose five methods the failing test
+// calls 250 times: the package's types are read once for the interface, not
+// once for each call.
+func TestDefinitionsGoInterfaceCallsReadTypesOnce(t *testing.T) {
+	const impls, calls = 1000, 250
+	var b strings.Builder
+	b.WriteString("package m\n\ntype Shape interface {\n\tA() int\n\tB() int\n\tC() int\n\tD() int\n\tE() int\n}\n\n")
+	for i := range impls {
+		fmt.Fprintf(&b, "type S%d struct{}\n\n", i)
+		for _, m := range "ABCDE" {
+			fmt.Fprintf(&b, "func (S%d) %c() int { return %d }\n", i, m, i)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("// Area is the broken function.\nfunc Area(s Shape) int { return s.A() * s.B() }\n")
+	var tb strings.Builder
+	tb.WriteString("package m\n\nimport \"testing\"\n\nfunc TestArea(t *testing.T) {\n\tvar s Shape = S7{}\n\tif Area(s) != 1 {\n\t\tt.Fatal(\"boom\")\n\t}\n")
+	for i := range calls {
+		fmt.Fprintf(&tb, "\t_ = s.%c()\n", "ABCDE"[i%5])
+	}
+	tb.WriteString("}\n")
+	root, problem := hostileTree(t, map[string]string{"go.mod": hostileGoMod, "m.go": b.String(), "m_test.go": tb.String()},
+		"--- FAIL: TestArea (0.00s)\n    m_test.go:8: boom\nFAIL\n")
+	before := goIndexReads.Load()
+	got := sectionsFor(t, root, problem, Request{})
+	if reads := goIndexReads.Load() - before; reads > 2*(impls+10) {
+		t.Errorf("%d calls of an interface's methods read %d types of a package of %d", calls, reads, impls)
+	}
+	if _, ok := got.find("File m.go", "definition of Area"); !ok {
+		t.Errorf("Area not shown; sections:\n%s", got.titles())
+	}
+}
+
+// An interface of 5,000 generated implementations, each of whose methods
+// calls the interface again (a tree of nodes rendering their children): each
+// definition of the hops that calls it adds at most maxTargetHits of them
+// (all 5,000 were added for each, a million hits over the hops), and the
+// implementation the test builds is still shown.
+func TestDefinitionsGoInterfaceOfThousandsBoundedHits(t *testing.T) {
+	const impls = 5000
+	var b strings.Builder
+	b.WriteString("package m\n\nimport \"io\"\n\ntype Node interface{ Render(w io.Writer) error }\n\n")
+	for i := range impls {
+		fmt.Fprintf(&b, "type T%d struct{ kid Node }\n\nfunc (t T%d) Render(w io.Writer) error { io.WriteString(w, \"t%d\"); return t.kid.Render(w) }\n\n", i, i, i)
+	}
+	tb := "package m\n\nimport (\n\t\"io\"\n\t\"testing\"\n)\n\nfunc TestRender(t *testing.T) {\n\tvar w io.Writer\n\tvar n Node = T4321{}\n\t_ = n.Render(w)\n\tt.Fatal(\"boom\")\n}\n"
+	root, problem := hostileTree(t, map[string]string{"go.mod": hostileGoMod, "m.go": b.String(), "m_test.go": tb},
+		"--- FAIL: TestRender (0.00s)\n    m_test.go:12: boom\nFAIL\n")
+	before := targetHits.Load()
+	got := sectionsFor(t, root, problem, Request{})
+	bound := int64(maxTargetHits * (maxDefPoints + maxHops*maxParents))
+	if hits := targetHits.Load() - before; hits > bound {
+		t.Errorf("the uses of an interface of %d implementations added %d definitions (bound: %d)", impls, hits, bound)
+	}
+	if !got.shows("m.go", "func (t T4321) Render(") {
+		t.Errorf("the Render of T4321, the node the test builds, not shown; sections:\n%s", got.titles())
+	}
+}
