@@ -260,49 +260,41 @@ func indexByte(set string, c byte) bool {
 }
 
 // splitO200k calls piece with each piece of s (valid UTF-8) in order, cut as
-// o200k_base's pattern cuts it. Every character is a letter, a number, a
-// space or punctuation, so some alternative matches at every position (a
-// character none matched would be a piece of its own).
-func splitO200k(s string, piece func(string)) {
-	for i := 0; i < len(s); {
-		end := words(s, i)
-		if end == i {
-			end = numbers(s, i)
-		}
-		if end == i {
-			end = punctuation(s, i, "\r\n/")
-		}
-		if end == i {
-			if r, _ := at(s, i); isSpace(r) {
-				end = whitespace(s, i)
-			}
-		}
-		if end == i {
-			_, n := at(s, i)
-			end = i + n
-		}
-		piece(s[i:end])
-		i = end
-	}
-}
+// o200k_base's pattern cuts it.
+func splitO200k(s string, piece func(string)) { splitWith(s, words, "\r\n/", piece) }
 
 // splitCl100k is splitO200k for cl100k_base's pattern.
-func splitCl100k(s string, piece func(string)) {
+func splitCl100k(s string, piece func(string)) { splitWith(s, cl100kWords, "\r\n", piece) }
+
+// cl100kWords is the end of cl100k_base's first two alternatives at i (a
+// contraction; the letters, after an optional lead character), or i.
+func cl100kWords(s string, i int) int {
+	if end := contraction(s, i); end > i {
+		return end
+	}
+	r0, n0 := at(s, i)
+	if r1, n1 := at(s, i+n0); isLead(r0) && n1 > 0 && isLetter(r1) {
+		return run(s, i+n0, isLetter)
+	}
+	if isLetter(r0) {
+		return run(s, i, isLetter)
+	}
+	return i
+}
+
+// splitWith cuts s by a pattern of both tokenizers' shape: its own first
+// alternatives (first), then the numbers, the punctuation followed by a run of
+// the bytes in tail, and the three of whitespace. Every character is a letter,
+// a number, a space or punctuation, so some alternative matches at every
+// position (a character none matched would be a piece of its own).
+func splitWith(s string, first func(string, int) int, tail string, piece func(string)) {
 	for i := 0; i < len(s); {
-		end := contraction(s, i)
-		if end == i {
-			r0, n0 := at(s, i)
-			if r1, n1 := at(s, i+n0); isLead(r0) && n1 > 0 && isLetter(r1) {
-				end = run(s, i+n0, isLetter)
-			} else if isLetter(r0) {
-				end = run(s, i, isLetter)
-			}
-		}
+		end := first(s, i)
 		if end == i {
 			end = numbers(s, i)
 		}
 		if end == i {
-			end = punctuation(s, i, "\r\n")
+			end = punctuation(s, i, tail)
 		}
 		if end == i {
 			if r, _ := at(s, i); isSpace(r) {
