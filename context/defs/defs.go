@@ -447,6 +447,7 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			for _, s := range notes.called {
 				found = append(found, defHit{file: h.file, span: s, dist: h.span.to - s.from, point: parents, usedAt: p, later: true})
 			}
+			notes.dispatched = d.passedItems(lang, notes.dispatched, found)
 			next = append(next, reg.link(d, lang, hop, h, parents, p, notes, regs)...)
 			testParent := frames.LooksLikeTestFile(h.file)
 			// a long definition of a test file (a table of cases, a

@@ -26,8 +26,14 @@ type hopNotes struct {
 }
 
 // dispatch is a call of method on the items of container (item: the name
-// the driver's lines give one).
-type dispatch struct{ container, method, item string }
+// the driver's lines give one), or, when callee is set, an item passed to
+// callee as its argument number arg (from 0), or as its parameter kw: the
+// methods callee calls on that parameter are the calls (pyregistry.go).
+type dispatch struct {
+	container, method, item string
+	callee, kw              string
+	arg                     int
+}
 
 // hopReader is a language that reads hopNotes (Python: pyhop.go, TS/JS:
 // tsregistry.go);

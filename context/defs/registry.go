@@ -91,6 +91,9 @@ func (r *registry) link(d *defFinder, lang defLang, hop int, parent defHit, rank
 		}
 	}
 	for _, dp := range notes.dispatched {
+		if dp.callee != "" {
+			continue // passed to a callee not found (passedItems)
+		}
 		call := regCall{method: dp.method, via: parent.span.name, at: at, rank: rank}
 		r.calls[dp.container] = append(r.calls[dp.container], call)
 		for _, c := range r.classes[dp.container] {
@@ -210,6 +213,9 @@ func (rr regRules) registered(lines []string, span lineRange, split *spanSplit) 
 // whose they are.
 func (n *hopNotes) laterDispatched() {
 	for _, dp := range n.dispatched {
+		if dp.item == "" || dp.callee != "" {
+			continue // (an item called on where taken, or passed on)
+		}
 		if n.later == nil {
 			n.later = map[[2]string]bool{}
 		}
