@@ -2,6 +2,7 @@ package defs
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"fixplan/context/frames"
@@ -17,7 +18,10 @@ import (
 // the class's callbacks: the methods it (and its project base classes below
 // the library's) defines — in Python not the _private ones — less those its
 // own code calls (the hops reach those from the callbacks), ranked as the
-// call's own definition would be.
+// call's own definition would be — those whose name holds a word of a
+// failing test's name (test_noname_tag: parse_starttag, handle_endtag)
+// first, the others after them: the library calls back what the input
+// holds, and the test is named for that.
 
 // maxCallbacks bounds the callbacks one call adds.
 const maxCallbacks = 16
@@ -98,12 +102,13 @@ func (d *defFinder) addCallbacks(lang defLang, p defPoint, u defUse, imps []defI
 		return false
 	}
 	seen := map[string]bool{}
-	n := 0
+	var cbs, rest []defHit
+	words := d.testNameWords(lang)
 	for _, c := range chain {
 		f := d.file(c.file, lang)
 		called := selfCalled(blanked(f), c.span, self)
 		for _, s := range classMethods(f, c.span) {
-			if seen[s.name] || called[s.name] || private(s.name) || n == maxCallbacks {
+			if seen[s.name] || called[s.name] || private(s.name) {
 				seen[s.name] = true // an override hides its base's
 				continue
 			}
@@ -111,10 +116,90 @@ func (d *defFinder) addCallbacks(lang defLang, p defPoint, u defUse, imps []defI
 			if c.file == p.file && s.from <= p.line && p.line <= s.to {
 				continue // the method the failure is in
 			}
-			*hits = append(*hits, defHit{file: c.file, span: s, tier: nearTier(p, c.file), dist: u.dist, point: u.point, usedAt: p,
-				pathDist: pathDistance(p.file, c.file)})
-			n++
+			h := defHit{file: c.file, span: s, tier: nearTier(p, c.file), dist: u.dist, point: u.point, usedAt: p,
+				pathDist: pathDistance(p.file, c.file)}
+			if exercised(s.name, words) {
+				cbs = append(cbs, h)
+			} else {
+				rest = append(rest, h)
+			}
 		}
 	}
-	return n > 0
+	// those a failing test's name exercises first, the others after every
+	// hop (hopnotes.go)
+	for i := range rest {
+		rest[i].later = len(cbs) > 0
+	}
+	cbs = append(cbs, rest...)
+	cbs = cbs[:min(len(cbs), maxCallbacks)]
+	*hits = append(*hits, cbs...)
+	return len(cbs) > 0
+}
+
+// testNameWords returns the words of the failing tests' names
+// (test_noname_tag, TestNonameTag: noname, tag), lower-cased, of three
+// letters or more, "test" left out.
+func (d *defFinder) testNameWords(lang defLang) []string {
+	var out []string
+	for _, loc := range d.req.Tests {
+		if langFor(loc.File) != lang {
+			continue
+		}
+		f := d.file(loc.File, lang)
+		if !f.ok {
+			continue
+		}
+		var in *defSpan
+		for i, s := range f.defs {
+			if !s.class && !s.data && s.from <= loc.Line && loc.Line <= s.to && (in == nil || s.from >= in.from) {
+				in = &f.defs[i]
+			}
+		}
+		if in == nil {
+			continue
+		}
+		for _, w := range nameWords(in.name) {
+			if len(w) >= 3 && w != "test" && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// nameWords splits an identifier at its underscores and where a lower-case
+// letter or digit is followed by an upper-case one, lower-casing the words.
+func nameWords(name string) []string {
+	var out []string
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			out = append(out, strings.ToLower(name[start:end]))
+		}
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_':
+			flush(i)
+			start = i + 1
+		case c >= 'A' && c <= 'Z' && i > start && (name[i-1] >= 'a' && name[i-1] <= 'z' || name[i-1] >= '0' && name[i-1] <= '9'):
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(name))
+	return out
+}
+
+// exercised reports whether a method's name holds one of a failing test's
+// name's words (parse_starttag holds tag).
+func exercised(method string, words []string) bool {
+	m := strings.ToLower(method)
+	for _, w := range words {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,9 @@
 package defs
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // links calls feed on a LinkExtractor, which derives from the standard
 // library's HTMLParser: the library calls LinkExtractor's handle_starttag
@@ -45,5 +48,37 @@ func TestDefinitionsPythonAppendedCallIsFollowed(t *testing.T) {
 	got := sectionsFor(t, root, problem, Request{})
 	if _, ok := got.find("File rep/pad.py", "definition of pad_left"); !ok {
 		t.Errorf("pad_left (called by _row, whose result render appends) not shown; sections:\n%s", got.titles())
+	}
+}
+
+// count feeds a Counter, whose callbacks the library calls back; the failing
+// test is named test_count_comment, so handle_comment (where the bug is,
+// last in the file) ranks before the callbacks the name does not mention.
+func TestDefinitionsPythonCallbacksTheTestNames(t *testing.T) {
+	root, problem := typedFixture(t, "pycallbackname")
+	got := sectionsFor(t, root, problem, Request{})
+	comment := got.rank("handle_comment")
+	if comment < 0 {
+		t.Fatalf("handle_comment (a callback the test's name mentions) not shown; sections:\n%s", got.titles())
+	}
+	for _, other := range []string{"reset", "handle_starttag", "handle_data", "handle_charref"} {
+		if r := got.rank(other); r >= 0 && r < comment {
+			t.Errorf("%s ranks before handle_comment; sections:\n%s", other, got.titles())
+		}
+	}
+}
+
+func TestNameWords(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want string
+	}{
+		{"test_noname_tag", "test noname tag"},
+		{"TestParseStartTag", "test parse start tag"},
+		{"testV2Format", "test v2 format"},
+	} {
+		if got := strings.Join(nameWords(c.name), " "); got != c.want {
+			t.Errorf("nameWords(%q) = %q, want %q", c.name, got, c.want)
+		}
 	}
 }
