@@ -18,7 +18,10 @@
 // before use themselves, looked up in their file, folder and imports, ranked
 // after all of the hop before (a test calls a helper, the helper calls F, F
 // calls the broken G) — but right after the definition that uses it when it
-// is in a file a section before cuts at the cap (chain.go). Each
+// is in a file a section before cuts at the cap (chain.go), and the calls
+// that make the value the failing lines check (what Diff returns: the
+// String it returns, the FormatDiff that builds it) rank right after that
+// value's path so far and are expanded first (flow.go). Each
 // definition's span (the function, method, type or class, at most maxDefLines of its lines, long.go)
 // becomes one section, unless the base context already shows it; together they
 // stay within MaxResultBytes (one section's budget), and those that do not fit
@@ -191,6 +194,9 @@ type defHit struct {
 	builds     string // the type whose value it builds for a formatter the failing lines use (producer.go)
 	generates  string // the generated file (and a name it defines) it writes (generated.go)
 	later      bool   // ranked after every hop: behind an option the failing lines do not set, constructed into a registry, … (hopnotes.go)
+	flow       int    // on the path of the value the failing lines check: 1 for a definition they use, n for one n-1 calls below it (flow.go); 0 off it
+	flowRound  int    // how directly its result makes its parent's return values (0: called in a return statement)
+	flowAt     int    // the line of its parent that calls it
 }
 
 // defFinder holds one Sections call's reads.
@@ -357,12 +363,15 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 		span, uses := lang.uses(f, p.line, maxUseSpan/2)
 		imps, folder := d.context(lang, p.file, f.src)
 		d.notePointUses(lang, uses)
+		flows := pointFlows(lang, f, p)
 		for _, u := range uses {
 			u.point = pi
 			if pi >= nFrames {
 				u.dist += testPointDist // after what the frames' lines use
 			}
+			n := len(hits)
 			found := d.resolveUse(lang, p, span, u, imps, folder, &hits)
+			markFlow(hits[n:], flows, u, 1, p.line)
 			if !found && u.call && !lang.builtin(u.name) && len(u.name) > 2 && !importedName(imps, u) {
 				if w, ok := wanted[u.name]; !ok || u.dist < w.dist {
 					wanted[u.name] = u
@@ -431,10 +440,12 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 				notes = hr.hopNotes(f, span, named)
 			}
 			regs := map[string][]defHit{}
+			flows := flowNames(lang, f, h)
 			for _, u := range uses {
 				u.point = parents
 				n := len(found)
 				d.resolveUse(lang, p, span, u, imps, folder, &found)
+				markFlow(found[n:], flows, u, h.flow+1, p.line-u.dist)
 				k := [2]string{u.qual, u.name}
 				for i := n; i < len(found); i++ {
 					if cont, ok := notes.registered[k]; ok {
@@ -501,7 +512,8 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			parents++
 		}
 		sortHits(next)
-		hits, next = d.promote(hits, next) // (chain.go)
+		hits, next = d.promote(hits, next)   // (chain.go)
+		hits, next = promoteFlow(hits, next) // (flow.go)
 		hits = append(hits, next...)
 		frontier = next
 	}
@@ -1136,11 +1148,18 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 					what += fmt.Sprintf(", %d lines of %d: those the sections above do not show", n, to-from+1)
 				}
 			}
-			if !partly && long && !typ && !classParts && wholeLong < maxWholeLong && len(body) <= left/2 && !covered(from, to) {
+			if !partly && long && !typ && !classParts && !covered(from, to) {
 				// room for all of it: a long function is shown whole (the bug of a
-				// real fix is anywhere in it), up to half of the room left
-				long, parts = false, []lineRange{{from, to}}
-				wholeLong++
+				// real fix is anywhere in it), up to half of the room left — or
+				// all of it for one a function on the value's path returns
+				// (flow.go), which is not counted
+				switch {
+				case returned(h) && len(body) <= left:
+					long, parts = false, []lineRange{{from, to}}
+				case wholeLong < maxWholeLong && len(body) <= left/2:
+					long, parts = false, []lineRange{{from, to}}
+					wholeLong++
+				}
 			}
 			if long {
 				body = longBody(ft.Lines, parts)
