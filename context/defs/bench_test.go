@@ -74,3 +74,18 @@ func BenchmarkBaseTyped(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHugeTestTable looks up the definitions of a failure naming 25,000
+// failing cases of a table of 50,000 (hostile_test.go).
+func BenchmarkHugeTestTable(b *testing.B) {
+	root, problem := hugeTableTree(b, 50000)
+	files := projfstest.Open(b, root, projfs.Options{})
+	ctx := context.Background()
+	tree := files.Tree(projfs.TreeOptions{})
+	res := frames.NewResolver(tree)
+	req := Request{Text: problem, Tree: tree, MaxResultBytes: 24 * 1024, MaxTotalBytes: 96 * 1024}
+	req.Frames, req.Tests = res.Points(ctx, res.Trace(ctx, problem), problem, 3)
+	for b.Loop() {
+		Sections(ctx, files, req)
+	}
+}

@@ -126,3 +126,42 @@ func TestDefinitionsGoInterfaceOfThousandsBoundedHits(t *testing.T) {
 		t.Errorf("the Render of T4321, the node the test builds, not shown; sections:\n%s", got.titles())
 	}
 }
+
+// hugeTableTree is a test whose cases() returns a table of n cases (name: a
+// field, so each case's line holds a use) and the output of every other case
+// failing, up to ~1 MB of it.
+func hugeTableTree(t testing.TB, n int) (root, problem string) {
+	var tb strings.Builder
+	tb.WriteString("package m\n\nimport \"testing\"\n\ntype tc struct{ name string }\n\nfunc TestTable(t *testing.T) {\n\tfor _, c := range cases() {\n\t\tt.Run(c.name, func(t *testing.T) { Check(t, c.name) })\n\t}\n}\n\nfunc cases() []tc {\n\treturn []tc{\n")
+	for i := range n {
+		fmt.Fprintf(&tb, "\t\t{name: \"c%d\"},\n", i)
+	}
+	tb.WriteString("\t}\n}\n")
+	var p strings.Builder
+	p.WriteString("--- FAIL: TestTable (0.00s)\n")
+	for i := 0; i < n && p.Len() < 1000<<10; i += 2 {
+		fmt.Fprintf(&p, "    --- FAIL: TestTable/c%d (0.00s)\n", i)
+	}
+	p.WriteString("FAIL\n")
+	root = t.TempDir()
+	testtree.Write(t, root, map[string]string{"go.mod": hostileGoMod, "m_test.go": tb.String(),
+		"m.go": "package m\n\nimport \"testing\"\n\n// Check fails.\nfunc Check(t *testing.T, s string) { t.Fatal(s) }\n"})
+	return root, p.String()
+}
+
+// A table of 50,000 cases, every other one failing: the 25,000 ranges of other
+// cases are asked by a binary search for each name of the table's uses and
+// each line of its section (each was compared with all of them: billions of
+// comparisons), and the function the test calls is shown.
+func TestDefinitionsGoHugeTestTable(t *testing.T) {
+	root, problem := hugeTableTree(t, 50000)
+	got := sectionsFor(t, root, problem, Request{})
+	if _, ok := got.find("File m.go", "definition of Check"); !ok {
+		t.Errorf("Check not shown; sections:\n%s", got.titles())
+	}
+	for _, c := range got.sections {
+		if strings.Contains(c.Sec.Title, "definition of cases") && strings.Contains(c.Sec.Body, `"c1"`) {
+			t.Errorf("the table's section shows c1, a case that passed:\n%.2000s", c.Sec.Body)
+		}
+	}
+}

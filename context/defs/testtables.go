@@ -371,16 +371,7 @@ func (d *defFinder) skipOtherCases(rel string) {
 		}
 		f.skip = append(f.skip, cs.otherCases(t)...)
 	}
-}
-
-// inRanges reports whether line n is in one of rs.
-func inRanges(rs []lineRange, n int) bool {
-	for _, r := range rs {
-		if r.from <= n && n <= r.to {
-			return true
-		}
-	}
-	return false
+	f.skip = mergeRanges(f.skip) // (lineset.go)
 }
 
 // tableCut is how a definition holding tables of cases is shown.
@@ -426,6 +417,7 @@ func (d *defFinder) cutTables(file string, from, to int, shown map[int]bool) tab
 		c.drop = true
 		return c
 	}
+	c.other = mergeRanges(c.other) // (lineset.go)
 	skip := func(i int) bool { return shown[i] || inRanges(c.other, i) }
 	keep := func(i int) bool { return !skip(i) }
 	c.parts = linesWhere(from, to, keep)
@@ -472,14 +464,7 @@ func (c tableCut) body(lines []string, shown map[int]bool) string {
 	for i, p := range c.parts {
 		if i > 0 {
 			a, z := c.parts[i-1].to+1, p.from-1
-			n := 0
-			for _, t := range c.tbls {
-				for _, e := range t.entries {
-					if !e.failing && e.lines.from <= z && e.lines.to >= a {
-						n++
-					}
-				}
-			}
+			n := otherCasesIn(c.tbls, a, z) // (lineset.go)
 			above := 0
 			for k := a; k <= z; k++ {
 				above += btoi(shown[k])
