@@ -695,7 +695,8 @@ func (d *defFinder) resolveUse(lang defLang, p defPoint, span lineRange, u defUs
 			return false
 		}
 		n := 0
-		for _, s := range f.defs {
+		for _, i := range f.namedOrAll(name, dflt) { // (gocache.go)
+			s := f.defs[i]
 			if n == maxDefsPerName {
 				break
 			}

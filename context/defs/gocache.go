@@ -163,20 +163,7 @@ func byFileLine(out []goTarget) []goTarget {
 // (two hundred Render methods of one file): the one that can hold line is
 // found by a binary search.
 func (f *defFile) defAt(name string, line int) (defSpan, bool) {
-	if f.byName == nil {
-		f.byName = map[string]namedDefs{}
-		for i, s := range f.defs {
-			nd := f.byName[s.name]
-			if n := len(nd.idx); n == 0 {
-				nd.ordered = true
-			} else if f.defs[nd.idx[n-1]].to >= s.from {
-				nd.ordered = false
-			}
-			nd.idx = append(nd.idx, i)
-			f.byName[s.name] = nd
-		}
-	}
-	nd := f.byName[name]
+	nd := f.named(name)
 	k := 0
 	if nd.ordered { // the first whose lines end at line or below it
 		k, _ = slices.BinarySearchFunc(nd.idx, line, func(i, line int) int {
@@ -194,6 +181,40 @@ func (f *defFile) defAt(name string, line int) (defSpan, bool) {
 		}
 	}
 	return defSpan{}, false
+}
+
+// named returns the indexes in f.defs of the definitions named name, in
+// their order (an index of the file's names made when first asked: a
+// class of a registry of four thousand is looked up by name thousands of
+// times).
+func (f *defFile) named(name string) namedDefs {
+	if f.byName == nil {
+		f.byName = map[string]namedDefs{}
+		for i, s := range f.defs {
+			nd := f.byName[s.name]
+			if n := len(nd.idx); n == 0 {
+				nd.ordered = true
+			} else if f.defs[nd.idx[n-1]].to >= s.from {
+				nd.ordered = false
+			}
+			nd.idx = append(nd.idx, i)
+			f.byName[s.name] = nd
+		}
+	}
+	return f.byName[name]
+}
+
+// namedOrAll returns the indexes of f's definitions named name, or of all
+// of them when all.
+func (f *defFile) namedOrAll(name string, all bool) []int {
+	if !all {
+		return f.named(name).idx
+	}
+	out := make([]int, len(f.defs))
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }
 
 // namedDefs are the indexes in a file's defs of one name's definitions;

@@ -17,7 +17,7 @@ import (
 
 // hostileTree writes files into a new folder and returns it and problem with
 // ROOT replaced by it.
-func hostileTree(t *testing.T, files map[string]string, problem string) (string, string) {
+func hostileTree(t testing.TB, files map[string]string, problem string) (string, string) {
 	t.Helper()
 	root := t.TempDir()
 	testtree.Write(t, root, files)

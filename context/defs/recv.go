@@ -188,8 +188,9 @@ func (d *defFinder) addMembersOf(lang defLang, p defPoint, u defUse, imps []defI
 			}
 			seen[c] = true
 			f := d.file(c.file, lang)
-			for _, s := range f.defs {
-				if !s.member || s.name != u.name || s.from <= c.span.from || s.from > c.span.end {
+			for _, i := range f.named(u.name).idx { // (gocache.go)
+				s := f.defs[i]
+				if !s.member || s.from <= c.span.from || s.from > c.span.end {
 					continue
 				}
 				found = true
@@ -230,8 +231,8 @@ func (d *defFinder) findClasses(lang defLang, file, name string, imps []defImpor
 	in = func(f string, cname string, depth int) []classRef {
 		df := d.file(f, lang)
 		var out []classRef
-		for _, s := range df.defs {
-			if s.class && s.name == cname {
+		for _, i := range df.named(cname).idx { // (gocache.go)
+			if s := df.defs[i]; s.class {
 				out = append(out, classRef{f, s})
 			}
 		}
