@@ -29,6 +29,12 @@ import (
 // stmtprocess), the one link the lines show between a builder and a driver.
 // The languages read them: pyregistry.go, tsregistry.go.
 
+// maxRegPairs bounds the classes' methods paired with the calls on their
+// containers in one Sections call (Python-Markdown's builders and drivers
+// pair 29): one line constructing four thousand classes into a list that a
+// loop calls twenty methods on made eighty thousand definitions.
+const maxRegPairs = 128
+
 // registry pairs the classes constructed into containers with the calls on
 // the containers' items, over the hops of one Sections call.
 type registry struct {
@@ -59,7 +65,7 @@ func (r *registry) link(d *defFinder, lang defLang, hop int, parent defHit, rank
 	var out []defHit
 	pair := func(cont string, c defHit, call regCall) {
 		k := regPair{cont, c.file, call.method, c.span.from}
-		if r.done[k] {
+		if r.done[k] || len(r.done) == maxRegPairs {
 			return
 		}
 		r.done[k] = true
