@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"fixplan/context/frames"
 )
@@ -26,6 +27,11 @@ import (
 // maxCallbacks bounds the callbacks one call adds.
 const maxCallbacks = 16
 
+// maxCallbackClasses bounds the class and project bases whose callbacks are
+// read for one call (a generated class of eight thousand bases: each read
+// went over every definition of its file).
+const maxCallbackClasses = 16
+
 // plainBases are base classes of the language and its typing that call no
 // method of a subclass back.
 var plainBases = wordSet(`object ABC Generic Protocol NamedTuple TypedDict Enum IntEnum Flag IntFlag StrEnum
@@ -42,9 +48,18 @@ func libraryBase(base string) bool {
 		!strings.HasSuffix(name, "Exception") && !strings.HasSuffix(name, "Warning")
 }
 
+// selfCallRes are selfCalled's expressions, by the words naming the
+// instance (compiled once: a class of thousands of bases asked for each).
+var selfCallRes sync.Map
+
 // selfCalled returns the methods a class's lines call on its own instance.
 func selfCalled(blank []string, cls defSpan, self []string) map[string]bool {
-	re := regexp.MustCompile(`\b(?:` + strings.Join(self, "|") + `)\s*\.\s*([A-Za-z_$][\w$]*)\s*\(`)
+	key := strings.Join(self, "|")
+	v, ok := selfCallRes.Load(key)
+	if !ok {
+		v, _ = selfCallRes.LoadOrStore(key, regexp.MustCompile(`\b(?:`+key+`)\s*\.\s*([A-Za-z_$][\w$]*)\s*\(`))
+	}
+	re := v.(*regexp.Regexp)
 	out := map[string]bool{}
 	for i := cls.from; i <= min(cls.end, len(blank)); i++ {
 		for _, m := range re.FindAllStringSubmatch(blank[i-1], -1) {
@@ -92,7 +107,9 @@ func (d *defFinder) addCallbacks(lang defLang, p defPoint, u defUse, imps []defI
 				continue
 			}
 			if found := d.findClasses(lang, c.file, b, cimps, cfolder); len(found) > 0 {
-				chain = append(chain, found[0])
+				if len(chain) < maxCallbackClasses {
+					chain = append(chain, found[0])
+				}
 			} else if libraryBase(b) {
 				library = true
 			}
@@ -105,6 +122,9 @@ func (d *defFinder) addCallbacks(lang defLang, p defPoint, u defUse, imps []defI
 	var cbs, rest []defHit
 	words := d.testNameWords(lang)
 	for _, c := range chain {
+		if n == maxCallbacks {
+			break
+		}
 		f := d.file(c.file, lang)
 		called := selfCalled(blanked(f), c.span, self)
 		for _, s := range classMethods(f, c.span) {

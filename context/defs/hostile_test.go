@@ -217,3 +217,42 @@ func TestDefinitionsPyRegistryOfThousands(t *testing.T) {
 		t.Errorf("%d definitions found for a registry of 4,000 classes (bound: %d)", n, bound)
 	}
 }
+
+// wideBasesTree is a Python class deriving from n project classes and a
+// library's (html.parser.HTMLParser), whose feed the failing test calls.
+func wideBasesTree(t testing.TB, n int) (root, problem string) {
+	var b strings.Builder
+	b.WriteString("import html.parser\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "class C%d:\n    def m%d(self): pass\n", i, i)
+	}
+	b.WriteString("class Wide(")
+	for i := range n {
+		fmt.Fprintf(&b, "C%d, ", i)
+	}
+	b.WriteString("html.parser.HTMLParser):\n    def handle_data(self, data):\n        self.seen = data\n\n")
+	return hostileTree(t, map[string]string{"app/__init__.py": "", "app/cls.py": b.String(),
+		"tests/test_app.py": "from app.cls import Wide\n\n\ndef test_run():\n    w = Wide()\n    w.feed('y')\n    assert w.seen == 'x'\n"},
+		"Traceback (most recent call last):\n  File \"ROOT/tests/test_app.py\", line 7, in test_run\n    assert w.seen == 'x'\nAssertionError\n")
+}
+
+// A class of 8,000 project bases and a library's: the call of the library's
+// feed adds the class's callbacks (its handle_data), read over at most
+// maxCallbackClasses of the class and its bases (each of the 8,000 went over
+// every definition of their file, with an expression compiled for each).
+func TestDefinitionsPyCallbacksOfThousandsOfBases(t *testing.T) {
+	root, problem := wideBasesTree(t, 8000)
+	got := sectionsFor(t, root, problem, Request{})
+	if _, ok := got.find("File app/cls.py", "definition of handle_data", "used at tests/test_app.py:7"); !ok {
+		t.Errorf("Wide's handle_data (the callback feed runs) not shown; sections:\n%s", got.titles())
+	}
+	callbacks := 0 // the methods of cls.py the test's lines lead to
+	for _, c := range got.sections {
+		if strings.HasPrefix(c.Sec.Title, "File app/cls.py") && strings.Contains(c.Sec.Title, "used at tests/test_app.py:7") {
+			callbacks++
+		}
+	}
+	if callbacks > maxCallbacks+1 { // (and Wide)
+		t.Errorf("%d callbacks shown for feed (bound: %d)", callbacks, maxCallbacks)
+	}
+}
