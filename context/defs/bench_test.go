@@ -75,17 +75,31 @@ func BenchmarkBaseTyped(b *testing.B) {
 	}
 }
 
-// BenchmarkHugeTestTable looks up the definitions of a failure naming 25,000
-// failing cases of a table of 50,000 (hostile_test.go).
-func BenchmarkHugeTestTable(b *testing.B) {
-	root, problem := hugeTableTree(b, 50000)
-	files := projfstest.Open(b, root, projfs.Options{})
-	ctx := context.Background()
-	tree := files.Tree(projfs.TreeOptions{})
-	res := frames.NewResolver(tree)
-	req := Request{Text: problem, Tree: tree, MaxResultBytes: 24 * 1024, MaxTotalBytes: 96 * 1024}
-	req.Frames, req.Tests = res.Points(ctx, res.Trace(ctx, problem), problem, 3)
-	for b.Loop() {
-		Sections(ctx, files, req)
+// BenchmarkHostileTrees looks up the definitions of failures in the
+// generated trees of hostile_test.go: a table of 50,000 cases (25,000
+// failing), a registry of 4,000 classes, a class of 8,000 bases, a function
+// calling 6,000.
+func BenchmarkHostileTrees(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		tree func(testing.TB) (string, string)
+	}{
+		{"table", func(t testing.TB) (string, string) { return hugeTableTree(t, 50000) }},
+		{"registry", func(t testing.TB) (string, string) { return registryTree(t, 4000, 20) }},
+		{"bases", func(t testing.TB) (string, string) { return wideBasesTree(t, 8000) }},
+		{"caller", longCallerTree},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			root, problem := c.tree(b)
+			files := projfstest.Open(b, root, projfs.Options{})
+			ctx := context.Background()
+			tree := files.Tree(projfs.TreeOptions{})
+			res := frames.NewResolver(tree)
+			req := Request{Text: problem, Tree: tree, MaxResultBytes: 24 * 1024, MaxTotalBytes: 96 * 1024}
+			req.Frames, req.Tests = res.Points(ctx, res.Trace(ctx, problem), problem, 3)
+			for b.Loop() {
+				Sections(ctx, files, req)
+			}
+		})
 	}
 }

@@ -256,3 +256,40 @@ func TestDefinitionsPyCallbacksOfThousandsOfBases(t *testing.T) {
 		t.Errorf("%d callbacks shown for feed (bound: %d)", callbacks, maxCallbacks)
 	}
 }
+
+// longCallerTree is a Python function of 300 lines calling 6,000 project
+// functions, 20 a line, which the failing test calls.
+func longCallerTree(t testing.TB) (root, problem string) {
+	var b strings.Builder
+	const n = 6000
+	for i := range n {
+		fmt.Fprintf(&b, "def f%d(x): return x\n", i)
+	}
+	b.WriteString("\n\ndef drive(x):\n")
+	for i := 0; i < n; i += 20 {
+		b.WriteString("    x = ")
+		for j := i; j < i+20; j++ {
+			fmt.Fprintf(&b, "f%d(", j)
+		}
+		b.WriteString("x" + strings.Repeat(")", 20) + "\n")
+	}
+	b.WriteString("    return x\n")
+	return hostileTree(t, map[string]string{"app/__init__.py": "", "app/long.py": b.String(),
+		"tests/test_app.py": "from app.long import drive\n\n\ndef test_run():\n    assert drive(1) == 2\n"},
+		"Traceback (most recent call last):\n  File \"ROOT/tests/test_app.py\", line 5, in test_run\n    assert drive(1) == 2\nAssertionError\n")
+}
+
+// A long function calling 6,000 functions shows its head and the lines that
+// call what is shown below it (its lines are asked for the 6,000 names in one
+// pass each, not an expression per name), and the first functions it calls.
+func TestDefinitionsPyLongCallerOfThousands(t *testing.T) {
+	root, problem := longCallerTree(t)
+	got := sectionsFor(t, root, problem, Request{})
+	c, ok := got.find("File app/long.py", "definition of drive", "the head and the lines that matter")
+	if !ok || !strings.Contains(c.Sec.Body, "x = f0(f1(") {
+		t.Errorf("drive not shown as its head and the lines that matter; sections:\n%s", got.titles())
+	}
+	if _, ok := got.find("File app/long.py", "definition of f0,"); !ok {
+		t.Errorf("f0 not shown; sections:\n%s", got.titles())
+	}
+}

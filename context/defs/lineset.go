@@ -50,3 +50,25 @@ func otherCasesIn(tables []caseTable, a, z int) int {
 	}
 	return n
 }
+
+// anyWord reports whether one of the words of l (its runs of ASCII letters,
+// digits and underscores: what \bname\b matches of a name of them) is in
+// words. A long definition's lines are asked for thousands of names at once
+// (a function calling thousands): one pass over the line, not an expression
+// per name.
+func anyWord(l string, words map[string]bool) bool {
+	start := -1
+	for i := 0; i <= len(l); i++ {
+		if i < len(l) && (isLetter(l[i]) || isDigit(l[i]) || l[i] == '_') {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && words[l[start:i]] {
+			return true
+		}
+		start = -1
+	}
+	return false
+}

@@ -1,6 +1,9 @@
 package defs
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 // mergeRanges sorts and merges ranges that overlap or touch; inRanges finds
 // a line in them by a binary search as the loop over them did.
@@ -41,6 +44,25 @@ func TestOtherCasesIn(t *testing.T) {
 	} {
 		if got := otherCasesIn(tables, c.a, c.z); got != c.want {
 			t.Errorf("otherCasesIn(%d, %d) = %d, want %d", c.a, c.z, got, c.want)
+		}
+	}
+}
+
+// anyWord finds a name in a line where \bname\b does.
+func TestAnyWordMatchesWordBoundaries(t *testing.T) {
+	names := []string{"foo", "_x", "a1", "Bar"}
+	words := map[string]bool{}
+	for _, n := range names {
+		words[n] = true
+	}
+	for _, l := range []string{"foo", "x = foo(1)", "foobar", "barfoo", "foo_", "_foo", "obj.foo", "$foo", "foo$", "é foo", "éfoo",
+		"_x", "__x", "a1b", "a1.b", "(a1)", "Bar", "bar", "xBar", "", "   ", "f o o", "1foo", "foo1"} {
+		want := false
+		for _, n := range names {
+			want = want || regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`).MatchString(l)
+		}
+		if got := anyWord(l, words); got != want {
+			t.Errorf("anyWord(%q) = %v, want %v (as the expressions)", l, got, want)
 		}
 	}
 }

@@ -46,8 +46,13 @@ const (
 // not lines that matter.
 func longParts(lang defLang, lines []string, from, to int, names, fields, frags []string, text string) []lineRange {
 	var res []*regexp.Regexp
+	words := map[string]bool{} // the names of word characters: a line's words are looked up (lineset.go)
 	for _, n := range names {
-		res = append(res, regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`))
+		if n != "" && wordOnly(n) {
+			words[n] = true
+		} else {
+			res = append(res, regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`))
+		}
 	}
 	if len(fields) > 0 { // a line that declares one of fields
 		res = append(res, regexp.MustCompile(`^\s*(?:`+strings.Join(quoteAll(fields), "|")+`)\b`))
@@ -65,6 +70,9 @@ func longParts(lang defLang, lines []string, from, to int, names, fields, frags 
 			if strings.Contains(text, f) {
 				return true
 			}
+		}
+		if len(words) > 0 && anyWord(l, words) {
+			return true
 		}
 		for _, re := range res {
 			if re.MatchString(l) {
@@ -127,12 +135,18 @@ func joinParts(lines []string, parts []lineRange, where string) string {
 // definitions found through it (the next links of the chain).
 func linkNames(hits []defHit) map[defPoint][]string {
 	out := map[defPoint][]string{}
+	type linkName struct {
+		at   defPoint
+		name string
+	}
+	seen := map[linkName]bool{} // (a definition calling thousands)
 	for _, h := range hits {
 		if h.via == "" {
 			continue
 		}
 		k := h.usedAt // the parent's file and last line
-		if !slices.Contains(out[k], h.span.name) {
+		if kn := (linkName{k, h.span.name}); !seen[kn] {
+			seen[kn] = true
 			out[k] = append(out[k], h.span.name)
 		}
 	}
