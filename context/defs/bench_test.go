@@ -77,8 +77,8 @@ func BenchmarkBaseTyped(b *testing.B) {
 
 // BenchmarkHostileTrees looks up the definitions of failures in the
 // generated trees of hostile_test.go: a table of 50,000 cases (25,000
-// failing), a registry of 4,000 classes, a class of 8,000 bases, a function
-// calling 6,000.
+// failing), a registry of 4,000 classes (and its driver calling 30,000
+// methods), a class of 8,000 bases, a function calling 6,000.
 func BenchmarkHostileTrees(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -86,6 +86,7 @@ func BenchmarkHostileTrees(b *testing.B) {
 	}{
 		{"table", func(t testing.TB) (string, string) { return hugeTableTree(t, 50000) }},
 		{"registry", func(t testing.TB) (string, string) { return registryTree(t, 4000, 20) }},
+		{"driver", func(t testing.TB) (string, string) { return registryCallsTree(t, 4000, 2, 30000) }},
 		{"bases", func(t testing.TB) (string, string) { return wideBasesTree(t, 8000) }},
 		{"caller", longCallerTree},
 	} {

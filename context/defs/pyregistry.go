@@ -46,16 +46,21 @@ var (
 type heldItem struct {
 	name, cont string
 	from, to   int
-	call       *regexp.Regexp // name.m(
 }
+
+// pyItemCallRe finds a call of a method on a name, x.m(…): the calls on a
+// held item (one expression for every loop, not one compiled per loop).
+var pyItemCallRe = lazyre.New(`\b([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\s*\(`)
 
 // pyDispatched returns the methods span's lines call on the items of a
 // container, and the items they pass to a callee (resolved by passedItems).
 func pyDispatched(f *defFile, lines []string, span lineRange) []dispatch {
 	scan := pyScan(f)
 	var out []dispatch
+	seen := map[dispatch]bool{} // (a line of 30,000 calls on an item: no quadratic dedup)
 	add := func(d dispatch) {
-		if !slices.Contains(out, d) {
+		if !seen[d] {
+			seen[d] = true
 			out = append(out, d)
 		}
 	}
@@ -73,7 +78,7 @@ func pyDispatched(f *defFile, lines []string, span lineRange) []dispatch {
 	}
 	var held []heldItem
 	hold := func(name, cont string, from, to int) {
-		held = append(held, heldItem{name, cont, from, to, regexp.MustCompile(`\b` + name + `\s*\.\s*([A-Za-z_]\w*)\s*\(`)})
+		held = append(held, heldItem{name, cont, from, to})
 	}
 	for n := span.from; n <= span.to; n++ {
 		l := lines[n-span.from]
@@ -85,12 +90,18 @@ func pyDispatched(f *defFile, lines []string, span lineRange) []dispatch {
 		for _, m := range pyItemUseRe.FindAllStringSubmatch(l, -1) {
 			add(dispatch{container: m[1], method: m[2]})
 		}
+		var calls [][]string // the line's x.m( calls, read once for every held item
 		for _, h := range held {
 			if n < h.from || n > h.to {
 				continue
 			}
-			for _, c := range h.call.FindAllStringSubmatch(l, -1) {
-				add(dispatch{container: h.cont, method: c[1], item: h.name})
+			if calls == nil {
+				calls = pyItemCallRe.FindAllStringSubmatch(l, -1)
+			}
+			for _, c := range calls {
+				if c[1] == h.name {
+					add(dispatch{container: h.cont, method: c[2], item: h.name})
+				}
 			}
 		}
 		for _, m := range pyCalleeRe.FindAllStringSubmatchIndex(l, -1) {

@@ -92,6 +92,9 @@ func (r *registry) link(d *defFinder, lang defLang, hop int, parent defHit, rank
 			}
 			r.classes[cont] = append(r.classes[cont], c)
 			for _, call := range r.calls[cont] {
+				if len(r.done) == maxRegPairs {
+					break // (thousands of classes, thousands of calls)
+				}
 				pair(cont, c, call)
 			}
 		}
@@ -103,6 +106,9 @@ func (r *registry) link(d *defFinder, lang defLang, hop int, parent defHit, rank
 		call := regCall{method: dp.method, via: parent.span.name, at: at, rank: rank}
 		r.calls[dp.container] = append(r.calls[dp.container], call)
 		for _, c := range r.classes[dp.container] {
+			if len(r.done) == maxRegPairs {
+				break
+			}
 			pair(dp.container, c, call)
 		}
 	}
