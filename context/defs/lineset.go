@@ -3,6 +3,7 @@ package defs
 import (
 	"cmp"
 	"slices"
+	"strings"
 )
 
 // Sets of lines. A test table of fifty thousand cases, every other one
@@ -71,4 +72,16 @@ func anyWord(l string, words map[string]bool) bool {
 		start = -1
 	}
 	return false
+}
+
+// firstWord is the word l starts with after its white space (what
+// ^\s*(?:name)\b matches of a name of word characters), "" when it starts
+// with another character.
+func firstWord(l string) string {
+	l = strings.TrimLeft(l, " \t\n\f\r")
+	n := 0
+	for n < len(l) && (isLetter(l[n]) || isDigit(l[n]) || l[n] == '_') {
+		n++
+	}
+	return l[:n]
 }

@@ -66,3 +66,19 @@ func TestAnyWordMatchesWordBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// firstWord gives a line's first word where ^\s*(?:name)\b matches.
+func TestFirstWordMatchesFieldDeclarations(t *testing.T) {
+	names := []string{"Use", "Run", "a_1"}
+	re := regexp.MustCompile(`^\s*(?:Use|Run|a_1)\b`)
+	set := map[string]bool{}
+	for _, n := range names {
+		set[n] = true
+	}
+	for _, l := range []string{"Use string", "\tUse string", "  Run func()", "Used int", "xUse", "// Use", "*Use", "a_1 int", "a_12 int",
+		"", "\t", "Use", "Run(", "é Use", "\f\rRun\t"} {
+		if got, want := set[firstWord(l)], re.MatchString(l); got != want {
+			t.Errorf("firstWord(%q) in the set = %v, the expression: %v", l, got, want)
+		}
+	}
+}

@@ -54,8 +54,17 @@ func longParts(lang defLang, lines []string, from, to int, names, fields, frags 
 			res = append(res, regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`))
 		}
 	}
-	if len(fields) > 0 { // a line that declares one of fields
-		res = append(res, regexp.MustCompile(`^\s*(?:`+strings.Join(quoteAll(fields), "|")+`)\b`))
+	firsts := map[string]bool{} // a line that declares one of fields: its first word
+	var others []string
+	for _, f := range fields {
+		if f != "" && wordOnly(f) {
+			firsts[f] = true
+		} else {
+			others = append(others, f)
+		}
+	}
+	if len(others) > 0 {
+		res = append(res, regexp.MustCompile(`^\s*(?:`+strings.Join(quoteAll(others), "|")+`)\b`))
 	}
 	matters := func(l string) bool {
 		if t := strings.TrimSpace(l); strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "/*") {
@@ -71,7 +80,7 @@ func longParts(lang defLang, lines []string, from, to int, names, fields, frags 
 				return true
 			}
 		}
-		if len(words) > 0 && anyWord(l, words) {
+		if len(words) > 0 && anyWord(l, words) || len(firsts) > 0 && firsts[firstWord(l)] {
 			return true
 		}
 		for _, re := range res {
