@@ -217,6 +217,7 @@ type defFinder struct {
 	cases              *caseState           // the failing cases of Go test tables (testtables.go)
 	failText           *string              // the failure's text and its tests' lines (funcvalues.go)
 	writes             map[goTarget]bool    // whether a definition writes the failure's text (gocache.go)
+	failHas            func(string) bool    // whether the failure's text holds a string (gocache.go)
 }
 
 // context returns what file imports from the project and the other files of its

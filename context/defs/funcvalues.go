@@ -190,8 +190,8 @@ func (d *defFinder) failureText() string {
 }
 
 // writesAny reports whether lines from..to (1-based) hold a string literal a
-// piece of which text holds.
-func writesAny(lines []string, from, to int, text string) bool {
+// piece of which the text has holds.
+func writesAny(lines []string, from, to int, has func(string) bool) bool {
 	for n := from; n <= to; n++ {
 		for _, q := range msgQuotedRe.FindAllString(lines[n-1], -1) {
 			s, err := strconv.Unquote(q)
@@ -200,7 +200,7 @@ func writesAny(lines []string, from, to int, text string) bool {
 			}
 			for _, piece := range msgCutRe.Split(s, -1) {
 				piece = strings.TrimSpace(piece)
-				if len(piece) >= minWriterPiece && !wordOnly(piece) && strings.Contains(text, piece) {
+				if len(piece) >= minWriterPiece && !wordOnly(piece) && has(piece) {
 					return true
 				}
 			}

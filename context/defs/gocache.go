@@ -2,6 +2,7 @@ package defs
 
 import (
 	"go/types"
+	"index/suffixarray"
 	"slices"
 	"strings"
 )
@@ -233,7 +234,7 @@ func (d *defFinder) writesFailure(t goTarget) bool {
 	w := false
 	if f := d.file(t.file, goLang{}); f.ok {
 		if s, ok := f.defAt(t.name, t.line); ok {
-			w = writesAny(f.lines, s.from, min(s.to, len(f.lines)), d.failureText())
+			w = writesAny(f.lines, s.from, min(s.to, len(f.lines)), d.failureHas())
 		}
 	}
 	if d.writes == nil {
@@ -270,4 +271,21 @@ func fewTargets(p defPoint, tgs []goTarget, writers, built map[goTarget]bool) []
 		return slices.Compare(ra[:], rb[:])
 	})
 	return out[:maxTargetHits]
+}
+
+// failureHas reports whether the failure's text (failureText) holds a
+// string: through a suffix array of the text when it is long — a pasted log
+// of a megabyte was searched again for each piece of each string literal of
+// thousands of implementations (over a second).
+func (d *defFinder) failureHas() func(string) bool {
+	if d.failHas == nil {
+		text := d.failureText()
+		if len(text) < 64<<10 {
+			d.failHas = func(s string) bool { return strings.Contains(text, s) }
+		} else {
+			idx := suffixarray.New([]byte(text))
+			d.failHas = func(s string) bool { return len(idx.Lookup([]byte(s), 1)) > 0 }
+		}
+	}
+	return d.failHas
 }

@@ -1,6 +1,9 @@
 package defs
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // defAt finds the definition of a name holding a line as the loop over a
 // file's definitions it replaces did (the first in their order): by a binary
@@ -21,6 +24,21 @@ func TestDefAt(t *testing.T) {
 		s, ok := f.defAt(c.name, c.line)
 		if ok != (c.from != 0) || (ok && s.from != c.from) {
 			t.Errorf("defAt(%s, %d) = %d, %v; want the definition from line %d", c.name, c.line, s.from, ok, c.from)
+		}
+	}
+}
+
+// failureHas answers as strings.Contains does, through a suffix array when
+// the failure's text is long.
+func TestFailureHas(t *testing.T) {
+	for _, n := range []int{10, 10000} { // ~200 bytes, ~200 KB
+		text := strings.Repeat("abcdefghij klmnopq ", n) + "<a href=\"x\">"
+		d := &defFinder{failText: &text}
+		has := d.failureHas()
+		for _, s := range []string{"<a href=", "q abc", "ij kl", "jk", "abcdefghij klmnopq abcdefghij", "<a href=\"x\">", "\">", "zz", "q  a", "<a hre=", "abcdefghij klmnopq <a"} {
+			if got, want := has(s), strings.Contains(text, s); got != want {
+				t.Errorf("text of %d bytes: failureHas(%q) = %v, want %v", len(text), s, got, want)
+			}
 		}
 	}
 }

@@ -127,6 +127,41 @@ func TestDefinitionsGoInterfaceOfThousandsBoundedHits(t *testing.T) {
 	}
 }
 
+// writersTree is a Go package of 5,000 implementations of one interface in
+// five files, each writing ten strings, and a failure of a megabyte of output
+// (a pasted log) that shows what one of them writes.
+func writersTree(t testing.TB) (root, problem string) {
+	files := map[string]string{"go.mod": hostileGoMod,
+		"node.go":   "package m\n\nimport \"io\"\n\ntype Node interface{ Render(w io.Writer) error }\n",
+		"m_test.go": "package m\n\nimport (\n\t\"io\"\n\t\"testing\"\n)\n\nfunc TestRender(t *testing.T) {\n\tvar w io.Writer\n\tvar n Node\n\t_ = n.Render(w)\n\tt.Fatal(\"boom\")\n}\n"}
+	for f := range 5 {
+		var b strings.Builder
+		b.WriteString("package m\n\nimport \"io\"\n\n")
+		for i := f * 1000; i < (f+1)*1000; i++ {
+			fmt.Fprintf(&b, "type T%d struct{}\n\nfunc (T%d) Render(w io.Writer) error {\n", i, i)
+			for j := range 10 {
+				fmt.Fprintf(&b, "\tio.WriteString(w, \"<t%d-%d x>\")\n", i, j)
+			}
+			b.WriteString("\treturn nil\n}\n\n")
+		}
+		files[fmt.Sprintf("m%d.go", f)] = b.String()
+	}
+	return hostileTree(t, files, "--- FAIL: TestRender (0.00s)\n    m_test.go:12: boom "+strings.Repeat("abcdefghij klmnopq ", 50000)+
+		"<t4321-3 x>\nFAIL\n")
+}
+
+// Of 5,000 implementations of the interface a failing line calls, the one
+// that writes what a megabyte of output shows is found, each piece of each
+// implementation's strings looked up in a suffix array of the output (each
+// searched the megabyte again: 50,000 searches, over a second).
+func TestDefinitionsGoWritersInAMegabyteOfOutput(t *testing.T) {
+	root, problem := writersTree(t)
+	got := sectionsFor(t, root, problem, Request{})
+	if !got.shows("m4.go", "func (T4321) Render(") {
+		t.Errorf("the Render of T4321, which writes what the output shows, not shown; sections:\n%.3000s", got.titles())
+	}
+}
+
 // hugeTableTree is a test whose cases() returns a table of n cases (name: a
 // field, so each case's line holds a use) and the output of every other case
 // failing, up to ~1 MB of it.
