@@ -122,8 +122,8 @@ func (d *defFinder) addCallbacks(lang defLang, p defPoint, u defUse, imps []defI
 	var cbs, rest []defHit
 	words := d.testNameWords(lang)
 	for _, c := range chain {
-		if n == maxCallbacks {
-			break
+		if len(cbs) >= maxCallbacks {
+			break // enough that the failing test's name exercises
 		}
 		f := d.file(c.file, lang)
 		called := selfCalled(blanked(f), c.span, self)

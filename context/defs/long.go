@@ -107,18 +107,7 @@ func longParts(lang defLang, lines []string, from, to int, names, fields, frags 
 			mark(n-longContext, n+longContext)
 		}
 	}
-	var out []lineRange
-	for i := from; i <= to; i++ {
-		if !show[i] {
-			continue
-		}
-		if len(out) > 0 && out[len(out)-1].to == i-1 {
-			out[len(out)-1].to = i
-		} else {
-			out = append(out, lineRange{i, i})
-		}
-	}
-	return out
+	return shownRanges(show, from, to)
 }
 
 // longBody numbers the parts of a long definition, with a line between two
@@ -210,6 +199,22 @@ func (d *defFinder) typeUsesShown(h defHit, f *defFile, uses []defUse) []defUse 
 				out = append(out, u)
 				break
 			}
+		}
+	}
+	return out
+}
+
+// shownRanges is the lines from..to that show holds, as ranges in order.
+func shownRanges(show map[int]bool, from, to int) []lineRange {
+	var out []lineRange
+	for i := from; i <= to; i++ {
+		if !show[i] {
+			continue
+		}
+		if len(out) > 0 && out[len(out)-1].to == i-1 {
+			out[len(out)-1].to = i
+		} else {
+			out = append(out, lineRange{i, i})
 		}
 	}
 	return out

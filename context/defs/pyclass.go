@@ -121,16 +121,5 @@ func (pyLang) classParts(f *defFile, s defSpan, parts []lineRange) []lineRange {
 			count++
 		}
 	}
-	var out []lineRange
-	for i := s.from; i <= s.to; i++ {
-		if !show[i] {
-			continue
-		}
-		if len(out) > 0 && out[len(out)-1].to == i-1 {
-			out[len(out)-1].to = i
-		} else {
-			out = append(out, lineRange{i, i})
-		}
-	}
-	return out
+	return shownRanges(show, s.from, s.to)
 }
