@@ -78,8 +78,9 @@ func BenchmarkBaseTyped(b *testing.B) {
 // BenchmarkHostileTrees looks up the definitions of failures in the
 // generated trees of hostile_test.go: a table of 50,000 cases (25,000
 // failing), a registry of 4,000 classes (and its driver calling 30,000
-// methods), a class of 8,000 bases, a function calling 6,000, 5,000
-// implementations of an interface and a megabyte of output.
+// methods), a class of 8,000 bases, a function calling 6,000, a line of
+// 20,000 nested calls, 5,000 implementations of an interface and a megabyte
+// of output.
 func BenchmarkHostileTrees(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -90,6 +91,7 @@ func BenchmarkHostileTrees(b *testing.B) {
 		{"driver", func(t testing.TB) (string, string) { return registryCallsTree(t, 4000, 2, 30000) }},
 		{"bases", func(t testing.TB) (string, string) { return wideBasesTree(t, 8000) }},
 		{"caller", longCallerTree},
+		{"nested", func(t testing.TB) (string, string) { return nestedCallsTree(t, 20000) }},
 		{"writers", writersTree},
 	} {
 		b.Run(c.name, func(b *testing.B) {

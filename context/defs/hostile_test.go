@@ -326,6 +326,32 @@ func TestDefinitionsPyCallbacksOfThousandsOfBases(t *testing.T) {
 	}
 }
 
+// nestedCallsTree is a Python function returning one line of n nested
+// calls, f0(f1(f2(…(x)…))), which the failing test calls.
+func nestedCallsTree(t testing.TB, n int) (root, problem string) {
+	var b strings.Builder
+	b.WriteString("def drive(x):\n    return ")
+	for i := range n {
+		fmt.Fprintf(&b, "f%d(", i)
+	}
+	b.WriteString("x" + strings.Repeat(")", n) + "\n")
+	return hostileTree(t, map[string]string{"app/__init__.py": "", "app/nest.py": b.String(),
+		"tests/test_app.py": "from app.nest import drive\n\n\ndef test_run():\n    assert drive(1) == 2\n"},
+		"Traceback (most recent call last):\n  File \"ROOT/tests/test_app.py\", line 5, in test_run\n    assert drive(1) == 2\nAssertionError\n")
+}
+
+// A line of 20,000 nested calls in a definition a hop reads: the arguments
+// of every call (an item passed to a callee, pyDispatched) are read in one
+// pass over the line, not from each call's bracket to its end (4 s; minutes
+// for a megabyte), and the definition is found.
+func TestDefinitionsPyNestedCallsLine(t *testing.T) {
+	root, problem := nestedCallsTree(t, 20000)
+	got := sectionsFor(t, root, problem, Request{})
+	if _, ok := got.find("definition of drive"); !ok && !strings.Contains(strings.Join(got.warnings, "\n"), ": drive") {
+		t.Errorf("drive neither shown nor left out for the budget; sections:\n%s\nwarnings: %q", got.titles(), got.warnings)
+	}
+}
+
 // longCallerTree is a Python function of 300 lines calling 6,000 project
 // functions, 20 a line, which the failing test calls.
 func longCallerTree(t testing.TB) (root, problem string) {

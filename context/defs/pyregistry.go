@@ -2,7 +2,6 @@ package defs
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 
 	"fixplan/internal/lazyre"
@@ -77,6 +76,7 @@ func pyDispatched(f *defFile, lines []string, span lineRange) []dispatch {
 		return end
 	}
 	var held []heldItem
+	var brackets *bracketIndex
 	hold := func(name, cont string, from, to int) {
 		held = append(held, heldItem{name, cont, from, to})
 	}
@@ -106,7 +106,10 @@ func pyDispatched(f *defFile, lines []string, span lineRange) []dispatch {
 		}
 		for _, m := range pyCalleeRe.FindAllStringSubmatchIndex(l, -1) {
 			callee := l[m[2]:m[3]]
-			for k, a := range bracketArgs(lines[n-span.from:min(span.to, n+maxRegLines)-span.from+1], m[1]-1) {
+			if brackets == nil {
+				brackets = newBracketIndex(lines) // (pybrackets.go)
+			}
+			for k, a := range brackets.args(n-span.from, m[1]-1, min(span.to, n+maxRegLines)-span.from) {
 				kw := ""
 				if km := pyKwArgRe.FindStringSubmatch(a); km != nil {
 					kw, a = km[1], strings.TrimSpace(km[2])
@@ -178,8 +181,10 @@ func (d *defFinder) passedItems(lang defLang, ds []dispatch, found []defHit) []d
 		return ds
 	}
 	var out []dispatch
+	seen := map[dispatch]bool{} // (a callee calling thousands of methods on the item)
 	for _, dp := range ds {
 		if dp.callee == "" {
+			seen[dp] = true
 			out = append(out, dp)
 			continue
 		}
@@ -189,7 +194,8 @@ func (d *defFinder) passedItems(lang defLang, ds []dispatch, found []defHit) []d
 			}
 			if f := d.file(x.file, lang); f.ok {
 				for _, c := range pyParamCalls(f, x.span, dp) {
-					if !slices.Contains(out, c) {
+					if !seen[c] {
+						seen[c] = true
 						out = append(out, c)
 					}
 				}
@@ -241,9 +247,11 @@ func pyParamCalls(f *defFile, s defSpan, dp dispatch) []dispatch {
 		}
 		call := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\s*\.\s*([A-Za-z_]\w*)\s*\(`)
 		var out []dispatch
+		seen := map[dispatch]bool{}
 		for i := n; i <= min(s.to, len(blank)); i++ {
 			for _, c := range call.FindAllStringSubmatch(blank[i-1], -1) {
-				if d := (dispatch{container: dp.container, method: c[1], item: name}); !slices.Contains(out, d) {
+				if d := (dispatch{container: dp.container, method: c[1], item: name}); !seen[d] {
+					seen[d] = true
 					out = append(out, d)
 				}
 			}
