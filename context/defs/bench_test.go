@@ -80,7 +80,7 @@ func BenchmarkBaseTyped(b *testing.B) {
 // failing), a registry of 4,000 classes (and its driver calling 30,000
 // methods), a class of 8,000 bases, a function calling 6,000, a line of
 // 20,000 nested calls, 5,000 implementations of an interface and a megabyte
-// of output.
+// of output, an if-else chain of 20,000 branches.
 func BenchmarkHostileTrees(b *testing.B) {
 	for _, c := range []struct {
 		name string
@@ -93,6 +93,7 @@ func BenchmarkHostileTrees(b *testing.B) {
 		{"caller", longCallerTree},
 		{"nested", func(t testing.TB) (string, string) { return nestedCallsTree(t, 20000) }},
 		{"writers", writersTree},
+		{"elseif", func(t testing.TB) (string, string) { return elseIfTree(t, 20000) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			root, problem := c.tree(b)

@@ -72,6 +72,7 @@ func (l goLang) flowsTo(df *defFile, s defSpan, at int) map[string]int {
 	rounds := maxFlowRound
 	if at == 0 {
 		// the returns, and the conditions that choose among them
+		holdsReturn := returnHolders(fn.Body) // (nesting.go)
 		ast.Inspect(fn.Body, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.FuncLit:
@@ -81,11 +82,11 @@ func (l goLang) flowsTo(df *defFile, s defSpan, at int) map[string]int {
 					root(e, 0)
 				}
 			case *ast.IfStmt:
-				if holdsReturn(x.Body) || (x.Else != nil && holdsReturn(x.Else)) {
+				if holdsReturn[x.Body] || (x.Else != nil && holdsReturn[x.Else]) {
 					root(x.Cond, 1)
 				}
 			case *ast.SwitchStmt:
-				if x.Tag != nil && holdsReturn(x.Body) {
+				if x.Tag != nil && holdsReturn[x.Body] {
 					root(x.Tag, 1)
 				}
 			}
@@ -95,9 +96,10 @@ func (l goLang) flowsTo(df *defFile, s defSpan, at int) map[string]int {
 		// the statement at the line (of an if, for or switch whose body
 		// holds more: its head)
 		var at0 ast.Stmt
+		end := stmtEnds() // (nesting.go)
 		ast.Inspect(fn.Body, func(n ast.Node) bool {
 			if st, ok := n.(ast.Stmt); ok {
-				if lineOf(st.Pos()) <= at && at <= lineOf(st.End()) {
+				if lineOf(st.Pos()) <= at && at <= lineOf(end(st)) {
 					if _, block := st.(*ast.BlockStmt); !block {
 						at0 = st
 					}
@@ -279,20 +281,4 @@ func rootIdent(e ast.Expr) *ast.Ident {
 			return nil
 		}
 	}
-}
-
-// holdsReturn reports whether n holds a return statement of its function
-// (not of a closure inside it).
-func holdsReturn(n ast.Node) bool {
-	found := false
-	ast.Inspect(n, func(m ast.Node) bool {
-		switch m.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			found = true
-		}
-		return !found
-	})
-	return found
 }

@@ -263,6 +263,9 @@ func (gt *goTyped) checkBodies(decls []ast.Node) {
 			continue
 		}
 		delete(gt.bodies, fd)
+		if scopesDeeperThan(fd.Body, maxScopeDepth) {
+			continue // (nesting.go: left untyped)
+		}
 		var ds []ast.Decl
 		for _, d := range pb.file.Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {

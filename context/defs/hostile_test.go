@@ -162,6 +162,33 @@ func TestDefinitionsGoWritersInAMegabyteOfOutput(t *testing.T) {
 	}
 }
 
+// elseIfTree is a Go function of an if-else chain of n branches that
+// assign a variable it returns, which the failing test checks.
+func elseIfTree(t testing.TB, n int) (root, problem string) {
+	var b strings.Builder
+	b.WriteString("package m\n\nfunc helper(x int) int { return x }\n\n// Classify classifies.\nfunc Classify(x int) int {\n\ty := 0\n\tif x == -1 {\n\t\ty = helper(x)\n")
+	for i := range n {
+		fmt.Fprintf(&b, "\t} else if x == %d {\n\t\ty = %d\n", i, i)
+	}
+	b.WriteString("\t}\n\treturn y\n}\n")
+	return hostileTree(t, map[string]string{"go.mod": hostileGoMod, "m.go": b.String(),
+		"m_test.go": "package m\n\nimport \"testing\"\n\nfunc TestClassify(t *testing.T) {\n\tgot := Classify(3)\n\tif got != 4 {\n\t\tt.Errorf(\"got %d\", got)\n\t}\n}\n"},
+		"--- FAIL: TestClassify (0.00s)\n    m_test.go:8: got 3\nFAIL\n")
+}
+
+// A function of 20,000 else-ifs on the value's path: which ifs hold a
+// return is read in one walk (each if walked the rest of the chain: 51 s),
+// and the body, nested 40,000 scopes deep, is not type-checked (go/types
+// looked each name up through every scope around it: seconds); Classify is
+// shown.
+func TestDefinitionsGoElseIfChainOnTheValuesPath(t *testing.T) {
+	root, problem := elseIfTree(t, 20000)
+	got := sectionsFor(t, root, problem, Request{})
+	if _, ok := got.find("File m.go", "definition of Classify"); !ok {
+		t.Errorf("Classify not shown; sections:\n%s", got.titles())
+	}
+}
+
 // hugeTableTree is a test whose cases() returns a table of n cases (name: a
 // field, so each case's line holds a use) and the output of every other case
 // failing, up to ~1 MB of it.
