@@ -48,6 +48,7 @@ var (
 	reexportVisits atomic.Int64 // files looked at for a re-exported name (defs.go's addFrom)
 	goIndexReads   atomic.Int64 // functions and types of the checked packages read by the typed lookups (gocache.go)
 	targetHits     atomic.Int64 // definitions typed uses added (gocache.go's fewTargets)
+	generatorTries atomic.Int64 // files looked up as a generated file's generator (generated.go)
 )
 
 // maxLimitNames is how many file names a limit warning lists.
