@@ -10,8 +10,10 @@
 // library's regular-expression engine cost ~70% of its count) and each piece's
 // bytes are merged by rank (ranks.go: the library builds a map of its 200,000
 // ranks when a codec is made, ~25 ms of CPU and ~30 MB; the embedded table is
-// read in ~2 ms). Both are checked against the library (split_test.go): the
-// same pieces, the same count for every text. A counter's table is read when
+// read in ~2 ms). Both are checked against the library (split_test.go,
+// diff_test.go, FuzzCount): the same pieces, the same count for every text but
+// those holding U+007F, which the library's engine drops uncounted and this
+// package counts, as OpenAI's tokenizer does. A counter's table is read when
 // the counter is made (For), on a goroutine of its own, so the first count
 // finds it ready; never at start-up: commands that make no counter pay nothing.
 package tokens
