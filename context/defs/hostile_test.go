@@ -339,6 +339,33 @@ func TestDefinitionsPyRegistryDriverOfThousandsOfCalls(t *testing.T) {
 	}
 }
 
+// oneLineRegistryTree is a Python builder whose one line registers a
+// class n times (procs.append(P()); …) and a driver calling run on the items.
+func oneLineRegistryTree(t testing.TB, n int) (root, problem string) {
+	var b strings.Builder
+	b.WriteString("class P:\n    def run(self, x):\n        return x\n\n\ndef build():\n    procs = []\n    ")
+	for range n {
+		b.WriteString("procs.append(P()); ")
+	}
+	b.WriteString("\n    return procs\n\n\ndef run_all(procs, x):\n    for p in procs:\n        x = p.run(x)\n    return x\n")
+	return hostileTree(t, map[string]string{"app/__init__.py": "", "app/procs.py": b.String(),
+		"tests/test_app.py": "from app.procs import build, run_all\n\n\ndef test_run():\n    procs = build()\n    assert run_all(procs, 1) == 2\n"},
+		"Traceback (most recent call last):\n  File \"ROOT/tests/test_app.py\", line 6, in test_run\n    assert run_all(procs, 1) == 2\nAssertionError\n")
+}
+
+// One line of 30,000 registering calls: each call's arguments are read over
+// at most maxRegBytes and a definition's first maxRegCalls calls are read
+// (each call read its constructors over the rest of the line: over ten
+// minutes), and the registered class's run is still paired with the
+// driver's call.
+func TestDefinitionsPyRegistryOfOneLine(t *testing.T) {
+	root, problem := oneLineRegistryTree(t, 30000)
+	got := sectionsFor(t, root, problem, Request{})
+	if _, ok := got.find("File app/procs.py", "definition of run,", "used by run_all"); !ok {
+		t.Errorf("P's run not shown as run_all's; sections:\n%s", got.titles())
+	}
+}
+
 // wideBasesTree is a Python class deriving from n project classes and a
 // library's (html.parser.HTMLParser), whose feed the failing test calls.
 func wideBasesTree(t testing.TB, n int) (root, problem string) {

@@ -118,6 +118,16 @@ func (r *registry) link(d *defFinder, lang defLang, hop int, parent defHit, rank
 // maxRegLines is how many lines a registering call's arguments are read over.
 const maxRegLines = 12
 
+// maxRegBytes is how many bytes a registering call's arguments are read over
+// (from its bracket), and maxRegCalls how many registering calls and
+// displays of one definition are read: one line of 30,000
+// procs.append(P()) read each call's constructors over the rest of the line
+// (minutes), nested ones over the rest of the brackets.
+const (
+	maxRegBytes = 4096
+	maxRegCalls = 256
+)
+
 // registrations maps the constructor uses (qualifier, name) of a
 // definition's lines that construct an object into a container to the
 // container's name.
@@ -160,12 +170,15 @@ func (r registrations) inBrackets(lines []string, span lineRange, n, col int, co
 		}
 	}()
 	depth := 0
-	for i := n; i <= span.to && i < n+maxRegLines; i++ {
+	left := maxRegBytes
+	for i := n; i <= span.to && i < n+maxRegLines && left > 0; i++ {
 		seg := lines[i-span.from]
 		if i == n {
 			seg = seg[col:]
 		}
 		off := len(lines[i-span.from]) - len(seg)
+		seg = seg[:min(len(seg), left)]
+		left -= len(seg)
 		ms := ctorRe.FindAllStringSubmatchIndex(seg, -1)
 		for j := 0; j < len(seg); j++ {
 			if depth >= 1 {
@@ -202,19 +215,22 @@ type regRules struct{ call, item, list, ctor *lazyre.RE }
 // split's later part.
 func (rr regRules) registered(lines []string, span lineRange, split *spanSplit) registrations {
 	regs := registrations{}
-	for n := span.from; n <= span.to; n++ {
+	calls := 0
+	for n := span.from; n <= span.to && calls < maxRegCalls; n++ {
 		if split.offLine(n) {
 			continue // registered behind an option the failing lines do not set
 		}
 		l := lines[n-span.from]
-		for _, m := range rr.call.FindAllStringSubmatchIndex(l, -1) {
+		for _, m := range rr.call.FindAllStringSubmatchIndex(l, maxRegCalls-calls) {
 			regs.inBrackets(lines, span, n, m[1]-1, l[m[2]:m[3]], rr.ctor, split)
+			calls++
 		}
 		if m := rr.item.FindStringSubmatch(l); m != nil {
 			regs.add(m[1], m[2])
 		}
-		if m := rr.list.FindStringSubmatchIndex(l); m != nil {
+		if m := rr.list.FindStringSubmatchIndex(l); m != nil && calls < maxRegCalls {
 			regs.inBrackets(lines, span, n, m[1]-1, l[m[2]:m[3]], rr.ctor, split)
+			calls++
 		}
 	}
 	return regs
