@@ -78,7 +78,7 @@ func BenchmarkBaseTyped(b *testing.B) {
 // BenchmarkHostileTrees looks up the definitions of failures in the
 // generated trees of hostile_test.go: a table of 50,000 cases (25,000
 // failing), a registry of 4,000 classes (and its driver calling 30,000
-// methods), a line of 30,000 registering calls, a class of 8,000 bases, a function calling 6,000, a line of
+// methods), a line of 30,000 registering calls, a line of 20,000 JS loops, a class of 8,000 bases, a function calling 6,000, a line of
 // 20,000 nested calls, 5,000 implementations of an interface and a megabyte
 // of output, an if-else chain of 20,000 branches.
 func BenchmarkHostileTrees(b *testing.B) {
@@ -90,6 +90,7 @@ func BenchmarkHostileTrees(b *testing.B) {
 		{"registry", func(t testing.TB) (string, string) { return registryTree(t, 4000, 20) }},
 		{"driver", func(t testing.TB) (string, string) { return registryCallsTree(t, 4000, 2, 30000) }},
 		{"oneline", func(t testing.TB) (string, string) { return oneLineRegistryTree(t, 30000) }},
+		{"tsloops", func(t testing.TB) (string, string) { return tsLoopsTree(t, 20000) }},
 		{"bases", func(t testing.TB) (string, string) { return wideBasesTree(t, 8000) }},
 		{"caller", longCallerTree},
 		{"nested", func(t testing.TB) (string, string) { return nestedCallsTree(t, 20000) }},

@@ -366,6 +366,31 @@ func TestDefinitionsPyRegistryOfOneLine(t *testing.T) {
 	}
 }
 
+// tsLoopsTree is a minified JS function of n forEach loops on one line, each
+// calling run on its item, which the failing test calls.
+func tsLoopsTree(t testing.TB, n int) (root, problem string) {
+	var b strings.Builder
+	b.WriteString("export class P {\n  run(x) {\n    return x\n  }\n}\n\nexport function build() { const procs = []; procs.push(new P()); return procs }\n\nexport function runAll(procs, x) {\n  ")
+	for i := range n {
+		fmt.Fprintf(&b, "procs.forEach((p%d) => p%d.run(x)); ", i, i)
+	}
+	b.WriteString("\n  return x\n}\n")
+	return hostileTree(t, map[string]string{"src/procs.js": b.String(),
+		"test/procs.test.js": "const { build, runAll } = require('../src/procs');\n\ndescribe('x', () => {\n  it('works', () => {\n    runAll(build(), 1);\n  });\n});\n"},
+		"TypeError: boom\n    at Context.<anonymous> (ROOT/test/procs.test.js:5:5)\n")
+}
+
+// A minified line of 20,000 forEach loops: the line's calls on a name are
+// read once for all the loops (each loop read the 800 KB line again: over
+// four minutes), and the driver's run is paired with the registered class's.
+func TestDefinitionsTSLoopsOfOneLine(t *testing.T) {
+	root, problem := tsLoopsTree(t, 20000)
+	got := sectionsFor(t, root, problem, Request{})
+	if _, ok := got.find("File src/procs.js", "definition of run,"); !ok {
+		t.Errorf("P's run not shown; sections:\n%s", got.titles())
+	}
+}
+
 // wideBasesTree is a Python class deriving from n project classes and a
 // library's (html.parser.HTMLParser), whose feed the failing test calls.
 func wideBasesTree(t testing.TB, n int) (root, problem string) {
