@@ -179,6 +179,9 @@ func (d *defFinder) testNameWords(lang defLang) []string {
 			continue
 		}
 		for _, w := range nameWords(in.name) {
+			if len(out) == maxNameWords {
+				break // (a generated test name of thousands of words)
+			}
 			if len(w) >= 3 && w != "test" && !slices.Contains(out, w) {
 				out = append(out, w)
 			}
@@ -186,6 +189,10 @@ func (d *defFinder) testNameWords(lang defLang) []string {
 	}
 	return out
 }
+
+// maxNameWords bounds the words of the failing tests' names the callbacks
+// are asked for.
+const maxNameWords = 16
 
 // nameWords splits an identifier at its underscores and where a lower-case
 // letter or digit is followed by an upper-case one, lower-casing the words.

@@ -391,6 +391,27 @@ func TestDefinitionsTSLoopsOfOneLine(t *testing.T) {
 	}
 }
 
+// A failing test whose name is 40,000 words long calls a library method of
+// a class deriving from the library's: at most maxNameWords of the name's
+// words pick the callbacks (each word was compared with all the others
+// kept: 800 million comparisons), and the callback is shown.
+func TestDefinitionsPyCallbacksOfALongTestName(t *testing.T) {
+	var name strings.Builder
+	name.WriteString("test")
+	for i := range 40000 {
+		fmt.Fprintf(&name, "_w%d", i)
+	}
+	root, problem := hostileTree(t, map[string]string{"app/__init__.py": "",
+		"app/ext.py":        "import html.parser\n\n\nclass Ext(html.parser.HTMLParser):\n    def handle_data(self, data):\n        self.seen = data\n",
+		"tests/test_app.py": "from app.ext import Ext\n\n\ndef " + name.String() + "():\n    e = Ext()\n    e.feed('y')\n    assert e.seen == 'x'\n"},
+		"Traceback (most recent call last):\n  File \"ROOT/tests/test_app.py\", line 7, in "+name.String()+"\n    assert e.seen == 'x'\nAssertionError\n"+
+			"FAILED tests/test_app.py::"+name.String()+" - AssertionError\n")
+	got := sectionsFor(t, root, problem, Request{})
+	if _, ok := got.find("File app/ext.py", "definition of handle_data"); !ok {
+		t.Errorf("Ext's handle_data (the callback feed runs) not shown; sections:\n%s", got.titles())
+	}
+}
+
 // wideBasesTree is a Python class deriving from n project classes and a
 // library's (html.parser.HTMLParser), whose feed the failing test calls.
 func wideBasesTree(t testing.TB, n int) (root, problem string) {
