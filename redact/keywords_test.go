@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	ahocorasick "github.com/BobuSumisu/aho-corasick"
-	"github.com/zricethezav/gitleaks/v8/config"
 )
 
 // The engine's keyword automaton reports every occurrence of its keywords,
@@ -18,17 +17,7 @@ import (
 // github.com/BobuSumisu/aho-corasick, which the engine used before, on the
 // engine's own keywords over source files and made-up texts.
 func TestKeywordSetFindsWhatATrieFinds(t *testing.T) {
-	rs, err := loadRules(config.DefaultConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range handWritten() {
-		rs.addDetector(h.d, h.keywords)
-	}
-	words := make([]string, len(rs.byKw))
-	for k, i := range rs.kws {
-		words[i] = k
-	}
+	words := engineKeywords(t)
 	trie := ahocorasick.NewTrieBuilder().AddStrings(words).Build()
 	ks := newKeywordSet(words)
 
