@@ -102,13 +102,8 @@ func TestKeywordSetAdversarial(t *testing.T) {
 	for range 3000 {
 		var b strings.Builder
 		for range 1 + rng.IntN(10) {
-			w := words[rng.IntN(len(words))]
-			switch rng.IntN(5) {
-			case 0:
-				w = w[:rng.IntN(len(w)+1)]
-			case 1:
-				w = w[rng.IntN(len(w)):]
-			case 2:
+			w := keywordPiece(rng, words[rng.IntN(len(words))])
+			if rng.IntN(3) == 0 {
 				w = mixed(w)
 			}
 			b.WriteString(w)
