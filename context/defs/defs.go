@@ -210,6 +210,8 @@ type defFinder struct {
 	// the read bounds of limits.go: bytes read, files left out
 	readBytes          int64
 	tooBig, overBudget []string
+	hopBytes           int64                // bytes of the definitions' lines the hops read the uses of
+	hopUnread          []string             // definitions past the hops' budget
 	gt                 *goTyped             // Go type information (gotypes.go)
 	texts              map[string]shownText // the files sections are cut from, read once
 	inPlay             map[string]bool      // Go folders whose files keep their function bodies (gotypes.go)
@@ -429,6 +431,9 @@ func Sections(ctx context.Context, proj *projfs.Root, req Request) ([]section.Ca
 			f := d.file(h.file, lang)
 			if !f.ok {
 				continue
+			}
+			if !d.hopRead(f, h.span) {
+				continue // past the hops' read budget (limits.go)
 			}
 			p := defPoint{h.file, h.span.to}
 			d.prepare(lang, h.file)

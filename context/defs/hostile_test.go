@@ -412,6 +412,33 @@ func TestDefinitionsPyCallbacksOfALongTestName(t *testing.T) {
 	}
 }
 
+// Eight definitions the failing line calls, each a line of a megabyte: the
+// hops read the uses of those within defHopBudget only (each megabyte of a
+// hop's lines took a second of the new rules' reading), and say which they
+// left.
+func TestDefinitionsHopsReadBudget(t *testing.T) {
+	files := map[string]string{"app/__init__.py": ""}
+	var imports, calls strings.Builder
+	for k := range 8 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "def f%d(x):\n    return [", k)
+		for i := 0; b.Len() < (1<<20)-200; i++ {
+			fmt.Fprintf(&b, "g%d(x), ", i%1000)
+		}
+		b.WriteString("]\n")
+		files[fmt.Sprintf("app/m%d.py", k)] = b.String()
+		fmt.Fprintf(&imports, "from app.m%d import f%d\n", k, k)
+		fmt.Fprintf(&calls, "f%d(1) + ", k)
+	}
+	files["tests/test_app.py"] = imports.String() + "\n\ndef test_run():\n    assert " + calls.String() + "0 == 2\n"
+	root, problem := hostileTree(t, files, "Traceback (most recent call last):\n  File \"ROOT/tests/test_app.py\", line 12, in test_run\n    assert "+
+		calls.String()+"0 == 2\nAssertionError\n")
+	got := sectionsFor(t, root, problem, Request{})
+	if !strings.Contains(strings.Join(got.warnings, "\n"), "the uses of 7 definitions not looked up (the hops' budget of 1 MiB of definitions' lines was reached)") {
+		t.Errorf("no warning that the uses of 7 of the 8 definitions were not looked up: %q", got.warnings)
+	}
+}
+
 // wideBasesTree is a Python class deriving from n project classes and a
 // library's (html.parser.HTMLParser), whose feed the failing test calls.
 func wideBasesTree(t testing.TB, n int) (root, problem string) {

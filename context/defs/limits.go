@@ -17,13 +17,16 @@ import (
 //
 //   - a file over defFileCap is not read for definitions (a generated file is
 //     not where a fix goes, and its definitions are rarely what a failure uses);
+//
 //   - the files the step reads together stay within defReadBudget bytes; the
 //     files asked for after that are not read (the nearest ones are asked for
 //     first: the failing file, its imports and folder, then further hops);
+//
 //   - a block end is searched at most maxBlockLines lines below its first line
 //     (more than is shown of a definition, maxDefLines, or scanned for names
 //     around a failing line, maxUseSpan), so finding the definitions of a file
 //     is linear in its lines even when its brackets never close;
+//
 //   - Go files are parsed without comments (doc comments are found on the lines
 //     above a declaration), once, into one file set shared by definitions,
 //     uses and type checks; the trees of files outside the packages in play
@@ -31,10 +34,17 @@ import (
 //     a file is parsed at most twice (again with its bodies when a hop brings
 //     its package into play).
 //
-// A warning names the files left out by the first two bounds.
+//   - the hops read the uses of definitions whose lines hold at most
+//     defHopBudget bytes in all (the lines of a real base context's hops hold
+//     up to ~200 KB; eight definitions of a megabyte line each took
+//     seconds): the definitions past it are not expanded.
+//
+// A warning names the files left out by the first two bounds, and the
+// definitions the last one leaves unexpanded.
 var (
 	defFileCap    int64 = 1 << 20 // bytes of one file read for definitions
 	defReadBudget int64 = 8 << 20 // bytes of all the files one Base call reads for definitions
+	defHopBudget  int64 = 1 << 20 // bytes of the definitions' lines the hops read the uses of
 )
 
 // maxBlockLines is how far below its first line a definition's end is searched.
@@ -89,6 +99,10 @@ func (d *defFinder) limitWarnings() []string {
 		out = append(out, fmt.Sprintf("%d files over %s not read for definitions: %s (read them with a context request if the fix is there)",
 			len(d.tooBig), sizeText(defFileCap), limitNames(d.tooBig)))
 	}
+	if len(d.hopUnread) > 0 {
+		out = append(out, fmt.Sprintf("the uses of %d definitions not looked up (the hops' budget of %s of definitions' lines was reached): %s",
+			len(d.hopUnread), sizeText(defHopBudget), limitNames(d.hopUnread)))
+	}
 	if len(d.overBudget) > 0 {
 		out = append(out, fmt.Sprintf("%d files not read for definitions (the definitions' read budget of %s was reached): %s",
 			len(d.overBudget), sizeText(defReadBudget), limitNames(d.overBudget)))
@@ -137,4 +151,20 @@ func docStart(lines []string, n int) int {
 		break
 	}
 	return k
+}
+
+// hopRead reports whether the hops read the uses of s, a definition of f,
+// within defHopBudget, and counts its lines; a definition past the budget is
+// noted for the warning.
+func (d *defFinder) hopRead(f *defFile, s defSpan) bool {
+	var n int64
+	for i := max(s.from, 1); i <= min(s.to, len(f.lines)); i++ {
+		n += int64(len(f.lines[i-1]) + 1)
+	}
+	if d.hopBytes+n > defHopBudget {
+		d.hopUnread = append(d.hopUnread, s.name)
+		return false
+	}
+	d.hopBytes += n
+	return true
 }
