@@ -1222,7 +1222,7 @@ func (d *defFinder) defCandidates(hits []defHit, warnings *[]string) []section.C
 	}
 	if len(dropped) > 0 {
 		*warnings = append(*warnings, fmt.Sprintf("%d definitions left out (budget of the definitions section reached): %s",
-			len(dropped), strings.Join(dropped, ", ")))
+			len(dropped), limitNames(dropped))) // (a registry of thousands: a warning of a megabyte)
 	}
 	*warnings = append(*warnings, d.tableWarnings()...)
 	return out
