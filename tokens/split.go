@@ -152,7 +152,7 @@ func contraction(s string, i int) int {
 // engine backs \s* off to the run's FIRST \r or \n, not to its last as a
 // backtracking engine would ("\n  \n" is two pieces for it), so this does too.
 // OpenAI's tokenizer keeps such a run one piece: it counts one token fewer
-// for " \n  \n" (diff_test.go's -oracle found no text the quirk counts lower).
+// for " \n  \n" (diff_external_test.go's -oracle found no text the quirk counts lower).
 func whitespace(s string, i int) int {
 	end := run(s, i, isSpace)
 	last, nl := i, -1 // the last rune of the run; its first \r or \n
